@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/pipeline"
+)
+
+type generateFlags struct {
+	headerFile string
+	year       string
+}
+
+func (f *generateFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.headerFile, "header-file", "", "boilerplate for the top of generated Go files (default "+pipeline.DefaultHeaderFile+" when present)")
+	cmd.Flags().StringVar(&f.year, "year", "", "replaces YEAR in the boilerplate (the clock is never read, so output is reproducible)")
+}
+
+// plan runs the pipeline for the project around the working directory and compares its output
+// with the tree.
+func (f *generateFlags) plan() (*pipeline.Result, *engine.Plan, error) {
+	root, err := pipeline.FindRoot(".")
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := pipeline.Run(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year})
+	if err != nil {
+		return nil, nil, relativeTo(root, err)
+	}
+	plan, err := engine.NewPlan(root, res.Output)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, plan, nil
+}
+
+func newGenerate() *cobra.Command {
+	var flags generateFlags
+	var dumpModel, verbose bool
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Regenerate code from the types in pkg/apis",
+		Long: `generate loads pkg/apis once, builds the model from its markers and writes every generated
+file. Files are written only when all generators succeeded and only when their content changed;
+generated files that are no longer produced are deleted; files without apigen's
+"Code generated" header are never overwritten.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			start := time.Now()
+			if dumpModel {
+				root, err := pipeline.FindRoot(".")
+				if err != nil {
+					return err
+				}
+				res, err := pipeline.Run(root, pipeline.Options{HeaderFile: flags.headerFile, Year: flags.year})
+				if err != nil {
+					return relativeTo(root, err)
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(res.Project)
+			}
+			_, plan, err := flags.plan()
+			if err != nil {
+				return err
+			}
+			sum, err := plan.Apply()
+			if err != nil {
+				return err
+			}
+			if verbose {
+				for _, p := range sum.Written {
+					fmt.Fprintf(cmd.OutOrStdout(), "wrote     %s\n", p)
+				}
+				for _, p := range sum.Deleted {
+					fmt.Fprintf(cmd.OutOrStdout(), "deleted   %s\n", p)
+				}
+				for _, p := range sum.Unchanged {
+					fmt.Fprintf(cmd.OutOrStdout(), "unchanged %s\n", p)
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "apigen: %d written, %d unchanged, %d deleted in %.2fs\n",
+				len(sum.Written), len(sum.Unchanged), len(sum.Deleted), time.Since(start).Seconds())
+			return nil
+		},
+	}
+	flags.register(cmd)
+	cmd.Flags().BoolVar(&dumpModel, "dump-model", false, "print the model as JSON instead of writing files")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file written, deleted or unchanged")
+	return cmd
+}
+
+func newVerify() *cobra.Command {
+	var flags generateFlags
+	cmd := &cobra.Command{
+		Use:   "verify",
+		Short: "Fail, with a diff, when generated files are out of date",
+		Long: `verify runs exactly what generate runs but writes nothing. When the tree is current it prints
+nothing and exits 0; otherwise it prints a unified diff, names missing and stale files and exits 1.
+Use it in CI and as a pre-commit check.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, plan, err := flags.plan()
+			if err != nil {
+				return err
+			}
+			if plan.Current() {
+				return nil
+			}
+			fmt.Fprint(cmd.OutOrStdout(), plan.Diff())
+			fmt.Fprintf(cmd.ErrOrStderr(), "apigen: %d generated file(s) out of date; run \"apigen generate\"\n", len(plan.Changed)+len(plan.Stale))
+			return silentError{}
+		},
+	}
+	flags.register(cmd)
+	return cmd
+}

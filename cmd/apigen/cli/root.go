@@ -1,0 +1,90 @@
+// Package cli is apigen's command line. Main takes its arguments and writers so that tests run
+// it in process.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Main runs apigen with args and returns the process exit code.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var silent silentError
+	if !errors.As(err, &silent) {
+		fmt.Fprintln(stderr, describe(err))
+	}
+	return 1
+}
+
+// silentError ends a run with exit code 1 after the command already said why.
+type silentError struct{}
+
+func (silentError) Error() string { return "failed" }
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "apigen",
+		Short: "Generate a Kubernetes aggregated API server from annotated Go types",
+		Long: `apigen turns Go types in pkg/apis/<group>/<version>/, annotated with +apigen markers, into
+a complete aggregated API server: registration, deepcopy, OpenAPI, REST storage and a server
+that runs locally on embedded etcd or behind a kube-apiserver.
+
+  apigen init --repo example.com/wardle --domain example.com
+  apigen new-api --group wardle --version v1alpha1 --kind Flunder
+  apigen generate
+  go run ./cmd/apiserver`,
+		SilenceUsage:  true, // a failed run is not a usage mistake
+		SilenceErrors: true, // Main prints errors itself, positioned and relative
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newInit(), newNewAPI(), newGenerate(), newVerify())
+	return root
+}
+
+// describe formats an error for the terminal: model errors one per line with paths relative
+// to the working directory, like a compiler.
+func describe(err error) string {
+	var list model.ErrorList
+	if !errors.As(err, &list) {
+		return "apigen: " + err.Error()
+	}
+	return list.Error()
+}
+
+// relativeTo rewrites the positions of model errors, which are relative to the project root,
+// to be relative to the working directory.
+func relativeTo(root string, err error) error {
+	var list model.ErrorList
+	if !errors.As(err, &list) {
+		return err
+	}
+	wd, _ := os.Getwd()
+	out := make(model.ErrorList, len(list))
+	for i, e := range list {
+		c := *e
+		if c.Pos.Filename != "" {
+			abs := filepath.Join(root, filepath.FromSlash(c.Pos.Filename))
+			if rel, err := filepath.Rel(wd, abs); err == nil {
+				c.Pos.Filename = rel
+			} else {
+				c.Pos.Filename = abs
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}

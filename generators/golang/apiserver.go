@@ -1,0 +1,136 @@
+package golang
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// APIServer emits pkg/apiserver/zz_generated.apiserver.go: the scheme and codecs of the whole
+// project, the APIGroupInfo of every group, and the APIs value that the server runtime serves.
+func APIServer() engine.Generator { return apiserverGen{} }
+
+type apiserverGen struct{}
+
+func (apiserverGen) Name() string { return "apiserver" }
+
+func (apiserverGen) Generate(ctx *engine.Context, out *engine.Output) error {
+	p := ctx.Project
+	f := newFile(path.Join(p.Module, apiserverDir), "apiserver")
+	for _, g := range p.Groups {
+		importVersions(f, g)
+		f.ImportAlias(path.Join(p.Module, installDir(g)), sanitize(g.Package)+"install")
+		for _, r := range g.StorageVersion().Resources {
+			f.ImportAlias(path.Join(p.Module, registryDir(g, r)), sanitize(g.Package)+registryPackage(r))
+		}
+	}
+	f.ImportName(path.Join(p.Module, serverDir), "server")
+	f.ImportName(path.Join(p.Module, openapiDir), "openapi")
+	emitAPIServer(f, p)
+	return add(ctx, out, path.Join(apiserverDir, "zz_generated.apiserver.go"), f)
+}
+
+func emitAPIServer(f *jen.File, p *model.Project) {
+	serverPkg := path.Join(p.Module, serverDir)
+	f.PackageComment(fmt.Sprintf("Package apiserver wires the API groups of %s into the generic API server.", p.Module))
+	f.Var().Defs(
+		jen.Comment("Scheme knows every kind this server serves, in every version."),
+		jen.Id("Scheme").Op("=").Qual(runtimePkg, "NewScheme").Call(),
+		jen.Comment("Codecs encodes and decodes the kinds in Scheme."),
+		jen.Id("Codecs").Op("=").Qual(serializerPkg, "NewCodecFactory").Call(jen.Id("Scheme")),
+	)
+	f.Line()
+	f.Func().Id("init").Params().BlockFunc(func(b *jen.Group) {
+		for _, g := range p.Groups {
+			b.Qual(path.Join(p.Module, installDir(g)), "Install").Call(jen.Id("Scheme"))
+		}
+		b.Comment("Options and the meta types every server returns (Status, discovery documents) are unversioned.")
+		b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("Scheme"), jen.Qual(schemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")}))
+		b.Id("unversioned").Op(":=").Qual(schemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")})
+		b.Id("Scheme").Dot("AddUnversionedTypes").CallFunc(func(c *jen.Group) {
+			c.Id("unversioned")
+			for _, t := range []string{"Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList"} {
+				c.Op("&").Qual(metav1Pkg, t).Values()
+			}
+		})
+	})
+	f.Line()
+	f.Comment("APIs returns what this server serves, for the server runtime in pkg/cmd/server.")
+	f.Func().Id("APIs").Params().Qual(serverPkg, "APIs").Block(
+		jen.Return(jen.Qual(serverPkg, "APIs").Add(structLit(
+			field{"Name", jen.Lit(p.Name)},
+			field{"Scheme", jen.Id("Scheme")},
+			field{"Codecs", jen.Id("Codecs")},
+			field{"GroupVersions", jen.Index().Qual(schemaPkg, "GroupVersion").ValuesFunc(func(l *jen.Group) {
+				for _, g := range p.Groups {
+					for _, v := range orderedVersions(g) {
+						l.Line().Qual(v.Package, "SchemeGroupVersion")
+					}
+				}
+				if len(p.Groups) > 0 {
+					l.Line()
+				}
+			})},
+			field{"OpenAPIDefinitions", jen.Qual(path.Join(p.Module, openapiDir), "GetOpenAPIDefinitions")},
+			field{"Install", jen.Id("installAPIGroups")},
+		))),
+	)
+	f.Line()
+	f.Comment("installAPIGroups installs the REST storage of every API group.")
+	f.Func().Id("installAPIGroups").Params(
+		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
+		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
+	).Error().BlockFunc(func(b *jen.Group) {
+		for _, g := range p.Groups {
+			b.If(jen.Err().Op(":=").Id(installGroupFunc(g)).Call(jen.Id("s"), jen.Id("optsGetter")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		b.Return(jen.Nil())
+	})
+	for _, g := range p.Groups {
+		f.Line()
+		emitInstallGroup(f, p, g)
+	}
+}
+
+func installGroupFunc(g *model.Group) string {
+	name := sanitize(g.Package)
+	return "install" + strings.ToUpper(name[:1]) + name[1:]
+}
+
+// emitInstallGroup emits the function that builds one group's APIGroupInfo: every version
+// serves the same storage, which converts to and from the storage version.
+func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
+	hub := g.StorageVersion()
+	f.Comment(fmt.Sprintf("%s installs the %s API group.", installGroupFunc(g), g.Name))
+	f.Func().Id(installGroupFunc(g)).Params(
+		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
+		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
+	).Error().BlockFunc(func(b *jen.Group) {
+		b.Id("apiGroupInfo").Op(":=").Qual(genericapiserverPkg, "NewDefaultAPIGroupInfo").Call(
+			jen.Qual(hub.Package, "GroupName"), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
+		b.Id("storage").Op(":=").Map(jen.String()).Qual(restPkg, "Storage").Values()
+		for _, r := range hub.Resources {
+			reg := path.Join(p.Module, registryDir(g, r))
+			local := lowerFirst(r.Kind) + "Storage"
+			if r.Subresources.Status {
+				b.List(jen.Id(local), jen.Id(lowerFirst(r.Kind)+"StatusStorage"), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
+			} else {
+				b.List(jen.Id(local), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
+			}
+			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			b.Id("storage").Index(jen.Lit(r.Plural)).Op("=").Id(local)
+			if r.Subresources.Status {
+				b.Id("storage").Index(jen.Lit(r.Plural + "/status")).Op("=").Id(lowerFirst(r.Kind) + "StatusStorage")
+			}
+		}
+		for _, v := range orderedVersions(g) {
+			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Qual(v.Package, "SchemeGroupVersion").Dot("Version")).Op("=").Id("storage")
+		}
+		b.Return(jen.Id("s").Dot("InstallAPIGroup").Call(jen.Op("&").Id("apiGroupInfo")))
+	})
+}

@@ -1,0 +1,413 @@
+package golang
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// Storage emits pkg/registry/<group>/<resource>/zz_generated.storage.go for every resource of a
+// group's storage version: its strategy, its genericregistry.Store and its subresources.
+func Storage() engine.Generator { return storageGen{} }
+
+type storageGen struct{}
+
+func (storageGen) Name() string { return "storage" }
+
+func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
+	for _, g := range ctx.Project.Groups {
+		hub := g.StorageVersion()
+		for _, r := range hub.Resources {
+			dir := registryDir(g, r)
+			f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
+			emitStorage(f, g, hub, r)
+			if err := add(ctx, out, path.Join(dir, "zz_generated.storage.go"), f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resourceEmitter holds what every piece of a resource's storage file refers to.
+type resourceEmitter struct {
+	g   *model.Group
+	hub *model.Version
+	r   *model.Resource
+}
+
+func emitStorage(f *jen.File, g *model.Group, hub *model.Version, r *model.Resource) {
+	e := resourceEmitter{g, hub, r}
+	f.PackageComment(fmt.Sprintf("Package %s is the REST storage of %s.%s.", registryPackage(r), r.Plural, g.Name))
+	e.emitStrategy(f)
+	if r.Subresources.Status {
+		e.emitStatusStrategy(f)
+	}
+	e.emitSelection(f)
+	e.emitREST(f)
+	if r.Subresources.Status {
+		e.emitStatusREST(f)
+	}
+}
+
+func (e resourceEmitter) kind() jen.Code { return jen.Qual(e.hub.Package, e.r.Kind) }
+
+func (e resourceEmitter) kindPtr() *jen.Statement { return jen.Op("*").Qual(e.hub.Package, e.r.Kind) }
+
+func (e resourceEmitter) ctxParam() jen.Code { return jen.Id("ctx").Qual("context", "Context") }
+
+// assert declares a typed variable from a runtime.Object: flunder := obj.(*v1alpha1.Flunder).
+func (e resourceEmitter) assert(name, from string) jen.Code {
+	return jen.Id(name).Op(":=").Id(from).Assert(e.kindPtr())
+}
+
+func (e resourceEmitter) local() string { return localName(e.r.Kind) }
+
+// resetFields builds a fieldpath set per served version of the resource.
+func (e resourceEmitter) resetFields(field string) jen.Code {
+	return jen.Return(jen.Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Values(jen.DictFunc(func(d jen.Dict) {
+		for _, v := range e.g.Versions {
+			if hasKind(v, e.r.Kind) {
+				d[jen.Lit(e.g.Name+"/"+v.Name)] = jen.Qual(fieldpathPkg, "NewSet").Call(jen.Qual(fieldpathPkg, "MakePathOrDie").Call(jen.Lit(field)))
+			}
+		}
+	})))
+}
+
+func hasKind(v *model.Version, kind string) bool {
+	for _, r := range v.Resources {
+		if r.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+func (e resourceEmitter) emitStrategy(f *jen.File) {
+	r, local := e.r, e.local()
+	obj := jen.Id("obj").Qual(runtimePkg, "Object")
+	f.Comment(fmt.Sprintf("strategy is how %s are created, updated and deleted.", r.Plural))
+	f.Type().Id("strategy").Struct(jen.Qual(runtimePkg, "ObjectTyper"), jen.Qual(namesPkg, "NameGenerator"))
+	f.Line()
+	f.Func().Id("newStrategy").Params(jen.Id("typer").Qual(runtimePkg, "ObjectTyper")).Id("strategy").Block(
+		jen.Return(jen.Id("strategy").Values(jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"))),
+	)
+	f.Line()
+	f.Comment(fmt.Sprintf("NamespaceScoped reports whether %s live in a namespace.", r.Plural))
+	f.Func().Params(jen.Id("strategy")).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.Namespaced())))
+	if r.Subresources.Status {
+		f.Line()
+		f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the main resource:")
+		f.Comment("status belongs to the status subresource.")
+		f.Func().Params(jen.Id("strategy")).Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(e.resetFields("status"))
+	}
+	f.Line()
+	if r.Subresources.Status {
+		f.Comment("PrepareForCreate clears status, which only the status subresource sets, and starts the generation at 1.")
+	} else {
+		f.Comment("PrepareForCreate starts the generation at 1.")
+	}
+	f.Func().Params(jen.Id("strategy")).Id("PrepareForCreate").Params(e.ctxParam(), obj).BlockFunc(func(b *jen.Group) {
+		b.Add(e.assert(local, "obj"))
+		if r.Subresources.Status {
+			b.Add(e.clearStatus(local))
+		}
+		b.Id(local).Dot("Generation").Op("=").Lit(1)
+		if r.Hooks.PrepareForCreate {
+			b.Id(local).Dot("PrepareForCreate").Call(jen.Id("ctx"))
+		}
+	})
+	f.Line()
+	e.emitPrepareForUpdate(f)
+	f.Line()
+	f.Comment(fmt.Sprintf("Validate checks a new %s.", r.Singular))
+	f.Func().Params(jen.Id("strategy")).Id("Validate").Params(e.ctxParam(), obj).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+		b.Add(e.assert(local, "obj"))
+		b.Id("allErrs").Op(":=").Add(e.validateMeta(local))
+		if r.Hooks.Validate {
+			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(local).Dot("Validate").Call(jen.Id("ctx")).Op("..."))
+		}
+		b.Return(jen.Id("allErrs"))
+	})
+	f.Line()
+	f.Comment(fmt.Sprintf("WarningsOnCreate returns warnings for the creation of a %s.", r.Singular))
+	f.Func().Params(jen.Id("strategy")).Id("WarningsOnCreate").Params(e.ctxParam(), obj).Index().String().BlockFunc(func(b *jen.Group) {
+		if r.Hooks.WarningsOnCreate {
+			b.Return(jen.Id("obj").Assert(e.kindPtr()).Dot("WarningsOnCreate").Call(jen.Id("ctx")))
+		} else {
+			b.Return(jen.Nil())
+		}
+	})
+	f.Line()
+	f.Comment("Canonicalize normalizes an object after validation.")
+	f.Func().Params(jen.Id("strategy")).Id("Canonicalize").Params(obj).BlockFunc(func(b *jen.Group) {
+		if r.Hooks.Canonicalize {
+			b.Id("obj").Assert(e.kindPtr()).Dot("Canonicalize").Call()
+		}
+	})
+	f.Line()
+	f.Comment("AllowCreateOnUpdate is false: an update of a missing object is an error, not a create.")
+	f.Func().Params(jen.Id("strategy")).Id("AllowCreateOnUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.False()))
+	f.Line()
+	f.Comment("AllowUnconditionalUpdate lets an update without a resourceVersion overwrite, as kubectl replace expects.")
+	f.Func().Params(jen.Id("strategy")).Id("AllowUnconditionalUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.True()))
+	f.Line()
+	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s: the new object must be valid, and immutable metadata unchanged.", r.Singular))
+	f.Func().Params(jen.Id("strategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+		newName, oldName := "new"+r.Kind, "old"+r.Kind
+		b.Add(e.assert(newName, "obj"))
+		b.Add(e.assert(oldName, "old"))
+		b.Id("allErrs").Op(":=").Add(e.validateMeta(newName))
+		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
+			jen.Id(newName), jen.Id(oldName), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata"))).Op("..."))
+		if r.Hooks.Validate {
+			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(newName).Dot("Validate").Call(jen.Id("ctx")).Op("..."))
+		}
+		if r.Hooks.ValidateUpdate {
+			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(newName).Dot("ValidateUpdate").Call(jen.Id("ctx"), jen.Id(oldName)).Op("..."))
+		}
+		b.Return(jen.Id("allErrs"))
+	})
+	f.Line()
+	f.Comment(fmt.Sprintf("WarningsOnUpdate returns warnings for an update of a %s.", r.Singular))
+	f.Func().Params(jen.Id("strategy")).Id("WarningsOnUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Index().String().BlockFunc(func(b *jen.Group) {
+		if r.Hooks.WarningsOnUpdate {
+			b.Return(jen.Id("obj").Assert(e.kindPtr()).Dot("WarningsOnUpdate").Call(jen.Id("ctx"), jen.Id("old").Assert(e.kindPtr())))
+		} else {
+			b.Return(jen.Nil())
+		}
+	})
+}
+
+// validateMeta validates object metadata: name format, namespace presence, labels, annotations.
+func (e resourceEmitter) validateMeta(name string) jen.Code {
+	return jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessor").Call(
+		jen.Id(name), jen.Lit(e.r.Namespaced()), jen.Qual(apivalidationPkg, "NameIsDNSSubdomain"),
+		jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata")))
+}
+
+// clearStatus resets an object's status to its zero value.
+func (e resourceEmitter) clearStatus(local string) jen.Code {
+	switch t := e.r.StatusType; {
+	case strings.HasPrefix(t, "*"):
+		return jen.Id(local).Dot("Status").Op("=").Nil()
+	case t != "":
+		return jen.Id(local).Dot("Status").Op("=").Qual(e.hub.Package, t).Values()
+	default:
+		return jen.Id(local).Dot("Status").Op("=").Qual(e.hub.Package, e.r.Kind).Values().Dot("Status")
+	}
+}
+
+func (e resourceEmitter) emitPrepareForUpdate(f *jen.File) {
+	r := e.r
+	newName, oldName := "new"+r.Kind, "old"+r.Kind
+	var doc []string
+	if r.Subresources.Status {
+		doc = append(doc, "keeps the stored status, which only the status subresource changes")
+	}
+	if r.HasSpec {
+		doc = append(doc, "bumps the generation when the spec changed")
+	}
+	if len(doc) == 0 {
+		doc = append(doc, "lets the update through unchanged")
+	}
+	f.Comment(fmt.Sprintf("PrepareForUpdate %s.", strings.Join(doc, ", and ")))
+	f.Func().Params(jen.Id("strategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).BlockFunc(func(b *jen.Group) {
+		if !r.Subresources.Status && !r.HasSpec && !r.Hooks.PrepareForUpdate {
+			return
+		}
+		b.Add(e.assert(newName, "obj"))
+		b.Add(e.assert(oldName, "old"))
+		if r.Subresources.Status {
+			b.Id(newName).Dot("Status").Op("=").Id(oldName).Dot("Status")
+		}
+		if r.HasSpec {
+			b.If(jen.Op("!").Qual(apiequalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id(newName).Dot("Spec"), jen.Id(oldName).Dot("Spec"))).Block(
+				jen.Id(newName).Dot("Generation").Op("=").Id(oldName).Dot("Generation").Op("+").Lit(1),
+			)
+		}
+		if r.Hooks.PrepareForUpdate {
+			b.Id(newName).Dot("PrepareForUpdate").Call(jen.Id("ctx"), jen.Id(oldName))
+		}
+	})
+}
+
+func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
+	r := e.r
+	newName, oldName := "new"+r.Kind, "old"+r.Kind
+	f.Line()
+	f.Comment(fmt.Sprintf("statusStrategy is how the status subresource of %s is updated: it changes status only.", r.Plural))
+	f.Type().Id("statusStrategy").Struct(jen.Id("strategy"))
+	if r.HasSpec {
+		f.Line()
+		f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the status subresource.")
+		f.Func().Params(jen.Id("statusStrategy")).Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(e.resetFields("spec"))
+	}
+	f.Line()
+	f.Comment("PrepareForUpdate keeps everything of the stored object but the new status (and the managed")
+	f.Comment("fields, which record who set it).")
+	f.Func().Params(jen.Id("statusStrategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Block(
+		e.assert(newName, "obj"),
+		e.assert(oldName, "old"),
+		jen.List(jen.Id("status"), jen.Id("managedFields")).Op(":=").List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")),
+		jen.Op("*").Id(newName).Op("=").Op("*").Id(oldName).Dot("DeepCopy").Call(),
+		jen.List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")).Op("=").List(jen.Id("status"), jen.Id("managedFields")),
+	)
+	f.Line()
+	f.Comment("ValidateUpdate checks that immutable metadata is unchanged.")
+	f.Func().Params(jen.Id("statusStrategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").Block(
+		jen.Return(jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
+			jen.Id("obj").Assert(e.kindPtr()), jen.Id("old").Assert(e.kindPtr()), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata")))),
+	)
+	f.Line()
+	f.Comment("WarningsOnUpdate returns no warnings for status updates.")
+	f.Func().Params(jen.Id("statusStrategy")).Id("WarningsOnUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Index().String().Block(jen.Return(jen.Nil()))
+}
+
+// emitSelection emits the attribute and predicate functions that label and field selectors use.
+func (e resourceEmitter) emitSelection(f *jen.File) {
+	r, local := e.r, e.local()
+	f.Line()
+	f.Comment(fmt.Sprintf("getAttrs returns the labels and fields that lists and watches of %s select on.", r.Plural))
+	f.Func().Id("getAttrs").Params(jen.Id("obj").Qual(runtimePkg, "Object")).Params(jen.Qual(labelsPkg, "Set"), jen.Qual(fieldsPkg, "Set"), jen.Error()).Block(
+		jen.List(jen.Id(local), jen.Id("ok")).Op(":=").Id("obj").Assert(e.kindPtr()),
+		jen.If(jen.Op("!").Id("ok")).Block(
+			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("not a "+r.Kind+": %T"), jen.Id("obj"))),
+		),
+		jen.Return(
+			jen.Id(local).Dot("Labels"),
+			jen.Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced())),
+			jen.Nil(),
+		),
+	)
+	f.Line()
+	f.Comment("match returns the predicate that a list or watch with these selectors filters by.")
+	f.Func().Id("match").Params(jen.Id("label").Qual(labelsPkg, "Selector"), jen.Id("field").Qual(fieldsPkg, "Selector")).Qual(storagePkg, "SelectionPredicate").Block(
+		jen.Return(jen.Qual(storagePkg, "SelectionPredicate").Add(structLit(
+			field{"Label", jen.Id("label")},
+			field{"Field", jen.Id("field")},
+			field{"GetAttrs", jen.Id("getAttrs")},
+		))),
+	)
+}
+
+func (e resourceEmitter) emitREST(f *jen.File) {
+	r, hub := e.r, e.hub
+	resource := func(name string) jen.Code { return jen.Qual(hub.Package, "Resource").Call(jen.Lit(name)) }
+	f.Line()
+	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Plural))
+	f.Type().Id("REST").Struct(jen.Op("*").Qual(genericregistryPkg, "Store"))
+	f.Line()
+	results := []jen.Code{jen.Op("*").Id("REST")}
+	doc := fmt.Sprintf("NewREST returns the storage of %s.", r.Plural)
+	if r.Subresources.Status {
+		results = append(results, jen.Op("*").Id("StatusREST"))
+		doc = fmt.Sprintf("NewREST returns the storage of %s and of their status subresource.", r.Plural)
+	}
+	results = append(results, jen.Error())
+	fail := func() jen.Code {
+		if r.Subresources.Status {
+			return jen.Return(jen.Nil(), jen.Nil(), jen.Err())
+		}
+		return jen.Return(jen.Nil(), jen.Err())
+	}
+	f.Comment(doc)
+	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
+		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"))
+		fields := []field{
+			{"NewFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(e.kind()).Values()))},
+			{"NewListFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Qual(hub.Package, r.ListKind).Values()))},
+			{"PredicateFunc", jen.Id("match")},
+			{"DefaultQualifiedResource", resource(r.Plural)},
+			{"SingularQualifiedResource", resource(r.Singular)},
+			{"CreateStrategy", jen.Id("strategy")},
+			{"UpdateStrategy", jen.Id("strategy")},
+			{"DeleteStrategy", jen.Id("strategy")},
+		}
+		if r.Subresources.Status {
+			fields = append(fields, field{"ResetFieldsStrategy", jen.Id("strategy")})
+		}
+		fields = append(fields, field{"TableConvertor", jen.Qual(restPkg, "NewDefaultTableConvertor").Call(resource(r.Plural))})
+		b.Id("store").Op(":=").Op("&").Qual(genericregistryPkg, "Store").Add(structLit(fields...))
+		b.Id("options").Op(":=").Op("&").Qual(genericPkg, "StoreOptions").Add(structLit(
+			field{"RESTOptions", jen.Id("optsGetter")},
+			field{"AttrFunc", jen.Id("getAttrs")},
+		))
+		b.If(jen.Err().Op(":=").Id("store").Dot("CompleteWithOptions").Call(jen.Id("options")), jen.Err().Op("!=").Nil()).Block(fail())
+		if r.Subresources.Status {
+			b.Line()
+			b.Comment("The status subresource shares the store and changes only status.")
+			b.Id("statusStore").Op(":=").Op("*").Id("store")
+			b.Id("statusStore").Dot("UpdateStrategy").Op("=").Id("statusStrategy").Values(jen.Id("strategy"))
+			b.Id("statusStore").Dot("ResetFieldsStrategy").Op("=").Id("statusStrategy").Values(jen.Id("strategy"))
+			b.Return(jen.Op("&").Id("REST").Values(jen.Id("store")), jen.Op("&").Id("StatusREST").Values(jen.Dict{jen.Id("store"): jen.Op("&").Id("statusStore")}), jen.Nil())
+		} else {
+			b.Return(jen.Op("&").Id("REST").Values(jen.Id("store")), jen.Nil())
+		}
+	})
+	if len(r.ShortNames) > 0 {
+		f.Line()
+		f.Comment("ShortNames implements rest.ShortNamesProvider: kubectl accepts these in place of the resource name.")
+		f.Func().Params(jen.Op("*").Id("REST")).Id("ShortNames").Params().Index().String().Block(
+			jen.Return(jen.Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, s := range r.ShortNames {
+					g.Lit(s)
+				}
+			})),
+		)
+	}
+	if len(r.Categories) > 0 {
+		f.Line()
+		f.Comment("Categories implements rest.CategoriesProvider: kubectl get <category> includes this resource.")
+		f.Func().Params(jen.Op("*").Id("REST")).Id("Categories").Params().Index().String().Block(
+			jen.Return(jen.Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, s := range r.Categories {
+					g.Lit(s)
+				}
+			})),
+		)
+	}
+}
+
+func (e resourceEmitter) emitStatusREST(f *jen.File) {
+	r := e.r
+	f.Line()
+	f.Comment(fmt.Sprintf("StatusREST is the storage of the %s/status subresource.", r.Plural))
+	f.Type().Id("StatusREST").Struct(jen.Id("store").Op("*").Qual(genericregistryPkg, "Store"))
+	recv := func() *jen.Statement { return f.Func().Params(jen.Id("r").Op("*").Id("StatusREST")) }
+	f.Line()
+	f.Comment("New returns an empty object to decode a request into.")
+	recv().Id("New").Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(e.kind()).Values()))
+	f.Line()
+	f.Comment("Destroy does nothing: the main resource's store owns the storage.")
+	recv().Id("Destroy").Params().Block()
+	f.Line()
+	f.Comment("Get returns the object, so that clients can read what they are about to update.")
+	recv().Id("Get").Params(e.ctxParam(), jen.Id("name").String(), jen.Id("options").Op("*").Qual(metav1Pkg, "GetOptions")).Params(jen.Qual(runtimePkg, "Object"), jen.Error()).Block(
+		jen.Return(jen.Id("r").Dot("store").Dot("Get").Call(jen.Id("ctx"), jen.Id("name"), jen.Id("options"))),
+	)
+	f.Line()
+	f.Comment("Update changes the status of an existing object; a subresource never creates one.")
+	recv().Id("Update").Params(
+		e.ctxParam(), jen.Id("name").String(), jen.Id("objInfo").Qual(restPkg, "UpdatedObjectInfo"),
+		jen.Id("createValidation").Qual(restPkg, "ValidateObjectFunc"), jen.Id("updateValidation").Qual(restPkg, "ValidateObjectUpdateFunc"),
+		jen.Id("forceAllowCreate").Bool(), jen.Id("options").Op("*").Qual(metav1Pkg, "UpdateOptions"),
+	).Params(jen.Qual(runtimePkg, "Object"), jen.Bool(), jen.Error()).Block(
+		jen.Return(jen.Id("r").Dot("store").Dot("Update").Call(jen.Id("ctx"), jen.Id("name"), jen.Id("objInfo"), jen.Id("createValidation"), jen.Id("updateValidation"), jen.False(), jen.Id("options"))),
+	)
+	f.Line()
+	f.Comment("GetResetFields returns the fields that server-side apply leaves alone on this subresource.")
+	recv().Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(
+		jen.Return(jen.Id("r").Dot("store").Dot("GetResetFields").Call()),
+	)
+	f.Line()
+	f.Comment("ConvertToTable prints the object as the main resource does.")
+	recv().Id("ConvertToTable").Params(e.ctxParam(), jen.Id("object").Qual(runtimePkg, "Object"), jen.Id("tableOptions").Qual(runtimePkg, "Object")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
+		jen.Return(jen.Id("r").Dot("store").Dot("ConvertToTable").Call(jen.Id("ctx"), jen.Id("object"), jen.Id("tableOptions"))),
+	)
+}

@@ -1,0 +1,76 @@
+package kube
+
+import (
+	"slices"
+	"strings"
+
+	"k8s.io/gengo/v2"
+	"k8s.io/gengo/v2/types"
+)
+
+// tagEdits adds +k8s: tags to the comments gengo keeps for packages and types, and takes
+// them away again: users never write the upstream generators' tags, and the universe is
+// shared, so a generator's tags must not outlive its run.
+type tagEdits struct {
+	undo []func()
+}
+
+// addPackageTag adds "+name=value" to a package's comments (where gengo keeps the tags of
+// doc.go) unless the package already has a +name tag, whatever its value.
+func (e *tagEdits) addPackageTag(pkg *types.Package, name, value string) {
+	if hasTag(pkg.Comments, name) {
+		return
+	}
+	old := pkg.Comments
+	pkg.Comments = append(slices.Clip(old), "+"+name+"="+value)
+	e.undo = append(e.undo, func() { pkg.Comments = old })
+}
+
+// removePackageTag takes every "+name=value" line out of a package's comments.
+func (e *tagEdits) removePackageTag(pkg *types.Package, name, value string) {
+	old := pkg.Comments
+	kept := slices.DeleteFunc(slices.Clone(old), func(line string) bool {
+		return slices.Contains(tagValues([]string{line}, name), value)
+	})
+	if len(kept) == len(old) {
+		return
+	}
+	pkg.Comments = kept
+	e.undo = append(e.undo, func() { pkg.Comments = old })
+}
+
+// addTypeTag adds "+name=value" to a type's doc comment unless one of its comments already
+// lists value for +name (values may be comma-separated, as for
+// +k8s:deepcopy-gen:interfaces).
+func (e *tagEdits) addTypeTag(t *types.Type, name, value string) {
+	for _, v := range tagValues(typeComments(t), name) {
+		if slices.Contains(strings.Split(v, ","), value) {
+			return
+		}
+	}
+	old := t.CommentLines
+	t.CommentLines = append(slices.Clip(old), "+"+name+"="+value)
+	e.undo = append(e.undo, func() { t.CommentLines = old })
+}
+
+// restore removes every tag added, newest first.
+func (e *tagEdits) restore() {
+	for i := len(e.undo) - 1; i >= 0; i-- {
+		e.undo[i]()
+	}
+	e.undo = nil
+}
+
+// typeComments are the comment lines the upstream generators read a type's tags from.
+func typeComments(t *types.Type) []string {
+	return append(slices.Clone(t.SecondClosestCommentLines), t.CommentLines...)
+}
+
+func hasTag(lines []string, name string) bool {
+	_, ok := gengo.ExtractCommentTags("+", lines)[name]
+	return ok
+}
+
+func tagValues(lines []string, name string) []string {
+	return gengo.ExtractCommentTags("+", lines)[name]
+}

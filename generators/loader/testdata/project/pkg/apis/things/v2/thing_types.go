@@ -1,0 +1,6 @@
+package v2
+
+// Thing is a thing.
+type Thing struct {
+	Name string `json:"name"`
+}

@@ -1,0 +1,398 @@
+// Package markers defines apigen's comment markers as typed definitions and parses them.
+//
+// A marker is a comment line starting with "+". A definition has a name ("apigen:resource"),
+// the level it may appear at (package, type or field) and a Go struct whose fields are its
+// named arguments:
+//
+//	// +apigen:resource:path=flunders,shortName=fl;flu,scope=Namespaced
+//
+// Names in apigen's own namespace that are not registered are errors, never silently skipped.
+package markers
+
+import (
+	"fmt"
+	"go/token"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Target is where a marker may appear.
+type Target int
+
+const (
+	// Package markers sit in a package's doc comment (doc.go).
+	Package Target = iota
+	// Type markers sit in the comment above a type declaration.
+	Type
+	// Field markers sit in the comment above a struct field.
+	Field
+)
+
+func (t Target) String() string {
+	return [...]string{"package", "type", "field"}[t]
+}
+
+// Namespace is apigen's own marker namespace; every name in it must be registered.
+const Namespace = "apigen"
+
+// Definition describes one marker.
+type Definition struct {
+	// Name is the marker name without the leading "+", e.g. "apigen:resource".
+	Name   string
+	Target Target
+	// Args is a struct type whose exported fields are the marker's arguments; nil for a flag
+	// marker that takes none. The field tag `marker:"name"` names the argument and
+	// `marker:"name,optional"` makes it optional. Supported field types: string, bool, int,
+	// []string (values separated by ";").
+	Args reflect.Type
+	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName).
+	Value bool
+	// Help is a one-line description; Example shows a use.
+	Help    string
+	Example string
+}
+
+// Marker is one parsed occurrence of a marker.
+type Marker struct {
+	Def *Definition
+	// Name is the name as written, which may be an alias of Def.Name.
+	Name string
+	// Args is a pointer to a filled-in value of Def.Args (nil for flags); for Value markers it
+	// is the string value.
+	Args any
+	Pos  token.Position
+}
+
+// Registry holds the known definitions, keyed by target then name. Aliases (kubebuilder's
+// spellings) map to the same definition.
+type Registry struct {
+	defs map[Target]map[string]*Definition
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{defs: map[Target]map[string]*Definition{}}
+}
+
+// Register adds a definition under its name and any aliases.
+func (r *Registry) Register(d *Definition, aliases ...string) {
+	if r.defs[d.Target] == nil {
+		r.defs[d.Target] = map[string]*Definition{}
+	}
+	for _, name := range append([]string{d.Name}, aliases...) {
+		if _, dup := r.defs[d.Target][name]; dup {
+			panic(fmt.Sprintf("marker %q registered twice for %s", name, d.Target))
+		}
+		r.defs[d.Target][name] = d
+	}
+}
+
+// Definitions returns every definition once, sorted by target then name.
+func (r *Registry) Definitions() []*Definition {
+	seen := map[*Definition]bool{}
+	var out []*Definition
+	for _, byName := range r.defs {
+		for _, d := range byName {
+			if !seen[d] {
+				seen[d] = true
+				out = append(out, d)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *Definition) int {
+		if a.Target != b.Target {
+			return int(a.Target) - int(b.Target)
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}
+
+// Error is a problem in one marker, positioned at the comment it came from.
+type Error struct {
+	Pos token.Position
+	Msg string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Pos, e.Msg) }
+
+// Parse parses one comment line at the given target. It returns (nil, nil) for a line that is
+// not a marker or is a marker of another tool's namespace that apigen does not know; it returns
+// an error for an unknown marker in apigen's namespace or bad arguments to a known one.
+func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marker, error) {
+	text := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "//"))
+	if !strings.HasPrefix(text, "+") {
+		return nil, nil
+	}
+	text = strings.TrimPrefix(text, "+")
+	name, def, rest := r.lookup(text, target)
+	if def == nil {
+		if ns, _, _ := strings.Cut(text, ":"); ns == Namespace {
+			return nil, r.unknown(text, target, pos)
+		}
+		return nil, nil
+	}
+	m := &Marker{Def: def, Name: name, Pos: pos}
+	fail := func(format string, args ...any) error {
+		return &Error{Pos: pos, Msg: fmt.Sprintf("+%s: ", name) + fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case def.Value:
+		v, ok := strings.CutPrefix(rest, "=")
+		if !ok || v == "" {
+			return nil, fail("expected a value, as in %s", def.Example)
+		}
+		m.Args = unquote(v)
+	case def.Args == nil:
+		if rest != "" {
+			return nil, fail("takes no arguments, found %q", strings.TrimPrefix(rest, ":"))
+		}
+	default:
+		args, err := parseArgs(def, strings.TrimPrefix(rest, ":"))
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		m.Args = args
+	}
+	return m, nil
+}
+
+// lookup finds the longest registered name that text starts with, followed by the end of
+// text, ":" (arguments) or "=" (a value).
+func (r *Registry) lookup(text string, target Target) (name string, def *Definition, rest string) {
+	for n, d := range r.defs[target] {
+		if !strings.HasPrefix(text, n) || len(n) <= len(name) {
+			continue
+		}
+		after := text[len(n):]
+		if after == "" || after[0] == ':' || (after[0] == '=' && d.Value) {
+			name, def, rest = n, d, after
+		}
+	}
+	return name, def, rest
+}
+
+// unknown builds the error for an unregistered name in apigen's namespace, with the nearest
+// registered name as a suggestion, and a hint when the marker exists at another level.
+func (r *Registry) unknown(text string, target Target, pos token.Position) error {
+	written, _, _ := strings.Cut(text, "=")
+	for _, t := range []Target{Package, Type, Field} {
+		if t == target {
+			continue
+		}
+		if n, d, _ := r.lookup(text, t); d != nil {
+			return &Error{Pos: pos, Msg: fmt.Sprintf("marker %q belongs on a %s, not a %s", "+"+n, t, target)}
+		}
+	}
+	best, bestDist := "", 1<<30
+	for n := range r.defs[target] {
+		// Compare with as many ":"-segments of what was written as the candidate has.
+		segs := strings.Count(n, ":") + 1
+		parts := strings.SplitN(written, ":", segs+1)
+		cand := strings.Join(parts[:min(segs, len(parts))], ":")
+		if d := levenshtein(cand, n); d < bestDist || (d == bestDist && n < best) {
+			best, bestDist = n, d
+		}
+	}
+	shown := written
+	if segs := strings.Count(best, ":") + 1; best != "" {
+		parts := strings.SplitN(written, ":", segs+1)
+		shown = strings.Join(parts[:min(segs, len(parts))], ":")
+	}
+	msg := fmt.Sprintf("unknown marker %q", "+"+shown)
+	if best != "" && bestDist <= max(2, len(best)/3) {
+		msg += fmt.Sprintf(" (did you mean %q?)", "+"+best)
+	}
+	return &Error{Pos: pos, Msg: msg}
+}
+
+// parseArgs fills a new value of def.Args from "a=x,b=y;z".
+func parseArgs(def *Definition, s string) (any, error) {
+	v := reflect.New(def.Args)
+	fields := argFields(def.Args)
+	seen := map[string]bool{}
+	for _, kv := range splitArgs(s) {
+		if kv == "" {
+			continue
+		}
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("argument %q has no value (want %s=...)", kv, key)
+		}
+		f, ok := fields[key]
+		if !ok {
+			names := make([]string, 0, len(fields))
+			for n := range fields {
+				names = append(names, n)
+			}
+			slices.Sort(names)
+			msg := fmt.Sprintf("unknown argument %q", key)
+			if s := suggest(key, names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return nil, fmt.Errorf("%s; known arguments: %s", msg, strings.Join(names, ", "))
+		}
+		if seen[key] {
+			return nil, fmt.Errorf("argument %q given twice", key)
+		}
+		seen[key] = true
+		if err := setField(v.Elem().Field(f.index), key, val); err != nil {
+			return nil, err
+		}
+	}
+	var missing []string
+	for n, f := range fields {
+		if !f.optional && !seen[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, fmt.Errorf("missing required argument(s) %s", strings.Join(missing, ", "))
+	}
+	return v.Interface(), nil
+}
+
+type argField struct {
+	index    int
+	optional bool
+}
+
+// argFields maps argument names to struct fields.
+func argFields(t reflect.Type) map[string]argField {
+	out := map[string]argField{}
+	for i := range t.NumField() {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("marker"), ",")
+		if name == "" {
+			continue
+		}
+		out[name] = argField{index: i, optional: opts == "optional"}
+	}
+	return out
+}
+
+// ArgNames returns a definition's argument names with ",optional" where it applies, in
+// declaration order, for help output.
+func (d *Definition) ArgNames() []string {
+	if d.Args == nil {
+		return nil
+	}
+	var out []string
+	for i := range d.Args.NumField() {
+		tag := d.Args.Field(i).Tag.Get("marker")
+		if tag != "" {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+func setField(f reflect.Value, key, raw string) error {
+	val := unquote(raw)
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString(val)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(val)
+		if err != nil {
+			return fmt.Errorf("argument %s=%s: want true or false", key, raw)
+		}
+		f.SetBool(b)
+	case reflect.Int:
+		n, err := strconv.Atoi(val)
+		if err != nil {
+			return fmt.Errorf("argument %s=%s: want an integer", key, raw)
+		}
+		f.SetInt(int64(n))
+	case reflect.Slice:
+		// Lists are "a;b" (kubebuilder's short form) or "{a,b}" (controller-tools' long form).
+		sep := ";"
+		if strings.HasPrefix(val, "{") && strings.HasSuffix(val, "}") {
+			val, sep = val[1:len(val)-1], ","
+		}
+		var items []string
+		for _, item := range strings.Split(val, sep) {
+			if item = strings.TrimSpace(item); item != "" {
+				items = append(items, unquote(item))
+			}
+		}
+		f.Set(reflect.ValueOf(items))
+	default:
+		panic(fmt.Sprintf("unsupported marker argument type %s", f.Type()))
+	}
+	return nil
+}
+
+// splitArgs splits on commas that are outside double quotes and braces.
+func splitArgs(s string) []string {
+	var out []string
+	var cur strings.Builder
+	inQuote, depth := false, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\' && inQuote && i+1 < len(s):
+			cur.WriteByte(c)
+			i++
+			c = s[i]
+		case c == '"':
+			inQuote = !inQuote
+		case c == '{' && !inQuote:
+			depth++
+		case c == '}' && !inQuote && depth > 0:
+			depth--
+		case c == ',' && !inQuote && depth == 0:
+			out = append(out, strings.TrimSpace(cur.String()))
+			cur.Reset()
+			continue
+		}
+		cur.WriteByte(c)
+	}
+	return append(out, strings.TrimSpace(cur.String()))
+}
+
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
+}
+
+// suggest returns the candidate nearest to s, if it is near enough to be a likely typo.
+func suggest(s string, candidates []string) string {
+	best, bestDist := "", 1<<30
+	for _, c := range candidates {
+		if d := levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if bestDist <= max(2, len(best)/3) {
+		return best
+	}
+	return ""
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,101 @@
+package markers
+
+import (
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var pos = token.Position{Filename: "pkg/apis/wardle/v1/types.go", Line: 7, Column: 1}
+
+func TestParseResource(t *testing.T) {
+	reg := Apigen()
+	m, err := reg.Parse("// +apigen:resource:path=flunders,singular=flunder,shortName=fl;flu,scope=Cluster,categories={all,wardle}", Type, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Resource{Path: "flunders", Singular: "flunder", ShortName: []string{"fl", "flu"}, Scope: "Cluster", Categories: []string{"all", "wardle"}}
+	if diff := cmp.Diff(want, m.Args); diff != "" {
+		t.Errorf("args (-want +got):\n%s", diff)
+	}
+	if m.Def.Name != ResourceMarker || m.Pos != pos {
+		t.Errorf("got %s at %v", m.Def.Name, m.Pos)
+	}
+}
+
+func TestKubebuilderAliases(t *testing.T) {
+	reg := Apigen()
+	for line, want := range map[string]string{
+		"// +kubebuilder:resource:path=flunders,scope=Namespaced": ResourceMarker,
+		"// +kubebuilder:subresource:status":                      StatusSubresource,
+		"// +kubebuilder:storageversion":                          StorageVersion,
+	} {
+		m, err := reg.Parse(line, Type, pos)
+		if err != nil || m == nil || m.Def.Name != want {
+			t.Errorf("%s: got %+v, %v; want %s", line, m, err, want)
+		}
+	}
+}
+
+func TestGroupName(t *testing.T) {
+	m, err := Apigen().Parse("// +groupName=wardle.example.com", Package, pos)
+	if err != nil || m == nil || m.Args != "wardle.example.com" {
+		t.Fatalf("got %+v, %v", m, err)
+	}
+}
+
+func TestForeignMarkersAreIgnored(t *testing.T) {
+	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// +kubebuilder:validation:Minimum=1", "// plain comment", "// +listType=map"} {
+		if m, err := Apigen().Parse(line, Type, pos); m != nil || err != nil {
+			t.Errorf("%s: got %+v, %v; want it ignored", line, m, err)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		target Target
+		want   string
+	}{
+		{"// +apigen:resorce:path=flunders", Type, `unknown marker "+apigen:resorce" (did you mean "+apigen:resource"?)`},
+		{"// +apigen:subresource:stats", Type, `unknown marker "+apigen:subresource:stats" (did you mean "+apigen:subresource:status"?)`},
+		{"// +apigen:resource:pth=flunders", Type, `+apigen:resource: unknown argument "pth" (did you mean "path"?)`},
+		{"// +apigen:resource:path", Type, `argument "path" has no value`},
+		{"// +apigen:resource:path=a,path=b", Type, `argument "path" given twice`},
+		{"// +apigen:subresource:status:x=y", Type, `takes no arguments`},
+		{"// +apigen:resource:path=flunders", Package, `marker "+apigen:resource" belongs on a type, not a package`},
+		{"// +groupName=", Package, `expected a value`},
+	} {
+		_, err := Apigen().Parse(tc.line, tc.target, pos)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.line, err, tc.want)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), pos.String()+": ") {
+			t.Errorf("%s: error %q does not start with the position", tc.line, err)
+		}
+	}
+}
+
+// FuzzParse checks that no comment line makes the parser panic.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"// +apigen:resource:path=flunders,shortName=fl;flu,categories={a,b}",
+		`// +apigen:resource:path="a,b",scope=Cluster`,
+		"// +groupName=wardle.example.com",
+		"// +apigen:subresource:status",
+		"// +apigen:",
+		"// +",
+	} {
+		f.Add(s)
+	}
+	reg := Apigen()
+	f.Fuzz(func(t *testing.T, line string) {
+		for _, target := range []Target{Package, Type, Field} {
+			_, _ = reg.Parse(line, target, pos)
+		}
+	})
+}

@@ -1,0 +1,90 @@
+package parse
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	gengotypes "k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// hookSignature is a hook's expected parameters and results; "*Kind" stands for a pointer to
+// the resource's own type.
+type hookSignature struct {
+	name    string
+	params  []string
+	results []string
+	set     func(*model.Hooks)
+}
+
+var hookSignatures = []hookSignature{
+	{"Default", nil, nil, func(h *model.Hooks) { h.Default = true }},
+	{"Validate", []string{"context.Context"}, []string{"k8s.io/apimachinery/pkg/util/validation/field.ErrorList"}, func(h *model.Hooks) { h.Validate = true }},
+	{"ValidateUpdate", []string{"context.Context", "*Kind"}, []string{"k8s.io/apimachinery/pkg/util/validation/field.ErrorList"}, func(h *model.Hooks) { h.ValidateUpdate = true }},
+	{"PrepareForCreate", []string{"context.Context"}, nil, func(h *model.Hooks) { h.PrepareForCreate = true }},
+	{"PrepareForUpdate", []string{"context.Context", "*Kind"}, nil, func(h *model.Hooks) { h.PrepareForUpdate = true }},
+	{"Canonicalize", nil, nil, func(h *model.Hooks) { h.Canonicalize = true }},
+	{"WarningsOnCreate", []string{"context.Context"}, []string{"[]string"}, func(h *model.Hooks) { h.WarningsOnCreate = true }},
+	{"WarningsOnUpdate", []string{"context.Context", "*Kind"}, []string{"[]string"}, func(h *model.Hooks) { h.WarningsOnUpdate = true }},
+}
+
+// hooks finds the strategy hooks the user wrote on a kind. A method with a hook's name but
+// another signature is an error: the generated strategy could not call it, and silently
+// skipping it would hide the user's validation.
+func (p *parser_) hooks(t *gengotypes.Type, pos token.Position) model.Hooks {
+	var h model.Hooks
+	if t == nil {
+		return h
+	}
+	for _, sig := range hookSignatures {
+		m, ok := t.Methods[sig.name]
+		if !ok || m.Signature == nil {
+			continue
+		}
+		if got, want := describe(m.Signature, t), sig.describe(t.Name.Name); got != want {
+			p.errs.Add(pos, "method %s.%s has signature %s; the generated strategy calls %s", t.Name.Name, sig.name, got, want)
+			continue
+		}
+		sig.set(&h)
+	}
+	return h
+}
+
+func (s hookSignature) describe(kind string) string {
+	params := make([]string, len(s.params))
+	for i, p := range s.params {
+		params[i] = strings.ReplaceAll(p, "Kind", kind)
+	}
+	return fmt.Sprintf("func(%s) %s", strings.Join(params, ", "), strings.Join(s.results, ", "))
+}
+
+func describe(sig *gengotypes.Signature, kind *gengotypes.Type) string {
+	names := func(prs []*gengotypes.ParamResult) string {
+		out := make([]string, len(prs))
+		for i, pr := range prs {
+			out[i] = typeString(pr.Type, kind)
+		}
+		return strings.Join(out, ", ")
+	}
+	return fmt.Sprintf("func(%s) %s", names(sig.Parameters), names(sig.Results))
+}
+
+// typeString renders a type the way hookSignatures spell it: the kind by its bare name,
+// other named types with their import path.
+func typeString(t *gengotypes.Type, kind *gengotypes.Type) string {
+	switch t.Kind {
+	case gengotypes.Pointer:
+		return "*" + typeString(t.Elem, kind)
+	case gengotypes.Slice:
+		return "[]" + typeString(t.Elem, kind)
+	}
+	if t.Name == kind.Name {
+		return kind.Name.Name
+	}
+	if t.Name.Package == "" {
+		return t.Name.Name
+	}
+	return t.Name.Package + "." + t.Name.Name
+}

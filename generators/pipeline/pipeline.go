@@ -1,0 +1,106 @@
+// Package pipeline is apigen's one direction of work: load, model, emit. It returns the
+// generated files in memory; writing them is the caller's business.
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/golang"
+	"github.com/apigen-dev/apigen/generators/kube"
+	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/parse"
+)
+
+// All is every generator, in the order they run: the upstream Kubernetes generators first,
+// then apigen's own emitters.
+func All() []engine.Generator {
+	return []engine.Generator{
+		kube.DeepCopy(),
+		kube.OpenAPI(),
+		golang.Register(),
+		golang.Install(),
+		golang.Storage(),
+		golang.APIServer(),
+		golang.Server(),
+	}
+}
+
+// DefaultHeaderFile is the project's license boilerplate, written by apigen init.
+const DefaultHeaderFile = "hack/boilerplate.go.txt"
+
+// Options tune a run.
+type Options struct {
+	// HeaderFile is the boilerplate put at the top of every generated Go file, relative to the
+	// project root; empty means DefaultHeaderFile when it exists.
+	HeaderFile string
+	// Year replaces YEAR in the boilerplate; empty leaves it as written.
+	Year string
+}
+
+// Result is one run: the model and the files it generates.
+type Result struct {
+	Root    string
+	Project *model.Project
+	Output  *engine.Output
+}
+
+// Run loads the project at root once, builds and validates the model and runs every generator.
+func Run(root string, o Options) (*Result, error) {
+	header, err := readHeader(root, o.HeaderFile)
+	if err != nil {
+		return nil, err
+	}
+	load, err := loader.Load(root)
+	if err != nil {
+		return nil, err
+	}
+	project, err := parse.Project(load)
+	if err != nil {
+		return nil, err
+	}
+	ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, o.Year)}
+	out, err := engine.Run(ctx, All())
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Root: root, Project: project, Output: out}, nil
+}
+
+func readHeader(root, name string) ([]byte, error) {
+	explicit := name != ""
+	if !explicit {
+		name = DefaultHeaderFile
+	}
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(root, name)
+	}
+	b, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) && !explicit {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the header file: %w", err)
+	}
+	return b, nil
+}
+
+// FindRoot returns the directory of the go.mod that governs dir, as the go command finds it.
+func FindRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.mod in %s or any parent directory: run apigen init first", dir)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package scaffold
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"k8s.io/gengo/v2/namer"
+	gengotypes "k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/markers"
+)
+
+// Versions of what generated projects depend on. They are apigen's own (a test keeps them equal
+// to go.mod), so a project is built against exactly what apigen was tested with.
+const (
+	KubernetesVersion  = "v0.37.2"
+	EtcdVersion        = "v3.7.0"
+	KubeOpenAPIVersion = "v0.0.0-20260721132016-d427ff9ee9ad"
+	GoVersion          = "1.26"
+)
+
+// Dependencies are the packages a new project needs, pinned; `go get` of these records every
+// module and checksum that loading and building the generated server requires.
+func Dependencies() []string {
+	return []string{
+		"k8s.io/api/core/v1@" + KubernetesVersion,
+		"k8s.io/apimachinery/pkg/apis/meta/v1@" + KubernetesVersion,
+		"k8s.io/apiserver/pkg/server@" + KubernetesVersion,
+		"k8s.io/client-go/rest@" + KubernetesVersion,
+		"k8s.io/component-base/cli@" + KubernetesVersion,
+		"k8s.io/kube-openapi/pkg/common@" + KubeOpenAPIVersion,
+		"go.etcd.io/etcd/server/v3/embed@" + EtcdVersion,
+	}
+}
+
+// InitOptions are the inputs of apigen init.
+type InitOptions struct {
+	Repo   string // Go module path
+	Domain string // appended to short group names
+	Year   string // copyright year in hack/boilerplate.go.txt
+}
+
+var (
+	modulePath = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_.~]*(/[-a-zA-Z0-9_.~]+)*$`)
+	domainName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$`)
+	groupShort = regexp.MustCompile(`^[a-z]([a-z0-9]*)$`)
+	kindName   = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
+)
+
+// Init scaffolds a new project in root: go.mod, the server's main, the domain, the boilerplate,
+// a Makefile and .gitignore.
+func Init(root string, o InitOptions) (Result, error) {
+	if !modulePath.MatchString(o.Repo) {
+		return Result{}, fmt.Errorf("--repo %q is not a Go module path (like example.com/wardle)", o.Repo)
+	}
+	if !domainName.MatchString(o.Domain) {
+		return Result{}, fmt.Errorf("--domain %q is not a lower-case DNS domain with a dot (like example.com)", o.Domain)
+	}
+	data := map[string]string{"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year}
+	gomod := fmt.Sprintf("module %s\n\ngo %s\n", o.Repo, GoVersion)
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+		return Result{}, fmt.Errorf("refusing to overwrite existing file(s): go.mod")
+	}
+	res, err := Write(root, []File{
+		{Path: "cmd/apiserver/main.go", Template: "scaffold/init/main.go.tmpl"},
+		{Path: "pkg/apis/doc.go", Template: "scaffold/init/apis_doc.go.tmpl"},
+		{Path: "hack/boilerplate.go.txt", Template: "scaffold/init/boilerplate.go.txt.tmpl"},
+		{Path: "Makefile", Template: "scaffold/init/Makefile.tmpl"},
+		{Path: ".gitignore", Template: "scaffold/init/gitignore.tmpl"},
+	}, data)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(gomod), 0o644); err != nil {
+		return Result{}, err
+	}
+	res.Written = append([]string{"go.mod"}, res.Written...)
+	return res, nil
+}
+
+// APIOptions are the inputs of apigen new-api.
+type APIOptions struct {
+	Group      string // short (wardle) or fully qualified (wardle.example.com)
+	Domain     string // overrides the project's +apigen:domain
+	Version    string
+	Kind       string
+	Plural     string // defaults to the lower-case plural of Kind
+	Namespaced bool
+	Status     bool
+}
+
+// NewAPI scaffolds the types file of a kind and, if the version is new, its doc.go.
+func NewAPI(root string, o APIOptions) (Result, error) {
+	short, groupName, err := qualifyGroup(root, o.Group, o.Domain)
+	if err != nil {
+		return Result{}, err
+	}
+	if !regexp.MustCompile(`^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$`).MatchString(o.Version) {
+		return Result{}, fmt.Errorf("--version %q must look like v1, v1beta1 or v2alpha1", o.Version)
+	}
+	if !kindName.MatchString(o.Kind) {
+		return Result{}, fmt.Errorf("--kind %q must be a Go type name starting with an upper-case letter, like Flunder", o.Kind)
+	}
+	plural := o.Plural
+	if plural == "" {
+		plural = namer.NewAllLowercasePluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: o.Kind}})
+	}
+	dir := path.Join("pkg/apis", short, o.Version)
+	data := map[string]any{
+		"GroupName": groupName, "Version": o.Version, "Kind": o.Kind, "Plural": plural,
+		"Namespaced": o.Namespaced, "Status": o.Status,
+	}
+	return Write(root, []File{
+		{Path: path.Join(dir, "doc.go"), Template: "scaffold/api/doc.go.tmpl", IfExists: Skip},
+		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_types.go"), Template: "scaffold/api/types.go.tmpl"},
+	}, data)
+}
+
+// qualifyGroup returns the directory name and full name of a group given as "wardle" (with the
+// project's domain) or "wardle.example.com".
+func qualifyGroup(root, group, domain string) (short, full string, err error) {
+	if strings.Contains(group, ".") {
+		short, _, _ = strings.Cut(group, ".")
+		full = group
+	} else {
+		if domain == "" {
+			if domain, err = projectDomain(root); err != nil {
+				return "", "", err
+			}
+		}
+		short, full = group, group+"."+domain
+	}
+	if !groupShort.MatchString(short) {
+		return "", "", fmt.Errorf("--group %q: the first part of a group must be lower-case letters and digits (it names the Go package pkg/apis/%s)", group, short)
+	}
+	if !domainName.MatchString(full) {
+		return "", "", fmt.Errorf("group %q is not a lower-case DNS name with a dot", full)
+	}
+	return short, full, nil
+}
+
+// projectDomain reads +apigen:domain from pkg/apis/doc.go, where apigen init put it.
+func projectDomain(root string) (string, error) {
+	name := filepath.Join(root, "pkg", "apis", "doc.go")
+	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		return "", fmt.Errorf("no domain for a short --group: pass --domain or a fully qualified --group (reading pkg/apis/doc.go: %v)", err)
+	}
+	reg := markers.Apigen()
+	if f.Doc != nil {
+		for _, c := range f.Doc.List {
+			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil && m.Def.Name == markers.Domain {
+				return m.Args.(string), nil
+			}
+		}
+	}
+	return "", fmt.Errorf("pkg/apis/doc.go has no +apigen:domain marker: pass --domain or a fully qualified --group")
+}

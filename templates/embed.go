@@ -1,0 +1,16 @@
+// Package templates holds what apigen copies or renders into projects: the server runtime
+// (server/, a real Go package compiled and tested here, copied verbatim) and the scaffold of
+// user-owned files (scaffold/, text/template).
+package templates
+
+import "embed"
+
+// Server is the source of the server runtime package; see server/doc.go.
+//
+//go:embed server/*.go
+var Server embed.FS
+
+// Scaffold holds the templates of user-owned files written by apigen init and new-api.
+//
+//go:embed scaffold
+var Scaffold embed.FS

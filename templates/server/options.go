@@ -1,0 +1,165 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+
+	"github.com/spf13/pflag"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apiserver/pkg/registry/generic"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	genericoptions "k8s.io/apiserver/pkg/server/options"
+	"k8s.io/apiserver/pkg/util/compatibility"
+	cliflag "k8s.io/component-base/cli/flag"
+	"k8s.io/component-base/cli/globalflag"
+	"k8s.io/component-base/version/verflag"
+	openapicommon "k8s.io/kube-openapi/pkg/common"
+)
+
+// APIs describes what a project serves. The project's pkg/apiserver builds it;
+// this package knows nothing else about the project.
+type APIs struct {
+	// Name is the project's short name: the etcd prefix is /registry/<Name>,
+	// and it titles the OpenAPI documents and names the local kubeconfig entries.
+	Name string
+	// Scheme has every served group registered (versioned and internal) and
+	// the unversioned meta types.
+	Scheme *runtime.Scheme
+	Codecs serializer.CodecFactory
+	// GroupVersions lists every served group version, the preferred (storage)
+	// version first within each group.
+	GroupVersions []schema.GroupVersion
+	// OpenAPIDefinitions is the generated openapi package's GetOpenAPIDefinitions.
+	OpenAPIDefinitions openapicommon.GetOpenAPIDefinitions
+	// Install installs an APIGroupInfo for every group, with storage from optsGetter.
+	Install func(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error
+}
+
+func (a APIs) validate() []error {
+	var errs []error
+	if a.Name == "" {
+		errs = append(errs, errors.New("server.APIs: Name is empty"))
+	}
+	if a.Scheme == nil {
+		errs = append(errs, errors.New("server.APIs: Scheme is nil"))
+	}
+	if a.OpenAPIDefinitions == nil {
+		errs = append(errs, errors.New("server.APIs: OpenAPIDefinitions is nil"))
+	}
+	if a.Install == nil {
+		errs = append(errs, errors.New("server.APIs: Install is nil"))
+	}
+	return errs
+}
+
+// clusterFlags are the flags that only make sense next to a real cluster.
+// Setting any of them selects cluster mode; without them the server runs in
+// local mode.
+var clusterFlags = []string{"etcd-servers", "kubeconfig", "authentication-kubeconfig", "authorization-kubeconfig"}
+
+// Local mode's defaults: a developer's machine, no root, nothing exposed.
+const (
+	defaultDataDir    = ".apigen/data"
+	defaultKubeconfig = ".apigen/kubeconfig"
+	localSecurePort   = 8443
+)
+
+type options struct {
+	apis        APIs
+	recommended *genericoptions.RecommendedOptions
+
+	// Local mode only.
+	dataDir        string
+	kubeconfigPath string
+
+	// localMode is decided by complete, once the flags are parsed.
+	localMode bool
+}
+
+func newOptions(apis APIs) *options {
+	o := &options{
+		apis: apis,
+		recommended: genericoptions.NewRecommendedOptions(
+			"/registry/"+apis.Name,
+			apis.Codecs.LegacyCodec(apis.GroupVersions...),
+		),
+		dataDir:        defaultDataDir,
+		kubeconfigPath: defaultKubeconfig,
+	}
+	// Lets discovery report each resource's storage version hash; objects are
+	// stored in the first listed version of their group, as the codec encodes.
+	o.recommended.Etcd.StorageConfig.EncodeVersioner = schema.GroupVersions(apis.GroupVersions)
+	return o
+}
+
+// flags binds every flag to o, in sections for --help.
+func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
+	var fss cliflag.NamedFlagSets
+
+	fs := fss.FlagSet("local mode")
+	fs.StringVar(&o.dataDir, "data-dir", o.dataDir,
+		"Local mode: directory for the embedded etcd's data and the local CA. "+
+			"A restart on the same directory keeps every object and the same credentials. "+
+			"Only one server can use it at a time.")
+	fs.StringVar(&o.kubeconfigPath, "write-kubeconfig", o.kubeconfigPath,
+		"Local mode: write an admin kubeconfig for this server to this file (mode 0600).")
+
+	o.recommended.AddFlags(fss.FlagSet("generic"))
+	// Upstream help describes cluster defaults only.
+	generic := fss.FlagSet("generic")
+	generic.Lookup("secure-port").Usage += fmt.Sprintf(
+		" Local mode defaults to %d instead, and 0 picks a free port.", localSecurePort)
+	generic.Lookup("bind-address").Usage += " Local mode defaults to 127.0.0.1 instead."
+
+	compatibility.DefaultComponentGlobalsRegistry.AddFlags(fss.FlagSet("compatibility"))
+
+	global := fss.FlagSet("global")
+	verflag.AddFlags(global)
+	globalflag.AddGlobalFlags(global, cmdName)
+	return fss
+}
+
+// complete picks the mode from the flags that were set and applies local
+// mode's defaults to the flags that were not.
+func (o *options) complete(fs *pflag.FlagSet) {
+	o.localMode = !slices.ContainsFunc(clusterFlags, fs.Changed)
+	if !o.localMode {
+		return
+	}
+	ss := o.recommended.SecureServing
+	if !fs.Changed("bind-address") {
+		ss.BindAddress = net.IPv4(127, 0, 0, 1)
+	}
+	if !fs.Changed("secure-port") {
+		ss.BindPort = localSecurePort
+	}
+}
+
+func (o *options) validate(fs *pflag.FlagSet) error {
+	errs := o.apis.validate()
+
+	ro := *o.recommended
+	if o.localMode {
+		// The embedded etcd's address is known only once it runs; check the
+		// other etcd flags now rather than after starting it.
+		etcd := *ro.Etcd
+		etcd.StorageConfig.Transport.ServerList = []string{"embedded"}
+		ro.Etcd = &etcd
+	} else {
+		for _, name := range []string{"data-dir", "write-kubeconfig"} {
+			if fs.Changed(name) {
+				errs = append(errs, fmt.Errorf("--%s applies to local mode only, and cluster mode was selected by --%s",
+					name, clusterFlags[slices.IndexFunc(clusterFlags, fs.Changed)]))
+			}
+		}
+	}
+	errs = append(errs, ro.Validate()...)
+	errs = append(errs, compatibility.DefaultComponentGlobalsRegistry.Validate()...)
+	return utilerrors.NewAggregate(errs)
+}

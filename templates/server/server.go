@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/apiserver/pkg/util/compatibility"
+	basecompatibility "k8s.io/component-base/compatibility"
+	cliflag "k8s.io/component-base/cli/flag"
+	"k8s.io/component-base/term"
+	"k8s.io/component-base/version/verflag"
+	netutils "k8s.io/utils/net"
+)
+
+const longHelp = `Runs the %[1]s API server.
+
+Local mode, for development, is the default: unless --%[2]s is given, the server
+starts an embedded etcd that keeps its data in --data-dir, listens on
+127.0.0.1:%[3]d, accepts only client certificates signed by a CA it keeps in
+--data-dir, and writes an admin kubeconfig to --write-kubeconfig:
+
+    kubectl --kubeconfig %[4]s api-resources
+
+Stop it with Ctrl-C; a restart on the same --data-dir keeps every object and
+the same credentials.
+
+Cluster mode runs it as an aggregated API server behind kube-apiserver (an
+APIService): objects are stored in the etcd cluster given by --etcd-servers, and
+authentication and authorization are delegated to kube-apiserver (front-proxy
+request headers, TokenReview, SubjectAccessReview).`
+
+// NewCommand returns the command that runs the API server described by apis
+// until ctx is cancelled.
+func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
+	o := newOptions(apis)
+	cmd := &cobra.Command{
+		Use:   "apiserver",
+		Short: fmt.Sprintf("Runs the %s API server", apis.Name),
+		Long: fmt.Sprintf(longHelp, apis.Name, strings.Join(clusterFlags, ", --"),
+			localSecurePort, defaultKubeconfig),
+		Args: cobra.NoArgs,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			// Resolves feature gates against the emulated version right after parsing.
+			return compatibility.DefaultComponentGlobalsRegistry.Set()
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			verflag.PrintAndExitIfRequested()
+			fs := cmd.Flags()
+			cliflag.PrintFlags(fs)
+
+			o.complete(fs)
+			if err := o.validate(fs); err != nil {
+				return err
+			}
+			if o.localMode {
+				return o.runLocal(cmd.Context(), cmd.OutOrStdout())
+			}
+			return o.runCluster(cmd.Context())
+		},
+	}
+	cmd.SetContext(ctx)
+
+	fss := o.flags(cmd.Name())
+	for _, f := range fss.FlagSets {
+		cmd.Flags().AddFlagSet(f)
+	}
+	cols, _, _ := term.TerminalSize(cmd.OutOrStdout())
+	cliflag.SetUsageAndHelpFunc(cmd, fss, cols)
+	return cmd
+}
+
+func (o *options) runCluster(ctx context.Context) error {
+	// Used only without --tls-cert-file; the APIService's caBundle must then
+	// be this generated certificate's.
+	if err := o.recommended.SecureServing.MaybeDefaultWithSelfSignedCerts(
+		"localhost", nil, []net.IP{netutils.ParseIPSloppy("127.0.0.1")}); err != nil {
+		return fmt.Errorf("creating self-signed serving certificate: %w", err)
+	}
+	s, err := o.newServer(nil)
+	if err != nil {
+		return err
+	}
+	return s.PrepareRun().RunWithContext(ctx)
+}
+
+// newServer builds the server from the options and installs the APIs.
+// customize, if not nil, adjusts the config after the options are applied.
+func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig)) (*genericapiserver.GenericAPIServer, error) {
+	apis := o.apis
+	config := genericapiserver.NewRecommendedConfig(apis.Codecs)
+
+	// OpenAPI v2 and v3 feed kubectl explain, client-side validation and
+	// server-side apply.
+	namer := openapinamer.NewDefinitionNamer(apis.Scheme)
+	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(apis.OpenAPIDefinitions, namer)
+	config.OpenAPIConfig.Info.Title = apis.Name
+	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(apis.OpenAPIDefinitions, namer)
+	config.OpenAPIV3Config.Info.Title = apis.Name
+
+	registry := compatibility.DefaultComponentGlobalsRegistry
+	config.EffectiveVersion = registry.EffectiveVersionFor(basecompatibility.DefaultKubeComponent)
+	config.FeatureGate = registry.FeatureGateFor(basecompatibility.DefaultKubeComponent)
+
+	if err := o.recommended.ApplyTo(config); err != nil {
+		return nil, err
+	}
+	if customize != nil {
+		customize(config)
+	}
+
+	s, err := config.Complete().New(apis.Name+"-apiserver", genericapiserver.NewEmptyDelegate())
+	if err != nil {
+		return nil, err
+	}
+	if err := apis.Install(s, config.RESTOptionsGetter); err != nil {
+		return nil, fmt.Errorf("installing APIs: %w", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,297 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apiserver/pkg/registry/generic"
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	openapicommon "k8s.io/kube-openapi/pkg/common"
+)
+
+// emptyAPIs serves no group at all: what this package does on its own.
+func emptyAPIs() APIs {
+	scheme := runtime.NewScheme()
+	metav1.AddToGroupVersion(scheme, schema.GroupVersion{Version: "v1"})
+	scheme.AddUnversionedTypes(schema.GroupVersion{Version: "v1"},
+		&metav1.Status{}, &metav1.APIVersions{}, &metav1.APIGroupList{}, &metav1.APIGroup{}, &metav1.APIResourceList{})
+	return APIs{
+		Name:   "test",
+		Scheme: scheme,
+		Codecs: serializer.NewCodecFactory(scheme),
+		OpenAPIDefinitions: func(openapicommon.ReferenceCallback) map[string]openapicommon.OpenAPIDefinition {
+			return map[string]openapicommon.OpenAPIDefinition{}
+		},
+		Install: func(*genericapiserver.GenericAPIServer, generic.RESTOptionsGetter) error { return nil },
+	}
+}
+
+// lockedBuffer is written by the server's goroutines while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+type running struct {
+	cancel context.CancelFunc
+	done   chan error
+	out    *lockedBuffer
+}
+
+// start runs the command in the background; the test stops it.
+func start(t *testing.T, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := NewCommand(ctx, emptyAPIs())
+	cmd.SetArgs(args)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	r := &running{cancel: cancel, done: make(chan error, 1), out: &lockedBuffer{}}
+	cmd.SetOut(r.out)
+	go func() { r.done <- cmd.Execute() }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-r.done:
+		case <-time.After(time.Minute):
+			t.Error("server did not stop")
+		}
+	})
+	return r
+}
+
+// stop cancels the server's context and returns what the command returned.
+func (r *running) stop(t *testing.T) error {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		r.done <- err // for the cleanup
+		return err
+	case <-time.After(time.Minute):
+		t.Fatal("server did not stop within a minute")
+		return nil
+	}
+}
+
+// waitReady polls /readyz with the kubeconfig's credentials until it answers 200.
+func (r *running) waitReady(t *testing.T, kubeconfig string) *http.Client {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	var last string
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-r.done:
+			t.Fatalf("server exited before it was ready: %v", err)
+		default:
+		}
+		if _, err := os.Stat(kubeconfig); err == nil {
+			client, host := kubeconfigClient(t, kubeconfig)
+			code, body := get(t, client, host+"/readyz")
+			if code == http.StatusOK {
+				return client
+			}
+			last = body
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("server not ready within a minute; last /readyz: %s", last)
+	return nil
+}
+
+func kubeconfigClient(t *testing.T, path string) (*http.Client, string) {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, cfg.Host
+}
+
+func get(t *testing.T, client *http.Client, url string) (int, string) {
+	t.Helper()
+	resp, err := client.Get(url)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func TestLocalMode(t *testing.T) {
+	dir := t.TempDir()
+	dataDir, kubeconfig := filepath.Join(dir, "data"), filepath.Join(dir, "kubeconfig")
+	args := []string{"--data-dir", dataDir, "--write-kubeconfig", kubeconfig, "--secure-port", "0"}
+
+	srv := start(t, args...)
+	client := srv.waitReady(t, kubeconfig)
+	_, host := kubeconfigClient(t, kubeconfig)
+
+	for _, path := range []string{"/readyz", "/livez", "/healthz", "/apis", "/version", "/openapi/v2", "/openapi/v3"} {
+		if code, body := get(t, client, host+path); code != http.StatusOK {
+			t.Errorf("GET %s as admin: %d %s", path, code, body)
+		}
+	}
+	_, body := get(t, client, host+"/apis")
+	var groups metav1.APIGroupList
+	if err := json.Unmarshal([]byte(body), &groups); err != nil || groups.Kind != "APIGroupList" {
+		t.Errorf("GET /apis: want an APIGroupList, got %s (%v)", body, err)
+	}
+
+	if fi, err := os.Stat(kubeconfig); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("kubeconfig mode: %v, %v; want 0600", fi.Mode(), err)
+	}
+	if !strings.Contains(srv.out.String(), "admin kubeconfig: "+kubeconfig) {
+		t.Errorf("output does not name the kubeconfig: %q", srv.out.String())
+	}
+
+	// Anonymous: trusts the server, presents no certificate.
+	caPEM, err := os.ReadFile(filepath.Join(dataDir, "pki", "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	anonymous := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	for _, path := range []string{"/apis", "/readyz"} {
+		if code, body := get(t, anonymous, host+path); code != http.StatusUnauthorized {
+			t.Errorf("GET %s anonymously: %d %s; want 401", path, code, body)
+		}
+	}
+
+	// A second server on the same data dir fails at once.
+	second := start(t, "--data-dir", dataDir, "--write-kubeconfig", filepath.Join(dir, "other"), "--secure-port", "0")
+	select {
+	case err := <-second.done:
+		second.done <- err
+		if err == nil || !strings.Contains(err.Error(), "in use by another server") {
+			t.Errorf("second server on the same data dir: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("second server on the same data dir did not fail")
+	}
+
+	oldKubeconfig, err := os.ReadFile(kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.stop(t); err != nil {
+		t.Fatalf("stopping: %v", err)
+	}
+
+	// Restart on the same port: same CA and admin credentials, so the
+	// kubeconfig written before is unchanged and still works.
+	port := host[strings.LastIndex(host, ":")+1:]
+	args[len(args)-1] = port
+	srv = start(t, args...)
+	srv.waitReady(t, kubeconfig)
+	if newCA, _ := os.ReadFile(filepath.Join(dataDir, "pki", "ca.crt")); !bytes.Equal(newCA, caPEM) {
+		t.Error("restart replaced the CA")
+	}
+	if newKubeconfig, _ := os.ReadFile(kubeconfig); !bytes.Equal(newKubeconfig, oldKubeconfig) {
+		t.Errorf("restart changed the kubeconfig:\n%s\nwas:\n%s", newKubeconfig, oldKubeconfig)
+	}
+	if code, body := get(t, client, host+"/apis"); code != http.StatusOK {
+		t.Errorf("GET /apis with the old client after restart: %d %s", code, body)
+	}
+	if err := srv.stop(t); err != nil {
+		t.Fatalf("stopping: %v", err)
+	}
+}
+
+func TestMode(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		local bool
+	}{
+		{nil, true},
+		{[]string{"--data-dir", "x", "--secure-port", "9443"}, true},
+		{[]string{"--etcd-servers", "https://etcd-0:2379,https://etcd-1:2379"}, false},
+		{[]string{"--kubeconfig", "k"}, false},
+		{[]string{"--authentication-kubeconfig", "k"}, false},
+		{[]string{"--authorization-kubeconfig", "k"}, false},
+	} {
+		o := newOptions(emptyAPIs())
+		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+		for _, f := range o.flags("test").FlagSets {
+			fs.AddFlagSet(f)
+		}
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		o.complete(fs)
+		if o.localMode != tc.local {
+			t.Errorf("%q: local mode %v, want %v", tc.args, o.localMode, tc.local)
+		}
+		ss := o.recommended.SecureServing
+		if tc.local && (ss.BindAddress.String() != "127.0.0.1" || (tc.args == nil && ss.BindPort != localSecurePort)) {
+			t.Errorf("%q: local mode serves on %s:%d", tc.args, ss.BindAddress, ss.BindPort)
+		}
+		if !tc.local && (ss.BindAddress.String() != "0.0.0.0" || ss.BindPort != 443) {
+			t.Errorf("%q: cluster mode serves on %s:%d, want the upstream defaults", tc.args, ss.BindAddress, ss.BindPort)
+		}
+	}
+}
+
+func TestLocalFlagsInClusterMode(t *testing.T) {
+	cmd := NewCommand(context.Background(), emptyAPIs())
+	cmd.SetArgs([]string{"--etcd-servers", "https://etcd:2379", "--data-dir", "d"})
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	if err == nil || !strings.Contains(err.Error(), "--data-dir applies to local mode only") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	cmd := NewCommand(context.Background(), emptyAPIs())
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs([]string{"--help"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Local mode, for development, is the default: unless --etcd-servers, --kubeconfig,",
+		"--data-dir string", "--write-kubeconfig string", "Local mode defaults to 8443",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--help lacks %q:\n%s", want, out.String())
+		}
+	}
+}
