@@ -48,3 +48,16 @@ func (o *Output) Paths() []string {
 
 // Len is the number of files in the output.
 func (o *Output) Len() int { return len(o.files) }
+
+// Equal reports whether two outputs hold the same files with the same bytes.
+func (o *Output) Equal(other *Output) bool {
+	if len(o.files) != len(other.files) {
+		return false
+	}
+	for name, data := range o.files {
+		if b, ok := other.files[name]; !ok || string(b) != string(data) {
+			return false
+		}
+	}
+	return true
+}

@@ -50,8 +50,8 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 			b.Qual(path.Join(p.Module, installDir(g)), "Install").Call(jen.Id("Scheme"))
 		}
 		b.Comment("Options and the meta types every server returns (Status, discovery documents) are unversioned.")
-		b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("Scheme"), jen.Qual(schemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")}))
-		b.Id("unversioned").Op(":=").Qual(schemaPkg, "GroupVersion").Values(jen.Dict{jen.Id("Version"): jen.Lit("v1")})
+		b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("Scheme"), jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Version").Op(":").Lit("v1")))
+		b.Id("unversioned").Op(":=").Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(""), jen.Id("Version").Op(":").Lit("v1"))
 		b.Id("Scheme").Dot("AddUnversionedTypes").CallFunc(func(c *jen.Group) {
 			c.Id("unversioned")
 			for _, t := range []string{"Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList"} {

@@ -78,10 +78,8 @@ func emitInstall(f *jen.File, g *model.Group) {
 	f.Comment("addInternalTypes registers the storage version's types as the internal version: the")
 	f.Comment("server converts every request to it and stores it, so no separate internal types are needed.")
 	f.Func().Id("addInternalTypes").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
-		jen.Id("internal").Op(":=").Qual(schemaPkg, "GroupVersion").Values(jen.Dict{
-			jen.Id("Group"):   jen.Qual(hub.Package, "GroupName"),
-			jen.Id("Version"): jen.Qual(runtimePkg, "APIVersionInternal"),
-		}),
+		jen.Id("internal").Op(":=").Qual(schemaPkg, "GroupVersion").Values(
+			jen.Id("Group").Op(":").Qual(hub.Package, "GroupName"), jen.Id("Version").Op(":").Qual(runtimePkg, "APIVersionInternal")),
 		jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
 			c.Line().Id("internal")
 			for _, r := range hub.Resources {

@@ -35,10 +35,8 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 	f.Const().Id("GroupName").Op("=").Lit(g.Name)
 	f.Line()
 	f.Comment("SchemeGroupVersion is the group version of the types in this package.")
-	f.Var().Id("SchemeGroupVersion").Op("=").Qual(schemaPkg, "GroupVersion").Values(jen.Dict{
-		jen.Id("Group"):   jen.Id("GroupName"),
-		jen.Id("Version"): jen.Lit(v.Name),
-	})
+	f.Var().Id("SchemeGroupVersion").Op("=").Qual(schemaPkg, "GroupVersion").Values(
+		jen.Id("Group").Op(":").Id("GroupName"), jen.Id("Version").Op(":").Lit(v.Name))
 	f.Line()
 	f.Var().Defs(
 		jen.Comment("SchemeBuilder collects the functions that add this package's types to a scheme."),

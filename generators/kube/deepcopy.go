@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"go/token"
 
 	dcargs "k8s.io/code-generator/cmd/deepcopy-gen/args"
 	dcgen "k8s.io/code-generator/cmd/deepcopy-gen/generators"
@@ -16,6 +17,14 @@ const (
 	// runtimeObject is the interface every resource kind and list kind implements.
 	runtimeObject = "k8s.io/apimachinery/pkg/runtime.Object"
 )
+
+// at is the "file:line:col: " prefix of an error about something at pos, if pos is known.
+func at(pos token.Position) string {
+	if !pos.IsValid() {
+		return ""
+	}
+	return pos.String() + ": "
+}
 
 // DeepCopy returns the generator that runs deepcopy-gen over every version package of the
 // model, writing <version dir>/zz_generated.deepcopy.go. It supplies the tags users do not
@@ -51,7 +60,7 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 			for _, kind := range []string{r.Kind, listKind} {
 				t := pkg.Types[kind]
 				if t == nil {
-					errs = append(errs, fmt.Errorf("%s: type %s not found in package %s", r.Pos, kind, v.Package))
+					errs = append(errs, fmt.Errorf("%stype %s of resource %s not found in package %s", at(r.Pos), kind, r.Kind, v.Package))
 					continue
 				}
 				tags.addTypeTag(t, "k8s:deepcopy-gen:interfaces", runtimeObject)

@@ -18,9 +18,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/format"
 	"maps"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -175,32 +175,14 @@ func (g *goFiles) AssembleFile(f *generator.File, _ string) error {
 	}
 	b.Write(f.Body.Bytes())
 
-	src, err := formatGo(name, b.Bytes())
+	// pitfall 9: gengo would exec gofmt when it is on PATH. This fails closed, with the
+	// numbered source in the error.
+	src, err := engine.FormatGo(name, b.Bytes())
 	if err != nil {
 		return err
 	}
 	g.files[name] = src
 	return nil
-}
-
-// formatGo formats a generated Go file in memory (pitfall 9: gengo would exec gofmt when it
-// is on PATH). It fails closed: the error carries the source with line numbers.
-func formatGo(name string, src []byte) ([]byte, error) {
-	out, err := format.Source(src)
-	if err != nil {
-		return nil, fmt.Errorf("generated %s is not valid Go: %v\n%s", name, err, numbered(src))
-	}
-	return out, nil
-}
-
-func numbered(src []byte) string {
-	var b strings.Builder
-	lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
-	width := len(fmt.Sprint(len(lines)))
-	for i, line := range lines {
-		fmt.Fprintf(&b, "%*d\t%s\n", width, i+1, line)
-	}
-	return b.String()
 }
 
 // ignoredFile drops a file (openapi-gen's report of API rule violations, which it would
@@ -294,8 +276,14 @@ func versionPackages(ctx *engine.Context) ([]string, map[string]string, error) {
 			errs = append(errs, fmt.Errorf("package %s belongs to two versions", v.Package))
 			continue
 		}
-		if pkg := ctx.Load.Universe[v.Package]; pkg == nil || !ctx.Load.Required(v.Package) {
+		pkg := ctx.Load.Universe[v.Package]
+		if pkg == nil || !ctx.Load.Required(v.Package) {
 			errs = append(errs, fmt.Errorf("package %s of version %s is not in the load", v.Package, v.Name))
+			continue
+		}
+		// The generated files go next to the package's own files.
+		if rel, err := filepath.Rel(ctx.Load.Root, pkg.Dir); err != nil || filepath.ToSlash(rel) != v.Dir {
+			errs = append(errs, fmt.Errorf("package %s of version %s is in %s, not in %s", v.Package, v.Name, filepath.ToSlash(rel), v.Dir))
 			continue
 		}
 		pkgs = append(pkgs, v.Package)

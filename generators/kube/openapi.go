@@ -26,9 +26,11 @@ const (
 	openAPIFile   = "zz_generated.openapi.go"
 	modelNameFile = "zz_generated.model_name.go"
 
-	openAPITag     = "k8s:openapi-gen"
-	openAPIKeepTag = "true"
-	openAPISkipTag = "false"
+	openAPITag = "k8s:openapi-gen"
+	// modelPackageTag names the OpenAPI model package of a version package.
+	modelPackageTag = "k8s:openapi-model-package"
+	openAPIKeepTag  = "true"
+	openAPISkipTag  = "false"
 )
 
 // OpenAPI returns the generator that runs openapi-gen and writes
@@ -62,6 +64,12 @@ func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	defer tags.restore()
 	for _, p := range pkgs {
 		tags.addPackageTag(ctx.Load.Universe[p], openAPITag, openAPIKeepTag)
+		// The server names definitions through the scheme (runtime.Scheme.ToOpenAPIDefinitionName),
+		// which for a type without an OpenAPIModelName method derives a REST-friendly name from
+		// its import path; openapi-gen would key it by the import path itself, so the two would
+		// not meet and kinds would lose their x-kubernetes-group-version-kind (no kubectl
+		// explain, no server-side apply). Naming the model package gives both the same name.
+		tags.addPackageTag(ctx.Load.Universe[p], modelPackageTag, restFriendlyName(p))
 	}
 	inputs, err := openAPIInputs(ctx.Load, pkgs, &tags)
 	if err != nil {
@@ -277,4 +285,16 @@ func method(t *types.Type, name string) bool {
 
 func hasTagValue(lines []string, name, value string) bool {
 	return slices.Contains(tagValues(lines, name), value)
+}
+
+// restFriendlyName turns an import path into the name Kubernetes gives its OpenAPI models:
+// example.com/wardle/pkg/apis/wardle/v1alpha1 becomes com.example.wardle.pkg.apis.wardle.v1alpha1.
+func restFriendlyName(importPath string) string {
+	parts := strings.Split(importPath, "/")
+	if strings.Contains(parts[0], ".") {
+		host := strings.Split(parts[0], ".")
+		slices.Reverse(host)
+		parts[0] = strings.Join(host, ".")
+	}
+	return strings.Join(parts, ".")
 }

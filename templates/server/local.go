@@ -55,7 +55,8 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 		}
 	}()
 
-	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"))
+	etcdLog := filepath.Join(o.dataDir, "etcd.log")
+	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), etcdLog)
 	if err != nil {
 		return err
 	}
@@ -65,10 +66,16 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	go func() {
-		select {
-		case err := <-etcd.Err():
-			cancel(fmt.Errorf("embedded etcd stopped: %w", err))
-		case <-ctx.Done():
+		for {
+			select {
+			case err := <-etcd.Err():
+				if err != nil {
+					cancel(fmt.Errorf("embedded etcd stopped: %w (its log: %s)", err, etcdLog))
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
 
@@ -174,7 +181,7 @@ const etcdStartTimeout = time.Minute
 
 // startEtcd starts a single-member etcd with its data in dir and returns it
 // with its client URL once it is ready.
-func startEtcd(ctx context.Context, dir string) (*embed.Etcd, string, error) {
+func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, error) {
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
 	// Port 0: the kernel picks free ports, so nothing can race us for them.
@@ -184,7 +191,13 @@ func startEtcd(ctx context.Context, dir string) (*embed.Etcd, string, error) {
 	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = loopback, loopback
 	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = loopback, loopback
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
-	cfg.LogLevel = "error"
+	// To a file: etcd logs every listener it closes on shutdown as an error,
+	// which would end each Ctrl-C with stack traces. Failures while running
+	// reach the server through Err.
+	cfg.LogLevel = "warn"
+	cfg.LogOutputs = []string{logFile}
+	cfg.EnableLogRotation = true
+	cfg.LogRotationConfigJSON = `{"maxsize": 10, "maxbackups": 1}`
 
 	e, err := embed.StartEtcd(cfg)
 	if err != nil {
@@ -195,10 +208,10 @@ func startEtcd(ctx context.Context, dir string) (*embed.Etcd, string, error) {
 		return e, "http://" + e.Clients[0].Addr().String(), nil
 	case err := <-e.Err():
 		e.Close()
-		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
+		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w (its log: %s)", dir, err, logFile)
 	case <-time.After(etcdStartTimeout):
 		e.Close()
-		return nil, "", fmt.Errorf("embedded etcd in %s was not ready after %v", dir, etcdStartTimeout)
+		return nil, "", fmt.Errorf("embedded etcd in %s was not ready after %v (its log: %s)", dir, etcdStartTimeout, logFile)
 	case <-ctx.Done():
 		e.Close()
 		return nil, "", ctx.Err()

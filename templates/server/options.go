@@ -104,18 +104,30 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 
 	fs := fss.FlagSet("local mode")
 	fs.StringVar(&o.dataDir, "data-dir", o.dataDir,
-		"Local mode: directory for the embedded etcd's data and the local CA. "+
+		"Local mode: directory for the embedded etcd's data and log (etcd.log) and the local CA. "+
 			"A restart on the same directory keeps every object and the same credentials. "+
 			"Only one server can use it at a time.")
 	fs.StringVar(&o.kubeconfigPath, "write-kubeconfig", o.kubeconfigPath,
 		"Local mode: write an admin kubeconfig for this server to this file (mode 0600).")
 
-	o.recommended.AddFlags(fss.FlagSet("generic"))
-	// Upstream help describes cluster defaults only.
-	generic := fss.FlagSet("generic")
-	generic.Lookup("secure-port").Usage += fmt.Sprintf(
+	// RecommendedOptions.AddFlags, one section each.
+	ro := o.recommended
+	ro.Etcd.AddFlags(fss.FlagSet("etcd"))
+	ro.SecureServing.AddFlags(fss.FlagSet("secure serving"))
+	ro.Authentication.AddFlags(fss.FlagSet("authentication"))
+	ro.Authorization.AddFlags(fss.FlagSet("authorization"))
+	ro.Audit.AddFlags(fss.FlagSet("audit"))
+	ro.Features.AddFlags(fss.FlagSet("features"))
+	ro.CoreAPI.AddFlags(fss.FlagSet("core API"))
+	ro.Admission.AddFlags(fss.FlagSet("admission"))
+	ro.EgressSelector.AddFlags(fss.FlagSet("egress selector"))
+	ro.Traces.AddFlags(fss.FlagSet("traces"))
+
+	// Upstream help describes cluster mode's defaults only.
+	serving := fss.FlagSet("secure serving")
+	serving.Lookup("secure-port").Usage += fmt.Sprintf(
 		" Local mode defaults to %d instead, and 0 picks a free port.", localSecurePort)
-	generic.Lookup("bind-address").Usage += " Local mode defaults to 127.0.0.1 instead."
+	serving.Lookup("bind-address").Usage += " Local mode defaults to 127.0.0.1 instead."
 
 	compatibility.DefaultComponentGlobalsRegistry.AddFlags(fss.FlagSet("compatibility"))
 

@@ -4,15 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/util/compatibility"
-	basecompatibility "k8s.io/component-base/compatibility"
 	cliflag "k8s.io/component-base/cli/flag"
+	basecompatibility "k8s.io/component-base/compatibility"
 	"k8s.io/component-base/term"
 	"k8s.io/component-base/version/verflag"
 	netutils "k8s.io/utils/net"
@@ -20,20 +19,22 @@ import (
 
 const longHelp = `Runs the %[1]s API server.
 
-Local mode, for development, is the default: unless --%[2]s is given, the server
-starts an embedded etcd that keeps its data in --data-dir, listens on
-127.0.0.1:%[3]d, accepts only client certificates signed by a CA it keeps in
---data-dir, and writes an admin kubeconfig to --write-kubeconfig:
+Local mode, for development, is the default. Unless one of --etcd-servers,
+--kubeconfig, --authentication-kubeconfig or --authorization-kubeconfig is
+given, the server starts an embedded etcd that keeps its data in --data-dir,
+listens on 127.0.0.1:%[2]d, accepts only client certificates signed by a CA it
+keeps in --data-dir, and writes an admin kubeconfig to --write-kubeconfig:
 
-    kubectl --kubeconfig %[4]s api-resources
+    kubectl --kubeconfig %[3]s api-resources
 
 Stop it with Ctrl-C; a restart on the same --data-dir keeps every object and
 the same credentials.
 
-Cluster mode runs it as an aggregated API server behind kube-apiserver (an
-APIService): objects are stored in the etcd cluster given by --etcd-servers, and
-authentication and authorization are delegated to kube-apiserver (front-proxy
-request headers, TokenReview, SubjectAccessReview).`
+Cluster mode, selected by any of those flags, runs it as an aggregated API
+server behind kube-apiserver (an APIService): objects are stored in the etcd
+cluster given by --etcd-servers, and authentication and authorization are
+delegated to kube-apiserver (front-proxy request headers, TokenReview,
+SubjectAccessReview), as the Kubernetes sample-apiserver does.`
 
 // NewCommand returns the command that runs the API server described by apis
 // until ctx is cancelled.
@@ -42,9 +43,8 @@ func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "apiserver",
 		Short: fmt.Sprintf("Runs the %s API server", apis.Name),
-		Long: fmt.Sprintf(longHelp, apis.Name, strings.Join(clusterFlags, ", --"),
-			localSecurePort, defaultKubeconfig),
-		Args: cobra.NoArgs,
+		Long:  fmt.Sprintf(longHelp, apis.Name, localSecurePort, defaultKubeconfig),
+		Args:  cobra.NoArgs,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			// Resolves feature gates against the emulated version right after parsing.
 			return compatibility.DefaultComponentGlobalsRegistry.Set()
@@ -104,7 +104,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	config.OpenAPIV3Config.Info.Title = apis.Name
 
 	registry := compatibility.DefaultComponentGlobalsRegistry
-	config.EffectiveVersion = registry.EffectiveVersionFor(basecompatibility.DefaultKubeComponent)
+	config.EffectiveVersion = buildVersion{registry.EffectiveVersionFor(basecompatibility.DefaultKubeComponent)}
 	config.FeatureGate = registry.FeatureGateFor(basecompatibility.DefaultKubeComponent)
 
 	if err := o.recommended.ApplyTo(config); err != nil {

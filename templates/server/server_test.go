@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	openapicommon "k8s.io/kube-openapi/pkg/common"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
 // emptyAPIs serves no group at all: what this package does on its own.
@@ -35,14 +36,31 @@ func emptyAPIs() APIs {
 	scheme.AddUnversionedTypes(schema.GroupVersion{Version: "v1"},
 		&metav1.Status{}, &metav1.APIVersions{}, &metav1.APIGroupList{}, &metav1.APIGroup{}, &metav1.APIResourceList{})
 	return APIs{
-		Name:   "test",
-		Scheme: scheme,
-		Codecs: serializer.NewCodecFactory(scheme),
-		OpenAPIDefinitions: func(openapicommon.ReferenceCallback) map[string]openapicommon.OpenAPIDefinition {
-			return map[string]openapicommon.OpenAPIDefinition{}
-		},
-		Install: func(*genericapiserver.GenericAPIServer, generic.RESTOptionsGetter) error { return nil },
+		Name:               "test",
+		Scheme:             scheme,
+		Codecs:             serializer.NewCodecFactory(scheme),
+		OpenAPIDefinitions: serverOnlyOpenAPIDefinitions,
+		Install:            func(*genericapiserver.GenericAPIServer, generic.RESTOptionsGetter) error { return nil },
 	}
+}
+
+// serverOnlyOpenAPIDefinitions stands in for generated definitions: it has
+// just the types of the server's own routes (/version, discovery), as opaque
+// objects. A generated project's definitions include them in full.
+func serverOnlyOpenAPIDefinitions(openapicommon.ReferenceCallback) map[string]openapicommon.OpenAPIDefinition {
+	defs := map[string]openapicommon.OpenAPIDefinition{}
+	for _, name := range []string{
+		// Keyed by model name: these types implement OpenAPIModelName.
+		"io.k8s.apimachinery.pkg.version.Info",
+		"io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList",
+		"io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup",
+		"io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList",
+		"io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions",
+		"io.k8s.apimachinery.pkg.apis.meta.v1.Status",
+	} {
+		defs[name] = openapicommon.OpenAPIDefinition{Schema: spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}}}}
+	}
+	return defs
 }
 
 // lockedBuffer is written by the server's goroutines while the test reads it.
@@ -286,12 +304,34 @@ func TestHelp(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
-		"Local mode, for development, is the default: unless --etcd-servers, --kubeconfig,",
-		"--data-dir string", "--write-kubeconfig string", "Local mode defaults to 8443",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("--help lacks %q:\n%s", want, out.String())
+	want := []string{"--data-dir string", "--write-kubeconfig string", "Local mode defaults to 8443"}
+	help := strings.Join(strings.Fields(out.String()), " ")
+	for _, name := range clusterFlags {
+		// The rule names every flag that selects cluster mode.
+		if !strings.Contains(strings.Join(strings.Fields(cmd.Long), " "), "--"+name+" ") &&
+			!strings.Contains(cmd.Long, "--"+name+",") {
+			t.Errorf("the help text does not name --%s", name)
 		}
 	}
+	for _, w := range want {
+		if !strings.Contains(help, w) {
+			t.Errorf("--help lacks %q:\n%s", w, out.String())
+		}
+	}
+}
+
+// The flags are added per section; none of RecommendedOptions may be lost.
+func TestEveryRecommendedFlag(t *testing.T) {
+	o := newOptions(emptyAPIs())
+	ours := pflag.NewFlagSet("ours", pflag.ContinueOnError)
+	for _, fs := range o.flags("test").FlagSets {
+		ours.AddFlagSet(fs)
+	}
+	upstream := pflag.NewFlagSet("upstream", pflag.ContinueOnError)
+	newOptions(emptyAPIs()).recommended.AddFlags(upstream)
+	upstream.VisitAll(func(f *pflag.Flag) {
+		if ours.Lookup(f.Name) == nil {
+			t.Errorf("flag --%s of RecommendedOptions is missing", f.Name)
+		}
+	})
 }

@@ -555,8 +555,11 @@ func testLifecycle(t *testing.T, k *kubectl, dyn dynamic.Interface, kc kindCase,
 	for _, r := range parseTable(table) {
 		listed = append(listed, r["NAME"])
 	}
-	if !slices.Equal(listed, []string{"lc-a", "lc-b", "lc-c"}) || !strings.Contains(table, "AGE") {
-		t.Errorf("kubectl get %s: want a table NAME/AGE with lc-a lc-b lc-c, got:\n%s", kc.Plural, table)
+	if !slices.Equal(listed, []string{"lc-a", "lc-b", "lc-c"}) {
+		t.Errorf("kubectl get %s: want a table listing lc-a lc-b lc-c, got:\n%s", kc.Plural, table)
+	}
+	if header := strings.Fields(strings.SplitN(table, "\n", 2)[0]); !slices.Equal(header, []string{"NAME", "AGE"}) {
+		t.Errorf("kubectl get %s without print columns: want the columns NAME AGE (as for built-in kinds and CRDs), got %v:\n%s", kc.Plural, header, table)
 	}
 	if kc.ShortName != "" {
 		if got := k.names(t, append([]string{kc.ShortName, "-l", "app=lc"}, nsa...)...); !slices.Equal(got, listed) {
@@ -854,7 +857,7 @@ func testServerSideApply(t *testing.T, k *kubectl, kc kindCase, work string) {
 	if r := mustSucceed(t, apply(1)); !strings.Contains(r.Stdout, "serverside-applied") {
 		t.Errorf("kubectl apply --server-side: output lacks \"serverside-applied\":\n%s", r)
 	}
-	o := k.get(t, append([]string{kc.Plural, "ssa-1"}, nsa...)...)
+	o := k.get(t, append([]string{kc.Plural, "ssa-1", "--show-managed-fields"}, nsa...)...)
 	applied := false
 	for _, mf := range o.GetManagedFields() {
 		if mf.Manager == "kubectl" && mf.Operation == metav1.ManagedFieldsOperationApply {
@@ -932,10 +935,13 @@ func testWidgetFields(t *testing.T, k *kubectl, dyn dynamic.Interface, work stri
 		manifest := strings.Replace(richWidget, "NAME", name, 1)
 		sent := yamlToObject(t, manifest)
 		file := writeFile(t, filepath.Join(work, name+".yaml"), manifest)
-		if how == "create" {
-			k.ok(t, "create", "-f", file)
-		} else {
-			k.ok(t, "apply", "--server-side", "-f", file)
+		args := []string{"create", "-f", file}
+		if how == "apply-server-side" {
+			args = []string{"apply", "--server-side", "-f", file}
+		}
+		if r := k.run("", args...); r.ExitCode != 0 {
+			t.Errorf("kubectl %s of a Widget with every kind of field failed:\n%s", how, r)
+			continue
 		}
 		o := k.get(t, "widgets", name, "-n", "fields")
 		if d := cmp.Diff(pruneEmpty(sent["spec"]), pruneEmpty(field(o.Object, "spec"))); d != "" {
@@ -984,34 +990,29 @@ func testWidgetFields(t *testing.T, k *kubectl, dyn dynamic.Interface, work stri
 
 // testExplain: the OpenAPI schema reaches kubectl explain, with the Go doc comments.
 func testExplain(t *testing.T, k *kubectl) {
-	out := k.ok(t, "explain", "widgets")
-	if !strings.Contains(out, "this text is what kubectl explain shows") {
-		t.Errorf("kubectl explain widgets: lacks the Widget type's doc comment (the scaffold says \"this text is what kubectl explain shows\"):\n%s", out)
-	}
-	out = k.ok(t, "explain", "widgets.spec")
-	for _, want := range []string{"Widget", toysGroup, "owner", "priority", "replicas", "paused", "tags",
-		"ports", "settings", "memory", "maxUnavailable", "startAfter", "resources", "payload", "desiredPhase", "selector"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("kubectl explain widgets.spec: output lacks %q:\n%s", want, out)
+	for _, c := range []struct {
+		what string
+		want []string
+		why  string
+	}{
+		{"widgets", []string{"this text is what kubectl explain shows"}, "the Widget type's doc comment (the scaffold promises explain shows it)"},
+		{"widgets.spec", []string{"Widget", toysGroup, "owner", "priority", "replicas", "paused", "tags", "ports", "settings",
+			"memory", "maxUnavailable", "startAfter", "resources", "payload", "desiredPhase", "selector"}, "every spec field, the embedded struct's inlined"},
+		{"widgets.spec.replicas", []string{"Replicas is the number of widget copies to run."}, "the field's doc comment"},
+		{"widgets.spec.desiredPhase", []string{"Pending", "Ready", "Failed"}, "the +enum values"},
+		{"widgets.status.conditions", []string{"lastTransitionTime", "observedGeneration"}, "metav1.Condition's fields"},
+		{"gadgets.spec", []string{"Gadget", "color", "replicas"}, "Gadget's spec fields"},
+	} {
+		r := k.run("", "explain", c.what)
+		if r.ExitCode != 0 {
+			t.Errorf("kubectl explain %s failed:\n%s", c.what, r)
+			continue
 		}
-	}
-	out = k.ok(t, "explain", "widgets.spec.replicas")
-	if !strings.Contains(out, "Replicas is the number of widget copies to run.") {
-		t.Errorf("kubectl explain widgets.spec.replicas: output lacks the field's doc comment:\n%s", out)
-	}
-	out = k.ok(t, "explain", "widgets.spec.desiredPhase")
-	for _, v := range []string{"Pending", "Ready", "Failed"} {
-		if !strings.Contains(out, v) {
-			t.Errorf("kubectl explain widgets.spec.desiredPhase: the +enum values are not listed (lacks %q):\n%s", v, out)
+		for _, w := range c.want {
+			if !strings.Contains(r.Stdout, w) {
+				t.Errorf("kubectl explain %s: lacks %q (%s):\n%s", c.what, w, c.why, r.Stdout)
+			}
 		}
-	}
-	out = k.ok(t, "explain", "widgets.status.conditions")
-	if !strings.Contains(out, "lastTransitionTime") {
-		t.Errorf("kubectl explain widgets.status.conditions: lacks metav1.Condition's fields:\n%s", out)
-	}
-	out = k.ok(t, "explain", "gadgets.spec")
-	if !strings.Contains(out, "color") || !strings.Contains(out, "Gadget") {
-		t.Errorf("kubectl explain gadgets.spec: lacks Gadget / color:\n%s", out)
 	}
 }
 

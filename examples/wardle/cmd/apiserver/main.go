@@ -1,0 +1,22 @@
+// This file was scaffolded by apigen and is yours to edit.
+
+// Command apiserver serves the APIs of example.com/wardle.
+//
+// Run without cluster flags it starts in local mode: embedded etcd, 127.0.0.1 only, and an
+// admin kubeconfig for kubectl. See --help for running behind a kube-apiserver.
+package main
+
+import (
+	"os"
+
+	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/component-base/cli"
+
+	"example.com/wardle/pkg/apiserver"
+	"example.com/wardle/pkg/cmd/server"
+)
+
+func main() {
+	ctx := genericapiserver.SetupSignalContext()
+	os.Exit(cli.Run(server.NewCommand(ctx, apiserver.APIs())))
+}

@@ -1,0 +1,58 @@
+// This file was scaffolded by apigen and is yours to edit.
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// ReferenceType says what kind of object a Flunder refers to.
+// +enum
+type ReferenceType string
+
+const (
+	// FlunderReferenceType refers to another Flunder.
+	FlunderReferenceType = ReferenceType("Flunder")
+	// FischerReferenceType refers to a Fischer.
+	FischerReferenceType = ReferenceType("Fischer")
+)
+
+// FlunderSpec is the desired state of a Flunder.
+type FlunderSpec struct {
+	// Reference is the name of another flunder or fischer, depending on ReferenceType.
+	// +optional
+	Reference string `json:"reference,omitempty"`
+
+	// ReferenceType is the kind of object Reference names; it defaults to Flunder when Reference is set.
+	// +optional
+	ReferenceType *ReferenceType `json:"referenceType,omitempty"`
+}
+
+// FlunderStatus is the observed state of a Flunder.
+type FlunderStatus struct {
+	// Conditions are the latest observations of the Flunder's state.
+	// +optional
+	// +listType=map
+	// +listMapKey=type
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// Flunder is the namespaced example kind of the wardle API, after k8s.io/sample-apiserver.
+//
+// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
+// +apigen:subresource:status
+type Flunder struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   FlunderSpec   `json:"spec,omitempty"`
+	Status FlunderStatus `json:"status,omitempty"`
+}
+
+// FlunderList is a list of Flunder objects.
+type FlunderList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Flunder `json:"items"`
+}

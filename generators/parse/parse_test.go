@@ -1,0 +1,168 @@
+package parse_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/parse"
+)
+
+// project writes a module with the given files, reusing examples/wardle's go.mod and go.sum so
+// that it loads from the module cache.
+func project(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "examples", "wardle", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func load(t *testing.T, dir string) (*model.Project, error) {
+	t.Helper()
+	res, err := loader.Load(dir)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return parse.Project(res)
+}
+
+const header = "package v1\n\nimport (\n\t\"context\"\n\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/util/validation/field\"\n)\n\nvar _ = context.TODO\nvar _ field.ErrorList\n"
+
+func TestModel(t *testing.T) {
+	dir := project(t, map[string]string{
+		"pkg/apis/toys/v1/doc.go": "// +groupName=toys.example.com\npackage v1\n",
+		"pkg/apis/toys/v1/types.go": header + `
+// +genclient
+
+// Widget is a widget.
+// +apigen:resource:shortName=wd;wdg,categories=all
+// +apigen:subresource:status
+type Widget struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Spec   WidgetSpec   ` + "`json:\"spec,omitempty\"`" + `
+	Status WidgetStatus ` + "`json:\"status,omitempty\"`" + `
+}
+type WidgetSpec struct{}
+type WidgetStatus struct{}
+type WidgetList struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+	metav1.ListMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Items []Widget ` + "`json:\"items\"`" + `
+}
+func (w *Widget) Validate(ctx context.Context) field.ErrorList { return nil }
+func (w *Widget) Default() {}
+
+// +kubebuilder:resource:scope=Cluster,path=policies
+type Policy struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+}
+type PolicyList struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+	metav1.ListMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Items []Policy ` + "`json:\"items\"`" + `
+}
+`,
+	})
+	p, err := load(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Groups) != 1 || len(p.Groups[0].Versions) != 1 {
+		t.Fatalf("want one group with one version, got %+v", p.Groups)
+	}
+	g, v := p.Groups[0], p.Groups[0].Versions[0]
+	if g.Name != "toys.example.com" || g.Package != "toys" || v.Name != "v1" || !v.Storage || v.Dir != "pkg/apis/toys/v1" {
+		t.Errorf("group/version: got %+v / %+v", g, v)
+	}
+	var got []model.Resource
+	for _, r := range v.Resources {
+		got = append(got, *r) // positions are checked below
+	}
+	want := []model.Resource{
+		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster},
+		{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"},
+			Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
+			Subresources: model.Subresources{Status: true}, Hooks: model.Hooks{Validate: true, Default: true}},
+	}
+	if diff := cmp.Diff(want, got, cmpIgnorePos); diff != "" {
+		t.Errorf("resources (-want +got):\n%s", diff)
+	}
+	if pos := v.Resources[1].Pos; pos.Filename != "pkg/apis/toys/v1/types.go" || pos.Line != 16 {
+		t.Errorf("Widget position: got %v, want pkg/apis/toys/v1/types.go:16 (its +apigen:resource line)", pos)
+	}
+}
+
+var cmpIgnorePos = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Pos" }, cmp.Ignore())
+
+func TestErrorsAreAllReportedWithPositions(t *testing.T) {
+	dir := project(t, map[string]string{
+		"pkg/apis/toys/v1/doc.go":    "// +groupName=toys.example.com\npackage v1\n",
+		"pkg/apis/other/v1/types.go": header + "\n// +apigen:resource\ntype Orphan struct {\n\tmetav1.TypeMeta\n\tmetav1.ObjectMeta\n}\n",
+		"pkg/apis/toys/v1/types.go": header + `
+// +apigen:resorce:path=widgets
+type Widget struct{}
+
+// +apigen:resource:path=things,scop=Cluster
+type Thing struct{}
+
+// +apigen:resource
+type Nolist struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+}
+
+// +apigen:resource
+type NotAStruct string
+
+// +apigen:resource
+type Hooked struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+}
+type HookedList struct {
+	metav1.TypeMeta
+	metav1.ListMeta
+	Items []Hooked
+}
+func (h *Hooked) Validate() error { return nil }
+`,
+	})
+	_, err := load(t, dir)
+	if err == nil {
+		t.Fatal("want errors, got none")
+	}
+	want := strings.Join([]string{
+		`pkg/apis/other/v1/types.go:1:1: package example.com/wardle/pkg/apis/other/v1 has resources but no +groupName; add "// +groupName=other.<your domain>" to its doc.go`,
+		`pkg/apis/other/v1/types.go:13:1: Orphan has no list type; declare ` + "`type OrphanList struct { metav1.TypeMeta; metav1.ListMeta; Items []Orphan }`",
+		`pkg/apis/toys/v1/types.go:13:1: unknown marker "+apigen:resorce" (did you mean "+apigen:resource"?)`,
+		`pkg/apis/toys/v1/types.go:16:1: +apigen:resource: unknown argument "scop" (did you mean "scope"?); known arguments: categories, path, scope, shortName, singular`,
+		`pkg/apis/toys/v1/types.go:19:1: Nolist has no list type; declare ` + "`type NolistList struct { metav1.TypeMeta; metav1.ListMeta; Items []Nolist }`",
+		`pkg/apis/toys/v1/types.go:25:1: +apigen:resource is set on NotAStruct, which is not a struct type`,
+		`pkg/apis/toys/v1/types.go:28:1: method Hooked.Validate has signature func() error; the generated strategy calls func(context.Context) k8s.io/apimachinery/pkg/util/validation/field.ErrorList`,
+	}, "\n")
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,110 @@
+package apigen_test
+
+import (
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/pipeline"
+)
+
+var update = flag.Bool("update", false, "rewrite the generated files of the golden projects from the current output")
+
+// TestGolden regenerates every example project in memory and fails when a committed generated
+// file differs, is missing or is stale; -update writes the current output instead. Review the
+// diff of an update: a change in generated code you did not mean is a bug.
+func TestGolden(t *testing.T) {
+	dirs, err := filepath.Glob("examples/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			out := generate(t, dir)
+			if *update {
+				plan, err := engine.NewPlan(dir, out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := plan.Apply(); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			plan, err := engine.NewPlan(dir, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !plan.Current() {
+				t.Errorf("generated files of %s are out of date (go test -run TestGolden -update):\n%s", dir, plan.Diff())
+			}
+		})
+	}
+}
+
+// TestDeterministic generates the same project twice, and once more from a copy at another
+// absolute path, and wants the same bytes every time.
+func TestDeterministic(t *testing.T) {
+	const dir = "examples/wardle"
+	first := generate(t, dir)
+	if again := generate(t, dir); !first.Equal(again) {
+		t.Fatal("two runs over the same project produced different output")
+	}
+	elsewhere := filepath.Join(t.TempDir(), "some", "other", "place")
+	copyTree(t, dir, elsewhere)
+	if moved := generate(t, elsewhere); !first.Equal(moved) {
+		t.Fatal("the same project at another path produced different output")
+	}
+	for _, name := range first.Paths() {
+		data, _ := first.Get(name)
+		if strings.Contains(string(data), elsewhere) || strings.Contains(string(data), mustAbs(t, dir)) {
+			t.Errorf("%s contains an absolute path", name)
+		}
+		if !engine.IsGenerated(name, data) {
+			t.Errorf("%s lacks the %q header", name, engine.GeneratedLine)
+		}
+	}
+}
+
+func generate(t *testing.T, dir string) *engine.Output {
+	t.Helper()
+	res, err := pipeline.Run(dir, pipeline.Options{})
+	if err != nil {
+		t.Fatalf("generating %s: %v", dir, err)
+	}
+	return res.Output
+}
+
+func mustAbs(t *testing.T, p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
