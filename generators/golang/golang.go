@@ -23,6 +23,8 @@ const (
 	fieldPkg            = "k8s.io/apimachinery/pkg/util/validation/field"
 	fieldsPkg           = "k8s.io/apimachinery/pkg/fields"
 	labelsPkg           = "k8s.io/apimachinery/pkg/labels"
+	metaPkg             = "k8s.io/apimachinery/pkg/api/meta"
+	tablePkg            = "k8s.io/apimachinery/pkg/api/meta/table"
 	metav1Pkg           = "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtimePkg          = "k8s.io/apimachinery/pkg/runtime"
 	schemaPkg           = "k8s.io/apimachinery/pkg/runtime/schema"
@@ -58,7 +60,7 @@ const (
 // packageNames are the packages whose name is the last element of their path; telling jennifer
 // keeps it from writing a redundant alias for them.
 var packageNames = []string{
-	"context", "fmt", fieldPkg, fieldsPkg, labelsPkg, runtimePkg, schemaPkg, serializerPkg,
+	"context", "fmt", metaPkg, tablePkg, fieldPkg, fieldsPkg, labelsPkg, runtimePkg, schemaPkg, serializerPkg,
 	genericPkg, restPkg, storagePkg, namesPkg, fieldpathPkg,
 }
 

@@ -49,6 +49,7 @@ func emitStorage(f *jen.File, g *model.Group, hub *model.Version, r *model.Resou
 		e.emitStatusStrategy(f)
 	}
 	e.emitSelection(f)
+	e.emitTable(f)
 	e.emitREST(f)
 	if r.Subresources.Status {
 		e.emitStatusREST(f)
@@ -332,7 +333,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 		if r.Subresources.Status {
 			fields = append(fields, field{"ResetFieldsStrategy", jen.Id("strategy")})
 		}
-		fields = append(fields, field{"TableConvertor", jen.Qual(restPkg, "NewDefaultTableConvertor").Call(resource(r.Plural))})
+		fields = append(fields, field{"TableConvertor", jen.Id("tableConvertor").Values()})
 		b.Id("store").Op(":=").Op("&").Qual(genericregistryPkg, "Store").Add(structLit(fields...))
 		b.Id("options").Op(":=").Op("&").Qual(genericPkg, "StoreOptions").Add(structLit(
 			field{"RESTOptions", jen.Id("optsGetter")},
@@ -409,5 +410,40 @@ func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	f.Comment("ConvertToTable prints the object as the main resource does.")
 	recv().Id("ConvertToTable").Params(e.ctxParam(), jen.Id("object").Qual(runtimePkg, "Object"), jen.Id("tableOptions").Qual(runtimePkg, "Object")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
 		jen.Return(jen.Id("r").Dot("store").Dot("ConvertToTable").Call(jen.Id("ctx"), jen.Id("object"), jen.Id("tableOptions"))),
+	)
+}
+
+// emitTable emits what kubectl get prints: NAME and AGE, as for built-in kinds and CRDs (the
+// generic default prints an absolute CREATED AT).
+func (e resourceEmitter) emitTable(f *jen.File) {
+	r := e.r
+	obj := func(name string) jen.Code { return jen.Id(name).Qual(runtimePkg, "Object") }
+	f.Line()
+	f.Comment(fmt.Sprintf("tableConvertor prints %s for kubectl get.", r.Plural))
+	f.Type().Id("tableConvertor").Struct()
+	f.Line()
+	f.Comment("ConvertToTable returns the name and age of an object or of every object in a list.")
+	f.Func().Params(jen.Id("tableConvertor")).Id("ConvertToTable").Params(e.ctxParam(), obj("object"), obj("tableOptions")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
+		jen.List(jen.Id("rows"), jen.Err()).Op(":=").Qual(tablePkg, "MetaToTableRow").Call(jen.Id("object"),
+			jen.Func().Params(obj("obj"), jen.Id("m").Qual(metav1Pkg, "Object"), jen.List(jen.Id("name"), jen.Id("age")).String()).Params(jen.Index().Any(), jen.Error()).Block(
+				jen.Return(jen.Index().Any().Values(jen.Id("name"), jen.Id("age")), jen.Nil()),
+			)),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("t").Op(":=").Op("&").Qual(metav1Pkg, "Table").Values(jen.Id("Rows").Op(":").Id("rows")),
+		jen.If(jen.List(jen.Id("list"), jen.Err()).Op(":=").Qual(metaPkg, "ListAccessor").Call(jen.Id("object")), jen.Err().Op("==").Nil()).Block(
+			jen.Id("t").Dot("ResourceVersion").Op("=").Id("list").Dot("GetResourceVersion").Call(),
+			jen.Id("t").Dot("Continue").Op("=").Id("list").Dot("GetContinue").Call(),
+			jen.Id("t").Dot("RemainingItemCount").Op("=").Id("list").Dot("GetRemainingItemCount").Call(),
+		).Else().If(jen.List(jen.Id("one"), jen.Err()).Op(":=").Qual(metaPkg, "CommonAccessor").Call(jen.Id("object")), jen.Err().Op("==").Nil()).Block(
+			jen.Id("t").Dot("ResourceVersion").Op("=").Id("one").Dot("GetResourceVersion").Call(),
+		),
+		jen.If(jen.List(jen.Id("opts"), jen.Id("ok")).Op(":=").Id("tableOptions").Assert(jen.Op("*").Qual(metav1Pkg, "TableOptions")), jen.Op("!").Id("ok").Op("||").Op("!").Id("opts").Dot("NoHeaders")).Block(
+			jen.Id("docs").Op(":=").Qual(metav1Pkg, "ObjectMeta").Values().Dot("SwaggerDoc").Call(),
+			jen.Id("t").Dot("ColumnDefinitions").Op("=").Index().Qual(metav1Pkg, "TableColumnDefinition").Values(
+				jen.Line().Values(jen.Id("Name").Op(":").Lit("Name"), jen.Id("Type").Op(":").Lit("string"), jen.Id("Format").Op(":").Lit("name"), jen.Id("Description").Op(":").Id("docs").Index(jen.Lit("name"))),
+				jen.Line().Values(jen.Id("Name").Op(":").Lit("Age"), jen.Id("Type").Op(":").Lit("date"), jen.Id("Description").Op(":").Id("docs").Index(jen.Lit("creationTimestamp"))).Op(",").Line(),
+			),
+		),
+		jen.Return(jen.Id("t"), jen.Nil()),
 	)
 }

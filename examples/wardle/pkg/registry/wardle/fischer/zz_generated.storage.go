@@ -26,14 +26,16 @@ import (
 	"fmt"
 
 	v1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/meta/table"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
-	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/names"
 )
@@ -119,6 +121,35 @@ func match(label labels.Selector, field fields.Selector) storage.SelectionPredic
 	}
 }
 
+// tableConvertor prints fischers for kubectl get.
+type tableConvertor struct{}
+
+// ConvertToTable returns the name and age of an object or of every object in a list.
+func (tableConvertor) ConvertToTable(ctx context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
+	rows, err := table.MetaToTableRow(object, func(obj runtime.Object, m metav1.Object, name, age string) ([]any, error) {
+		return []any{name, age}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := &metav1.Table{Rows: rows}
+	if list, err := meta.ListAccessor(object); err == nil {
+		t.ResourceVersion = list.GetResourceVersion()
+		t.Continue = list.GetContinue()
+		t.RemainingItemCount = list.GetRemainingItemCount()
+	} else if one, err := meta.CommonAccessor(object); err == nil {
+		t.ResourceVersion = one.GetResourceVersion()
+	}
+	if opts, ok := tableOptions.(*metav1.TableOptions); !ok || !opts.NoHeaders {
+		docs := metav1.ObjectMeta{}.SwaggerDoc()
+		t.ColumnDefinitions = []metav1.TableColumnDefinition{
+			{Name: "Name", Type: "string", Format: "name", Description: docs["name"]},
+			{Name: "Age", Type: "date", Description: docs["creationTimestamp"]},
+		}
+	}
+	return t, nil
+}
+
 // REST is the etcd-backed storage of fischers.
 type REST struct {
 	*genericregistry.Store
@@ -140,7 +171,7 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
-		TableConvertor:            rest.NewDefaultTableConvertor(v1alpha1.Resource("fischers")),
+		TableConvertor:            tableConvertor{},
 	}
 	options := &generic.StoreOptions{
 		RESTOptions: optsGetter,

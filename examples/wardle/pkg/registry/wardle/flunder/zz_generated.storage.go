@@ -27,6 +27,8 @@ import (
 
 	v1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/meta/table"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -168,6 +170,35 @@ func match(label labels.Selector, field fields.Selector) storage.SelectionPredic
 	}
 }
 
+// tableConvertor prints flunders for kubectl get.
+type tableConvertor struct{}
+
+// ConvertToTable returns the name and age of an object or of every object in a list.
+func (tableConvertor) ConvertToTable(ctx context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
+	rows, err := table.MetaToTableRow(object, func(obj runtime.Object, m metav1.Object, name, age string) ([]any, error) {
+		return []any{name, age}, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := &metav1.Table{Rows: rows}
+	if list, err := meta.ListAccessor(object); err == nil {
+		t.ResourceVersion = list.GetResourceVersion()
+		t.Continue = list.GetContinue()
+		t.RemainingItemCount = list.GetRemainingItemCount()
+	} else if one, err := meta.CommonAccessor(object); err == nil {
+		t.ResourceVersion = one.GetResourceVersion()
+	}
+	if opts, ok := tableOptions.(*metav1.TableOptions); !ok || !opts.NoHeaders {
+		docs := metav1.ObjectMeta{}.SwaggerDoc()
+		t.ColumnDefinitions = []metav1.TableColumnDefinition{
+			{Name: "Name", Type: "string", Format: "name", Description: docs["name"]},
+			{Name: "Age", Type: "date", Description: docs["creationTimestamp"]},
+		}
+	}
+	return t, nil
+}
+
 // REST is the etcd-backed storage of flunders.
 type REST struct {
 	*genericregistry.Store
@@ -190,7 +221,7 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
 		ResetFieldsStrategy:       strategy,
-		TableConvertor:            rest.NewDefaultTableConvertor(v1alpha1.Resource("flunders")),
+		TableConvertor:            tableConvertor{},
 	}
 	options := &generic.StoreOptions{
 		RESTOptions: optsGetter,
