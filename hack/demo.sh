@@ -5,7 +5,13 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The first free port from 8443 up, unless DEMO_PORT says which.
 port=${DEMO_PORT:-8443}
+if [[ -z ${DEMO_PORT:-} ]]; then
+	while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
+		port=$((port + 1))
+	done
+fi
 work=$(mktemp -d)
 kubectl=("$root/bin/kubectl" --kubeconfig "$work/kubeconfig")
 server_pid=
