@@ -1,12 +1,18 @@
+// Package server runs a project's API server: a k8s.io/apiserver
+// GenericAPIServer that serves the groups described by an APIs value, either
+// on its own for development (local mode) or as an aggregated API server in a
+// cluster.
 package server
 
 import (
 	"context"
 	"fmt"
 	"net"
+	"reflect"
 
 	"github.com/spf13/cobra"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	openapinamer "k8s.io/apiserver/pkg/endpoints/openapi"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/util/compatibility"
@@ -97,7 +103,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 
 	// OpenAPI v2 and v3 feed kubectl explain, client-side validation and
 	// server-side apply.
-	namer := openapinamer.NewDefinitionNamer(apis.Scheme)
+	namer := definitionNamer(apis.Scheme)
 	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(apis.OpenAPIDefinitions, namer)
 	config.OpenAPIConfig.Info.Title = apis.Name
 	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(apis.OpenAPIDefinitions, namer)
@@ -122,4 +128,19 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 		return nil, fmt.Errorf("installing APIs: %w", err)
 	}
 	return s, nil
+}
+
+// definitionNamer names OpenAPI definitions as upstream does, but from the
+// external kinds only. A storage version's Go types are registered as the
+// group's internal version too, and the namer would list that "__internal"
+// version in x-kubernetes-group-version-kind, where clients take it for a
+// version they could request.
+func definitionNamer(scheme *runtime.Scheme) *openapinamer.DefinitionNamer {
+	external := runtime.NewScheme()
+	for gvk, t := range scheme.AllKnownTypes() {
+		if gvk.Version != runtime.APIVersionInternal {
+			external.AddKnownTypeWithName(gvk, reflect.New(t).Interface().(runtime.Object))
+		}
+	}
+	return openapinamer.NewDefinitionNamer(external)
 }

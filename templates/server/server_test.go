@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilversion "k8s.io/apimachinery/pkg/util/version"
+	apimachineryversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/client-go/rest"
@@ -191,6 +193,16 @@ func TestLocalMode(t *testing.T) {
 		t.Errorf("GET /apis: want an APIGroupList, got %s (%v)", body, err)
 	}
 
+	// kubectl version parses this; an unstamped `go build` must not break it.
+	_, body = get(t, client, host+"/version")
+	var info apimachineryversion.Info
+	if err := json.Unmarshal([]byte(body), &info); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := utilversion.ParseSemantic(info.GitVersion); err != nil {
+		t.Errorf("GET /version: gitVersion %q: %v", info.GitVersion, err)
+	}
+
 	if fi, err := os.Stat(kubeconfig); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("kubeconfig mode: %v, %v; want 0600", fi.Mode(), err)
 	}
@@ -334,4 +346,18 @@ func TestEveryRecommendedFlag(t *testing.T) {
 			t.Errorf("flag --%s of RecommendedOptions is missing", f.Name)
 		}
 	})
+}
+
+// The hub types are registered as v1 and as the internal version; OpenAPI must
+// only name v1.
+func TestDefinitionNamerSkipsInternalVersion(t *testing.T) {
+	scheme := runtime.NewScheme()
+	for _, version := range []string{"v1", runtime.APIVersionInternal} {
+		scheme.AddKnownTypeWithName(schema.GroupVersionKind{Group: "toys.example.com", Version: version, Kind: "Toy"}, &metav1.Status{})
+	}
+	_, ext := definitionNamer(scheme).GetDefinitionName("io.k8s.apimachinery.pkg.apis.meta.v1.Status")
+	got, _ := json.Marshal(ext["x-kubernetes-group-version-kind"])
+	if want := `[{"group":"toys.example.com","kind":"Toy","version":"v1"}]`; string(got) != want {
+		t.Errorf("x-kubernetes-group-version-kind = %s, want %s", got, want)
+	}
 }

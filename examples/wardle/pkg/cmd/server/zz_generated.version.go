@@ -21,6 +21,7 @@ limitations under the License.
 package server
 
 import (
+	"fmt"
 	"runtime/debug"
 	"strings"
 
@@ -31,7 +32,8 @@ import (
 // buildVersion makes /version parseable in a plain `go build`. Without the
 // -ldflags that Kubernetes' release builds use, the version is the literal
 // placeholder "v0.0.0-master+$Format:%H$", and `kubectl version` fails on it.
-// It is replaced by the Kubernetes release of the k8s.io libraries built in.
+// It is replaced by the Kubernetes release of the k8s.io libraries built in
+// (known from the build info; test binaries have none).
 type buildVersion struct {
 	basecompatibility.EffectiveVersion
 }
@@ -41,7 +43,8 @@ func (v buildVersion) Info() *apimachineryversion.Info {
 	if info == nil || !strings.Contains(info.GitVersion, "$Format") {
 		return info
 	}
-	info.GitVersion, info.GitCommit = "v"+v.BinaryVersion().String(), ""
+	bin := v.BinaryVersion()
+	info.GitVersion, info.GitCommit = fmt.Sprintf("v%d.%d.0", bin.Major(), bin.Minor()), ""
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return info
