@@ -89,8 +89,9 @@ func TestFixture(t *testing.T) {
 	out := generate(t, load, fixtureProject())
 
 	deepcopyPath := widgetsDir + "/zz_generated.deepcopy.go"
+	modelNamePath := widgetsDir + "/zz_generated.model_name.go"
 	openapiPath := "pkg/generated/openapi/zz_generated.openapi.go"
-	if got, want := strings.Join(out.Paths(), " "), deepcopyPath+" "+openapiPath; got != want {
+	if got, want := strings.Join(out.Paths(), " "), deepcopyPath+" "+modelNamePath+" "+openapiPath; got != want {
 		t.Fatalf("paths = %s, want %s", got, want)
 	}
 
@@ -133,13 +134,13 @@ func TestFixture(t *testing.T) {
 	oa, _ := out.Get(openapiPath)
 	defs := definitions(oa)
 	for _, want := range []string{
-		// the version package, named by import path
-		`"` + widgetsPkg + `.Widget"`,
-		`"` + widgetsPkg + `.WidgetList"`,
-		`"` + widgetsPkg + `.WidgetSpec"`,
-		`"` + widgetsPkg + `.WidgetStatus"`,
-		`"` + widgetsPkg + `.Common"`,
-		`"` + widgetsPkg + `.Port"`,
+		// the version package, named by the model names apigen has it generate
+		"v1alpha1.Widget{}.OpenAPIModelName()",
+		"v1alpha1.WidgetList{}.OpenAPIModelName()",
+		"v1alpha1.WidgetSpec{}.OpenAPIModelName()",
+		"v1alpha1.WidgetStatus{}.OpenAPIModelName()",
+		"v1alpha1.Common{}.OpenAPIModelName()",
+		"v1alpha1.Port{}.OpenAPIModelName()",
 		// a package outside pkg/apis without tags: tagged by apigen
 		`"` + fixtureMod + `/pkg/shared.Endpoint"`,
 		// referenced types from packages that name their models themselves, and what they
@@ -433,5 +434,20 @@ func goCmd(t *testing.T, dir string, args ...string) {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// TestModelPackageName checks the model names apigen gives version packages are the ones the
+// server's scheme derives for types without OpenAPIModelName (runtime.Scheme's
+// toOpenAPIDefinitionName), so definitions and kinds meet.
+func TestModelPackageName(t *testing.T) {
+	for in, want := range map[string]string{
+		"example.com/wardle/pkg/apis/wardle/v1alpha1": "com.example.wardle.pkg.apis.wardle.v1alpha1",
+		"k8s.io/api/core/v1":                          "io.k8s.api.core.v1",
+		"localmodule/pkg/apis/toys/v1":                "localmodule.pkg.apis.toys.v1",
+	} {
+		if got := restFriendlyName(in); got != want {
+			t.Errorf("restFriendlyName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
