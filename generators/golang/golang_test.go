@@ -1,0 +1,127 @@
+package golang
+
+import (
+	"fmt"
+	"go/format"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+const api = "example.com/p/pkg/apis/toys/v1"
+
+func group(resources ...*model.Resource) (*model.Group, *model.Version) {
+	v := &model.Version{Name: "v1", Package: api, Dir: "pkg/apis/toys/v1", Storage: true, Resources: resources}
+	return &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{v}}, v
+}
+
+// storageSource renders the storage file of one resource and checks that it is valid Go.
+func storageSource(t *testing.T, r *model.Resource) string {
+	t.Helper()
+	g, v := group(r)
+	f := newFile("example.com/p/pkg/registry/toys/"+registryPackage(r), registryPackage(r))
+	emitStorage(f, g, v, r)
+	src := fmt.Sprintf("%#v", f)
+	if _, err := format.Source([]byte(src)); err != nil {
+		t.Fatalf("not valid Go: %v\n%s", err, src)
+	}
+	return src
+}
+
+func contains(t *testing.T, src string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(src, w) {
+			t.Errorf("output lacks %q:\n%s", w, src)
+		}
+	}
+}
+
+func lacks(t *testing.T, src string, unwanted ...string) {
+	t.Helper()
+	for _, w := range unwanted {
+		if strings.Contains(src, w) {
+			t.Errorf("output has %q:\n%s", w, src)
+		}
+	}
+}
+
+func TestStorageWithStatusAndHooks(t *testing.T) {
+	src := storageSource(t, &model.Resource{
+		Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd"},
+		Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
+		Subresources: model.Subresources{Status: true},
+		Hooks:        model.Hooks{Validate: true, ValidateUpdate: true, PrepareForCreate: true, PrepareForUpdate: true, Canonicalize: true, WarningsOnCreate: true, WarningsOnUpdate: true},
+	})
+	contains(t, src,
+		"widget.Status = v1.WidgetStatus{}\n\twidget.Generation = 1\n\twidget.PrepareForCreate(ctx)",
+		"newWidget.Status = oldWidget.Status",
+		"if !apiequality.Semantic.DeepEqual(newWidget.Spec, oldWidget.Spec) {\n\t\tnewWidget.Generation = oldWidget.Generation + 1",
+		"newWidget.PrepareForUpdate(ctx, oldWidget)",
+		"allErrs = append(allErrs, widget.Validate(ctx)...)",
+		"allErrs = append(allErrs, newWidget.ValidateUpdate(ctx, oldWidget)...)",
+		"return obj.(*v1.Widget).WarningsOnCreate(ctx)",
+		"obj.(*v1.Widget).Canonicalize()",
+		`"toys.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status"))`,
+		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {",
+		`return []string{"wd"}`, `return []string{"all"}`,
+		"statusStore.UpdateStrategy = statusStrategy{strategy}",
+	)
+}
+
+func TestStorageClusterScopedWithoutStatus(t *testing.T) {
+	src := storageSource(t, &model.Resource{
+		Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", Singular: "gadget", Scope: model.Cluster,
+	})
+	contains(t, src,
+		"func (strategy) NamespaceScoped() bool {\n\treturn false",
+		"generic.ObjectMetaFieldsSet(&gadget.ObjectMeta, false)",
+		"apimachineryvalidation.ValidateObjectMetaAccessor(gadget, false,",
+		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {",
+	)
+	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ShortNames", "Categories", ".Validate(ctx)")
+}
+
+func TestStorageNamesThatWouldShadow(t *testing.T) {
+	// A kind named like an imported package or a keyword must not shadow it; a pointer status
+	// is reset to nil.
+	src := storageSource(t, &model.Resource{
+		Kind: "Field", ListKind: "FieldList", Plural: "fields", Singular: "field", Scope: model.Namespaced,
+		HasStatus: true, StatusType: "*FieldStatus", Subresources: model.Subresources{Status: true},
+	})
+	contains(t, src, "fieldObj := obj.(*v1.Field)", "fieldObj.Status = nil", "field.NewPath(\"metadata\")")
+	pkg := storageSource(t, &model.Resource{Kind: "Package", ListKind: "PackageList", Plural: "packages", Singular: "package", Scope: model.Cluster})
+	contains(t, pkg, "package packageregistry", "packageObj := obj.(*v1.Package)")
+}
+
+func TestRegisterWithDefaulting(t *testing.T) {
+	g, v := group(
+		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}},
+		&model.Resource{Kind: "Gadget", ListKind: "GadgetList"},
+	)
+	f := newFile(api, "v1")
+	emitRegister(f, g, v)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src,
+		`const GroupName = "toys.example.com"`,
+		`var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}`,
+		"localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs)",
+		"scheme.AddTypeDefaultingFunc(&Widget{}, func(obj any) {\n\t\tobj.(*Widget).Default()",
+		"&Widget{},\n\t\t&WidgetList{},\n\t\t&Gadget{},\n\t\t&GadgetList{},",
+	)
+	lacks(t, src, "(*Gadget).Default()")
+}
+
+func TestInstallRegistersTheHubAsInternal(t *testing.T) {
+	g, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	f := newFile("example.com/p/pkg/apis/toys/install", "install")
+	importVersions(f, g)
+	emitInstall(f, g)
+	contains(t, fmt.Sprintf("%#v", f),
+		"utilruntime.Must(toysv1.AddToScheme(scheme))",
+		"internal := schema.GroupVersion{Group: toysv1.GroupName, Version: runtime.APIVersionInternal}",
+		"&toysv1.Widget{},\n\t\t&toysv1.WidgetList{},",
+		"utilruntime.Must(scheme.SetVersionPriority(toysv1.SchemeGroupVersion))",
+	)
+}
