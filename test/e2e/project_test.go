@@ -105,7 +105,8 @@ func TestNewProject(t *testing.T) {
 
 	// --- 1. scaffold ---------------------------------------------------------------------
 	initArgs := []string{"init", "--repo", heldoutRepo, "--domain", heldoutDomain}
-	r := mustSucceed(t, apigen(initArgs...))
+	// init fetches the pinned modules: allow a cold module cache the time of a build.
+	r := mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, tc.apigen, initArgs...))
 	t.Logf("apigen init took %s", r.Took.Round(time.Millisecond))
 	initFiles := snapshot(t, proj)
 	if len(initFiles) == 0 {
