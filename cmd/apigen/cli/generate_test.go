@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// wardleCopy copies examples/wardle to a temp dir and makes it the working directory.
+func wardleCopy(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Abs("../../../examples/wardle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "wardle")
+	err = filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dst)
+	return dst
+}
+
+func run(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestVerifyAndGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+
+	if code, out, errOut := run("verify"); code != 0 || out != "" || errOut != "" {
+		t.Fatalf("verify on a current tree: exit %d, stdout %q, stderr %q; want 0 and silence", code, out, errOut)
+	}
+
+	// A new field makes the deepcopy and OpenAPI code stale.
+	types := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/flunder_types.go")
+	src, _ := os.ReadFile(types)
+	edited := strings.Replace(string(src), "type FlunderSpec struct {", "type FlunderSpec struct {\n\t// Size is new.\n\tSize *int32 `json:\"size,omitempty\"`\n", 1)
+	if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	register := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/zz_generated.register.go")
+	if err := os.Chtimes(register, old, old); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("verify")
+	if code != 1 || !strings.Contains(out, "Size") || !strings.Contains(errOut, `run "apigen generate"`) {
+		t.Fatalf("verify on a stale tree: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"--- a/pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "+++ b/pkg/generated/openapi/zz_generated.openapi.go"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify's diff lacks %q", want)
+		}
+	}
+
+	code, out, errOut = run("generate")
+	if code != 0 || !regexp.MustCompile(`^apigen: 2 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
+		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if fi, _ := os.Stat(register); !fi.ModTime().Equal(old) {
+		t.Error("generate rewrote an unchanged file")
+	}
+	if code, out, _ := run("verify"); code != 0 || out != "" {
+		t.Fatalf("verify after generate: exit %d, stdout %q", code, out)
+	}
+
+	// Removing a kind deletes its generated storage, and nothing else of the user's.
+	if err := os.Remove(filepath.Join(dir, "pkg/apis/wardle/v1alpha1/fischer_types.go")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = run("generate", "-v")
+	if code != 0 || !strings.Contains(out, "deleted   pkg/registry/wardle/fischer/zz_generated.storage.go") {
+		t.Fatalf("generate after removing a kind: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pkg/registry/wardle/fischer")); !os.IsNotExist(err) {
+		t.Error("the removed kind's registry directory is still there")
+	}
+}
+
+func TestDumpModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	wardleCopy(t)
+	code, out, errOut := run("generate", "--dump-model")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var p struct {
+		Module string
+		Groups []struct {
+			Name     string
+			Versions []struct {
+				Name      string
+				Storage   bool
+				Resources []struct {
+					Kind, Plural, Scope string
+					Pos                 struct{ Filename string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if p.Module != "example.com/wardle" || len(p.Groups) != 1 || p.Groups[0].Name != "wardle.example.com" {
+		t.Fatalf("model: %s", out)
+	}
+	v := p.Groups[0].Versions[0]
+	if v.Name != "v1alpha1" || !v.Storage || len(v.Resources) != 2 || v.Resources[1].Kind != "Flunder" ||
+		v.Resources[1].Scope != "Namespaced" || v.Resources[0].Scope != "Cluster" ||
+		v.Resources[1].Pos.Filename != "pkg/apis/wardle/v1alpha1/flunder_types.go" {
+		t.Errorf("model: %s", out)
+	}
+	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
+		t.Error("--dump-model must not change the tree")
+	}
+}
