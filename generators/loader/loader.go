@@ -5,11 +5,13 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"go/token"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -18,6 +20,8 @@ import (
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/parser"
 	"k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // BuildTag is set for the load. Every generated Go file carries
@@ -88,6 +92,11 @@ func Load(root string) (*Result, error) {
 	// patterns (and the module) are resolved in; it honours Dir and Env and nothing else,
 	// which is all we need. The alternative, os.Chdir, would change the whole process.
 	if err := p.LoadPackagesWithConfigForTesting(&packages.Config{Dir: abs}, patterns...); err != nil {
+		// gengo's error joins go/packages' errors as text with absolute paths; load the API
+		// packages alone to report them like every other problem.
+		if positioned := apiErrors(abs, "./pkg/apis/..."); positioned != nil {
+			return nil, positioned
+		}
 		return nil, fmt.Errorf("loading packages of %s: %w", abs, err)
 	}
 	// The only call of NewUniverse for this parser (inside NewContext).
@@ -214,26 +223,59 @@ func (r *Result) checkTypes() error {
 	if !r.hasInvalidTypes() {
 		return nil
 	}
+	if positioned := apiErrors(r.Root, r.APIPackages...); positioned != nil {
+		return positioned
+	}
+	return errors.New("API packages contain types the type checker could not resolve (\"invalid type\")")
+}
+
+// apiErrors loads the given packages of the project at root on their own and returns their
+// syntax and type errors as a model.ErrorList, positioned relative to root, or nil when there
+// are none. It only runs once a load has failed.
+func apiErrors(root string, patterns ...string) error {
 	cfg := &packages.Config{
-		Dir:        r.Root,
+		Dir:        root,
 		Mode:       packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes | packages.NeedImports | packages.NeedDeps,
 		BuildFlags: []string{"-tags", BuildTag},
 	}
-	pkgs, err := packages.Load(cfg, r.APIPackages...)
+	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		return fmt.Errorf("API packages have type errors; loading them again to report them failed: %w", err)
+		return nil
 	}
-	var msgs []string
+	var errs model.ErrorList
+	seen := map[string]bool{}
 	for _, pkg := range pkgs {
 		for _, e := range pkg.Errors {
-			msgs = append(msgs, e.Error())
+			if seen[e.Error()] {
+				continue
+			}
+			seen[e.Error()] = true
+			errs.Add(relativePosition(root, e.Pos), "%s", e.Msg)
 		}
 	}
-	if len(msgs) == 0 {
-		return errors.New("API packages contain types the type checker could not resolve (\"invalid type\")")
+	if len(errs) == 0 {
+		return nil
 	}
-	sort.Strings(msgs)
-	return errors.New(strings.Join(slices.Compact(msgs), "\n"))
+	return errs.Err()
+}
+
+// relativePosition turns go/packages' "file:line:col" into a position relative to root.
+func relativePosition(root, pos string) token.Position {
+	var p token.Position
+	parts := strings.Split(pos, ":")
+	if len(parts) >= 3 {
+		p.Line, _ = strconv.Atoi(parts[len(parts)-2])
+		p.Column, _ = strconv.Atoi(parts[len(parts)-1])
+		parts = parts[:len(parts)-2]
+	} else if len(parts) == 2 {
+		p.Line, _ = strconv.Atoi(parts[1])
+		parts = parts[:1]
+	}
+	p.Filename = strings.Join(parts, ":")
+	if rel, err := filepath.Rel(root, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
+		p.Filename = filepath.ToSlash(rel)
+	}
+	return p
 }
 
 // hasInvalidTypes reports whether any type declared in an API package refers, through its

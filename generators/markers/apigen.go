@@ -7,8 +7,25 @@ type Resource struct {
 	Path       string   `marker:"path,optional"`
 	Singular   string   `marker:"singular,optional"`
 	ShortName  []string `marker:"shortName,optional"`
-	Scope      string   `marker:"scope,optional"`
+	Scope      string   `marker:"scope,optional,enum=Namespaced|Cluster"`
 	Categories []string `marker:"categories,optional"`
+}
+
+// PrintColumn is the argument struct of +apigen:printcolumn (and +kubebuilder:printcolumn),
+// with the fields and allowed values of a CRD's additionalPrinterColumns.
+type PrintColumn struct {
+	Name        string `marker:"name"`
+	Type        string `marker:"type,enum=integer|number|string|boolean|date"`
+	JSONPath    string `marker:"JSONPath"`
+	Description string `marker:"description,optional"`
+	Priority    int    `marker:"priority,optional"`
+	Format      string `marker:"format,optional,enum=int32|int64|float|double|byte|date|date-time|password"`
+}
+
+// SelectableField is the argument struct of +apigen:selectablefield (and
+// +kubebuilder:selectablefield).
+type SelectableField struct {
+	JSONPath string `marker:"JSONPath"`
 }
 
 // Names of the markers the model reads.
@@ -17,6 +34,8 @@ const (
 	ResourceMarker    = "apigen:resource"
 	StatusSubresource = "apigen:subresource:status"
 	StorageVersion    = "apigen:storageversion"
+	PrintColumnMarker = "apigen:printcolumn"
+	SelectableMarker  = "apigen:selectablefield"
 	Domain            = "apigen:domain"
 )
 
@@ -50,9 +69,38 @@ func Apigen() *Registry {
 		Example: "+apigen:storageversion",
 	}, "kubebuilder:storageversion")
 	r.Register(&Definition{
-		Name: "kubebuilder:object:root", Target: Type, Value: true,
+		Name: PrintColumnMarker, Target: Type, Args: reflect.TypeFor[PrintColumn](),
+		Help: "a column of kubectl get's table output (repeat the marker for several columns); " +
+			"parsed and checked now, printed by the server in a later apigen version",
+		Example: "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
+	}, "kubebuilder:printcolumn")
+	r.Register(&Definition{
+		Name: SelectableMarker, Target: Type, Args: reflect.TypeFor[SelectableField](),
+		Help: "a field that list and watch may filter on with --field-selector (repeat for several); " +
+			"parsed and checked now, served in a later apigen version",
+		Example: "+apigen:selectablefield:JSONPath=.spec.reference",
+	}, "kubebuilder:selectablefield")
+	r.Register(&Definition{
+		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
 		Help:    "accepted for compatibility with kubebuilder types; apigen finds root types itself",
 		Example: "+kubebuilder:object:root=true",
 	})
+	// kubebuilder's OpenAPI validation and defaulting markers are accepted wherever
+	// controller-gen accepts them, so CRD types move over unchanged; apigen does not enforce
+	// them yet.
+	for _, t := range []Target{Package, Type, Field} {
+		r.Register(&Definition{
+			Name: "kubebuilder:validation", Target: t, PassThrough: true,
+			Help:    "kubebuilder's validation markers (any +kubebuilder:validation:...), accepted for compatibility and not enforced yet",
+			Example: "+kubebuilder:validation:Minimum=1",
+		})
+	}
+	for _, t := range []Target{Type, Field} {
+		r.Register(&Definition{
+			Name: "kubebuilder:default", Target: t, PassThrough: true,
+			Help:    "kubebuilder's default value marker, accepted for compatibility and not applied yet (write a Default() hook)",
+			Example: "+kubebuilder:default=1",
+		})
+	}
 	return r
 }

@@ -47,8 +47,14 @@ type Definition struct {
 	// `marker:"name,optional"` makes it optional. Supported field types: string, bool, int,
 	// []string (values separated by ";").
 	Args reflect.Type
-	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName).
+	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName). The
+	// value is a string, or a bool when Args is reflect.TypeFor[bool]() (then "+name" alone
+	// means true, as in controller-tools).
 	Value bool
+	// PassThrough markers are accepted with whatever follows their name (":Minimum=1",
+	// "=5") and otherwise ignored: other tools' markers apigen tolerates but does not act on
+	// yet, such as +kubebuilder:validation. Marker.Args is the text after the name.
+	PassThrough bool
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string
@@ -60,7 +66,7 @@ type Marker struct {
 	// Name is the name as written, which may be an alias of Def.Name.
 	Name string
 	// Args is a pointer to a filled-in value of Def.Args (nil for flags); for Value markers it
-	// is the string value.
+	// is the string (or bool) value; for PassThrough markers the text after the name.
 	Args any
 	Pos  token.Position
 }
@@ -139,6 +145,19 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		return &Error{Pos: pos, Msg: fmt.Sprintf("+%s: ", name) + fmt.Sprintf(format, args...)}
 	}
 	switch {
+	case def.PassThrough:
+		m.Args = rest
+	case def.Value && def.Args != nil && def.Args.Kind() == reflect.Bool:
+		if rest == "" {
+			m.Args = true
+			break
+		}
+		v, ok := strings.CutPrefix(rest, "=")
+		b, err := strconv.ParseBool(unquote(v))
+		if !ok || err != nil {
+			return nil, fail("want true or false, found %q", strings.TrimPrefix(rest, "="))
+		}
+		m.Args = b
 	case def.Value:
 		v, ok := strings.CutPrefix(rest, "=")
 		if !ok || v == "" {
@@ -167,7 +186,7 @@ func (r *Registry) lookup(text string, target Target) (name string, def *Definit
 			continue
 		}
 		after := text[len(n):]
-		if after == "" || after[0] == ':' || (after[0] == '=' && d.Value) {
+		if after == "" || after[0] == ':' || (after[0] == '=' && (d.Value || d.PassThrough)) {
 			name, def, rest = n, d, after
 		}
 	}
@@ -241,6 +260,9 @@ func parseArgs(def *Definition, s string) (any, error) {
 		if err := setField(v.Elem().Field(f.index), key, val); err != nil {
 			return nil, err
 		}
+		if len(f.enum) > 0 && !slices.Contains(f.enum, unquote(val)) {
+			return nil, fmt.Errorf("argument %s=%s: want one of %s", key, val, strings.Join(f.enum, ", "))
+		}
 	}
 	var missing []string
 	for n, f := range fields {
@@ -258,17 +280,65 @@ func parseArgs(def *Definition, s string) (any, error) {
 type argField struct {
 	index    int
 	optional bool
+	// enum lists the allowed values, from the tag option "enum=A|B".
+	enum []string
+}
+
+// parseTag reads a `marker:"name,optional,enum=A|B"` tag.
+func parseTag(tag string) (string, argField) {
+	name, opts, _ := strings.Cut(tag, ",")
+	var f argField
+	for _, o := range strings.Split(opts, ",") {
+		switch {
+		case o == "optional":
+			f.optional = true
+		case strings.HasPrefix(o, "enum="):
+			f.enum = strings.Split(strings.TrimPrefix(o, "enum="), "|")
+		}
+	}
+	return name, f
 }
 
 // argFields maps argument names to struct fields.
 func argFields(t reflect.Type) map[string]argField {
 	out := map[string]argField{}
 	for i := range t.NumField() {
-		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("marker"), ",")
+		name, f := parseTag(t.Field(i).Tag.Get("marker"))
 		if name == "" {
 			continue
 		}
-		out[name] = argField{index: i, optional: opts == "optional"}
+		f.index = i
+		out[name] = f
+	}
+	return out
+}
+
+// Arg describes one argument of a definition, for help output.
+type Arg struct {
+	Name     string
+	Type     string // "string", "bool", "int" or "list" (values separated by ";")
+	Optional bool
+	// Enum lists the allowed values, if they are fixed.
+	Enum []string
+}
+
+// Arguments returns a definition's arguments in declaration order.
+func (d *Definition) Arguments() []Arg {
+	if d.Args == nil || d.Args.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []Arg
+	for i := range d.Args.NumField() {
+		sf := d.Args.Field(i)
+		name, f := parseTag(sf.Tag.Get("marker"))
+		if name == "" {
+			continue
+		}
+		typ := sf.Type.Kind().String()
+		if sf.Type.Kind() == reflect.Slice {
+			typ = "list"
+		}
+		out = append(out, Arg{Name: name, Type: typ, Optional: f.optional, Enum: f.enum})
 	}
 	return out
 }
@@ -276,16 +346,27 @@ func argFields(t reflect.Type) map[string]argField {
 // ArgNames returns a definition's argument names with ",optional" where it applies, in
 // declaration order, for help output.
 func (d *Definition) ArgNames() []string {
-	if d.Args == nil {
-		return nil
-	}
 	var out []string
-	for i := range d.Args.NumField() {
-		tag := d.Args.Field(i).Tag.Get("marker")
-		if tag != "" {
-			out = append(out, tag)
+	for _, a := range d.Arguments() {
+		if a.Optional {
+			out = append(out, a.Name+",optional")
+		} else {
+			out = append(out, a.Name)
 		}
 	}
+	return out
+}
+
+// Aliases returns the other names a definition is registered under (kubebuilder's
+// spellings), sorted.
+func (r *Registry) Aliases(d *Definition) []string {
+	var out []string
+	for name, def := range r.defs[d.Target] {
+		if def == d && name != d.Name {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -39,6 +39,36 @@ func TestKubebuilderAliases(t *testing.T) {
 	}
 }
 
+func TestKubebuilderPassThrough(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		target Target
+	}{
+		{"// +kubebuilder:validation:Minimum=1", Field},
+		{"// +kubebuilder:validation:Enum=a;b", Type},
+		{"// +kubebuilder:validation:Optional", Package},
+		{"// +kubebuilder:default=5", Field},
+		{`// +kubebuilder:default:="x"`, Field},
+		{"// +kubebuilder:object:root", Type},
+		{"// +kubebuilder:object:root=true", Type},
+	} {
+		if m, err := Apigen().Parse(tc.line, tc.target, pos); m == nil || err != nil {
+			t.Errorf("%s: got %+v, %v; want it accepted", tc.line, m, err)
+		}
+	}
+}
+
+func TestPrintColumn(t *testing.T) {
+	m, err := Apigen().Parse("// +kubebuilder:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp,priority=1", Type, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &PrintColumn{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp", Priority: 1}
+	if diff := cmp.Diff(want, m.Args); diff != "" || m.Def.Name != PrintColumnMarker {
+		t.Errorf("%s (-want +got):\n%s", m.Def.Name, diff)
+	}
+}
+
 func TestGroupName(t *testing.T) {
 	m, err := Apigen().Parse("// +groupName=wardle.example.com", Package, pos)
 	if err != nil || m == nil || m.Args != "wardle.example.com" {
@@ -47,7 +77,7 @@ func TestGroupName(t *testing.T) {
 }
 
 func TestForeignMarkersAreIgnored(t *testing.T) {
-	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// +kubebuilder:validation:Minimum=1", "// plain comment", "// +listType=map"} {
+	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// +kubebuilder:skipversion", "// plain comment", "// +listType=map"} {
 		if m, err := Apigen().Parse(line, Type, pos); m != nil || err != nil {
 			t.Errorf("%s: got %+v, %v; want it ignored", line, m, err)
 		}
@@ -68,6 +98,11 @@ func TestErrors(t *testing.T) {
 		{"// +apigen:subresource:status:x=y", Type, `takes no arguments`},
 		{"// +apigen:resource:path=flunders", Package, `marker "+apigen:resource" belongs on a type, not a package`},
 		{"// +groupName=", Package, `expected a value`},
+		{"// +apigen:resource:scope=Sideways", Type, `argument scope=Sideways: want one of Namespaced, Cluster`},
+		{"// +apigen:printcolumn:name=A,type=string,JSONPath=.a,priority=high", Type, `argument priority=high: want an integer`},
+		{"// +apigen:printcolumn:name=A,type=text,JSONPath=.a", Type, `want one of integer, number, string, boolean, date`},
+		{"// +apigen:printcolumn:name=A", Type, `missing required argument(s) JSONPath, type`},
+		{"// +kubebuilder:object:root=yes", Type, `want true or false, found "yes"`},
 	} {
 		_, err := Apigen().Parse(tc.line, tc.target, pos)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

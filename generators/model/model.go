@@ -62,9 +62,29 @@ type Resource struct {
 	// package, with a leading "*" for a pointer; empty otherwise.
 	StatusType   string       `json:"statusType,omitempty"`
 	Subresources Subresources `json:"subresources,omitempty"`
+	// PrintColumns are kubectl get's extra columns (+apigen:printcolumn), in marker order.
+	// They are parsed and checked; no emitter prints them yet.
+	PrintColumns []PrintColumn `json:"printColumns,omitempty"`
+	// SelectableFields are the JSON paths list and watch may filter on
+	// (+apigen:selectablefield). They are parsed and checked; no emitter serves them yet.
+	SelectableFields []string `json:"selectableFields,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
-	Hooks Hooks          `json:"hooks,omitempty"`
-	Pos   token.Position `json:"pos"`
+	Hooks Hooks `json:"hooks,omitempty"`
+	// Marker is the resource marker as written ("+apigen:resource" or
+	// "+kubebuilder:resource"), for error messages; Pos is its position.
+	Marker string         `json:"-"`
+	Pos    token.Position `json:"pos"`
+}
+
+// PrintColumn is one column of kubectl get's table output, as in a CRD's
+// additionalPrinterColumns.
+type PrintColumn struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Format      string `json:"format,omitempty"`
+	Description string `json:"description,omitempty"`
+	Priority    int    `json:"priority,omitempty"`
+	JSONPath    string `json:"jsonPath"`
 }
 
 // Namespaced reports whether the resource is namespace scoped.

@@ -27,6 +27,7 @@ func (p *Project) Validate() error {
 			errs.Add(g.Pos, "+groupName=%s: a group name must be a lower-case DNS subdomain with at least one dot, like wardle.example.com", g.Name)
 		}
 		g.validateVersions(&errs)
+		g.validateAcrossVersions(&errs)
 	}
 	return errs.Err()
 }
@@ -35,7 +36,7 @@ func (g *Group) validateVersions(errs *ErrorList) {
 	var storage []*Version
 	for _, v := range g.Versions {
 		if !versionName.MatchString(v.Name) {
-			errs.Add(v.Pos, "version %q must look like v1, v1beta1 or v2alpha1", v.Name)
+			errs.Add(v.Pos, "version %q (directory %s) must look like v1, v1beta1 or v2alpha1", v.Name, v.Dir)
 		}
 		if v.Storage {
 			storage = append(storage, v)
@@ -44,12 +45,59 @@ func (g *Group) validateVersions(errs *ErrorList) {
 	}
 	switch {
 	case len(g.Versions) > 0 && len(storage) == 0:
-		errs.Add(g.Pos, "group %s has %d versions; mark the one stored in etcd with +apigen:storageversion", g.Name, len(g.Versions))
+		names := make([]string, len(g.Versions))
+		for i, v := range g.Versions {
+			names[i] = v.Name
+		}
+		errs.Add(g.Pos, "group %s has %d versions (%s) and none is marked +apigen:storageversion; mark the kinds of the version stored in etcd with it", g.Name, len(g.Versions), strings.Join(names, ", "))
 	case len(storage) > 1:
 		for _, v := range storage[1:] {
 			errs.Add(v.Pos, "group %s has more than one storage version (%s and %s); keep +apigen:storageversion on one", g.Name, storage[0].Name, v.Name)
 		}
 	}
+}
+
+// validateAcrossVersions enforces the rule that a group's versions are views of one set of
+// resources: a kind has the same resource path and scope in every version that declares it,
+// and a resource path names the same kind in every version. (A kind may be missing from a
+// version.) Anything else would give one REST path two kinds, or one kind two paths, in the
+// storage the versions share.
+func (g *Group) validateAcrossVersions(errs *ErrorList) {
+	type seen struct {
+		r *Resource
+		v *Version
+	}
+	kinds, paths := map[string]seen{}, map[string]seen{}
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if prev, ok := kinds[r.Kind]; ok && prev.v != v {
+				if prev.r.Plural != r.Plural {
+					errs.Add(r.Pos, "%s: kind %s has resource path %q here but %q in %s (%s); a kind must have the same path in every version of group %s",
+						r.marker(), r.Kind, r.Plural, prev.r.Plural, prev.v.Name, prev.r.Pos, g.Name)
+				}
+				if prev.r.Scope != r.Scope {
+					errs.Add(r.Pos, "%s: kind %s has scope %s here but %s in %s (%s); a kind must have the same scope in every version of group %s",
+						r.marker(), r.Kind, r.Scope, prev.r.Scope, prev.v.Name, prev.r.Pos, g.Name)
+				}
+			} else if !ok {
+				kinds[r.Kind] = seen{r, v}
+			}
+			if prev, ok := paths[r.Plural]; ok && prev.v != v && prev.r.Kind != r.Kind {
+				errs.Add(r.Pos, "%s: resource path %q is kind %s here but kind %s in %s (%s); a resource path must name the same kind in every version of group %s",
+					r.marker(), r.Plural, r.Kind, prev.r.Kind, prev.v.Name, prev.r.Pos, g.Name)
+			} else if !ok {
+				paths[r.Plural] = seen{r, v}
+			}
+		}
+	}
+}
+
+// marker returns the resource marker as written, for messages.
+func (r *Resource) marker() string {
+	if r.Marker == "" {
+		return "+apigen:resource"
+	}
+	return r.Marker
 }
 
 func (v *Version) validateResources(errs *ErrorList) {
@@ -60,16 +108,16 @@ func (v *Version) validateResources(errs *ErrorList) {
 		}
 		kinds[r.Kind] = r
 		if prev, ok := plurals[r.Plural]; ok {
-			errs.Add(r.Pos, "resource path %q of %s is already used by %s (%s)", r.Plural, r.Kind, prev.Kind, prev.Pos)
+			errs.Add(r.Pos, "%s: resource path %q of %s is already used by %s in %s (%s); give one of them another path=", r.marker(), r.Plural, r.Kind, prev.Kind, v.Name, prev.Pos)
 		}
 		plurals[r.Plural] = r
 		for _, name := range append([]string{r.Plural, r.Singular}, r.ShortNames...) {
 			if !resourceName.MatchString(name) {
-				errs.Add(r.Pos, "%s: %q is not a valid resource name (lower-case letters, digits and '-', starting with a letter)", r.Kind, name)
+				errs.Add(r.Pos, "%s on %s: %q is not a valid resource name (lower-case letters, digits and '-', starting with a letter)", r.marker(), r.Kind, name)
 			}
 		}
 		if r.Scope != Namespaced && r.Scope != Cluster {
-			errs.Add(r.Pos, "%s: scope must be Namespaced or Cluster, not %q", r.Kind, r.Scope)
+			errs.Add(r.Pos, "%s on %s: scope must be Namespaced or Cluster, not %q", r.marker(), r.Kind, r.Scope)
 		}
 		if r.Subresources.Status && !r.HasStatus {
 			errs.Add(r.Pos, "%s: +apigen:subresource:status needs a Status field", r.Kind)

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"fmt"
-	"go/token"
 	"strings"
 
 	gengotypes "k8s.io/gengo/v2/types"
@@ -33,7 +32,7 @@ var hookSignatures = []hookSignature{
 // hooks finds the strategy hooks the user wrote on a kind. A method with a hook's name but
 // another signature is an error: the generated strategy could not call it, and silently
 // skipping it would hide the user's validation.
-func (p *parser_) hooks(t *gengotypes.Type, pos token.Position) model.Hooks {
+func (p *parser_) hooks(t *gengotypes.Type) model.Hooks {
 	var h model.Hooks
 	if t == nil {
 		return h
@@ -44,7 +43,7 @@ func (p *parser_) hooks(t *gengotypes.Type, pos token.Position) model.Hooks {
 			continue
 		}
 		if got, want := describe(m.Signature, t), sig.describe(t.Name.Name); got != want {
-			p.errs.Add(pos, "method %s.%s has signature %s; the generated strategy calls %s", t.Name.Name, sig.name, got, want)
+			p.errs.Add(p.pos(p.methods[t.Name.Name+"."+sig.name]), "method %s.%s has signature %s; the generated strategy calls %s (or rename the method)", t.Name.Name, sig.name, got, want)
 			continue
 		}
 		sig.set(&h)
@@ -57,18 +56,29 @@ func (s hookSignature) describe(kind string) string {
 	for i, p := range s.params {
 		params[i] = strings.ReplaceAll(p, "Kind", kind)
 	}
-	return fmt.Sprintf("func(%s) %s", strings.Join(params, ", "), strings.Join(s.results, ", "))
+	return funcString(strings.Join(params, ", "), s.results)
+}
+
+// funcString spells a signature as Go does: "func(a, b)", "func(a) r" or "func(a) (r, s)".
+func funcString(params string, results []string) string {
+	switch len(results) {
+	case 0:
+		return fmt.Sprintf("func(%s)", params)
+	case 1:
+		return fmt.Sprintf("func(%s) %s", params, results[0])
+	}
+	return fmt.Sprintf("func(%s) (%s)", params, strings.Join(results, ", "))
 }
 
 func describe(sig *gengotypes.Signature, kind *gengotypes.Type) string {
-	names := func(prs []*gengotypes.ParamResult) string {
+	names := func(prs []*gengotypes.ParamResult) []string {
 		out := make([]string, len(prs))
 		for i, pr := range prs {
 			out[i] = typeString(pr.Type, kind)
 		}
-		return strings.Join(out, ", ")
+		return out
 	}
-	return fmt.Sprintf("func(%s) %s", names(sig.Parameters), names(sig.Results))
+	return funcString(strings.Join(names(sig.Parameters), ", "), names(sig.Results))
 }
 
 // typeString renders a type the way hookSignatures spell it: the kind by its bare name,

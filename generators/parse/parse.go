@@ -10,8 +10,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
@@ -49,11 +52,13 @@ func Project(load *loader.Result) (*model.Project, error) {
 }
 
 type parser_ struct {
-	load *loader.Result
-	reg  *markers.Registry
-	fset *token.FileSet
-	proj *model.Project
-	errs model.ErrorList
+	// methods maps "Type.Method" to the method's name in the package being parsed.
+	methods map[string]token.Pos
+	load    *loader.Result
+	reg     *markers.Registry
+	fset    *token.FileSet
+	proj    *model.Project
+	errs    model.ErrorList
 }
 
 // pos converts a token.Pos into a position relative to the project root, so that the model
@@ -217,8 +222,15 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 		ms   []*markers.Marker
 	}
 	var candidates []marked
+	p.methods = map[string]token.Pos{}
 	for _, f := range files {
 		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok {
+				if recv := receiverName(fn); recv != "" {
+					p.methods[recv+"."+fn.Name.Name] = fn.Name.Pos()
+				}
+				continue
+			}
 			decl, ok := d.(*ast.GenDecl)
 			if !ok || decl.Tok != token.TYPE {
 				continue
@@ -227,6 +239,10 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 				spec := s.(*ast.TypeSpec)
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
+					for _, field := range st.Fields.List {
+						// Field markers are only checked: none of them changes the model yet.
+						p.markersIn(field.Doc, markers.Field)
+					}
 				}
 				var ms []*markers.Marker
 				for _, cg := range typeComments(f, p.fset, decl, spec) {
@@ -243,6 +259,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 			out = append(out, r)
 		}
 	}
+	p.checkJSONTags(out, structs)
 	slices.SortFunc(out, func(a, b *resource) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
 }
@@ -250,39 +267,69 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 var plural = namer.NewAllLowercasePluralNamer(nil)
 
 func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *resource {
-	var args *markers.Resource
-	var resPos token.Position
-	status, storage := false, false
+	var res, status *markers.Marker
+	storage := false
+	var columns []model.PrintColumn
+	var selectable []string
+	selectablePos := map[string]token.Position{}
 	for _, m := range ms {
 		switch m.Def.Name {
 		case markers.ResourceMarker:
-			args, resPos = m.Args.(*markers.Resource), m.Pos
+			if res != nil {
+				p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, spec.Name.Name, res.Name, res.Pos)
+				continue
+			}
+			res = m
 		case markers.StatusSubresource:
-			status = true
+			status = m
 		case markers.StorageVersion:
 			storage = true
+		case markers.PrintColumnMarker:
+			a := m.Args.(*markers.PrintColumn)
+			if !strings.HasPrefix(a.JSONPath, ".") {
+				p.errs.Add(m.Pos, "+%s: JSONPath=%s must start with \".\", as in .spec.replicas", m.Name, a.JSONPath)
+			}
+			if a.Priority < 0 {
+				p.errs.Add(m.Pos, "+%s: priority=%d must not be negative", m.Name, a.Priority)
+			}
+			columns = append(columns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
+		case markers.SelectableMarker:
+			path := m.Args.(*markers.SelectableField).JSONPath
+			prev, dup := selectablePos[path]
+			switch {
+			case !strings.HasPrefix(path, "."):
+				p.errs.Add(m.Pos, "+%s: JSONPath=%s must start with \".\", as in .spec.color", m.Name, path)
+			case dup:
+				p.errs.Add(m.Pos, "+%s: JSONPath=%s is already selectable (%s)", m.Name, path, prev)
+			default:
+				selectablePos[path] = m.Pos
+				selectable = append(selectable, path)
+			}
 		}
 	}
-	if args == nil {
+	kind := spec.Name.Name
+	if res == nil {
 		for _, m := range ms {
-			if m.Def.Name == markers.StatusSubresource || m.Def.Name == markers.StorageVersion {
-				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker", m.Name, spec.Name.Name)
+			switch m.Def.Name {
+			case markers.StatusSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker:
+				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
 		return nil
 	}
-	kind := spec.Name.Name
+	args, resPos := res.Args.(*markers.Resource), res.Pos
 	st, ok := structs[kind]
 	if !ok {
-		p.errs.Add(resPos, "+apigen:resource is set on %s, which is not a struct type", kind)
+		p.errs.Add(resPos, "+%s is set on %s, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta", res.Name, kind)
 		return nil
 	}
 	if !ast.IsExported(kind) {
-		p.errs.Add(resPos, "+apigen:resource is set on %s, which is not exported; a kind must start with an upper-case letter", kind)
+		p.errs.Add(resPos, "+%s is set on %s, which is not exported; a kind must start with an upper-case letter", res.Name, kind)
 		return nil
 	}
 	r := &resource{storage: storage}
-	r.Kind, r.ListKind, r.Pos = kind, kind+"List", resPos
+	r.Kind, r.ListKind, r.Pos, r.Marker = kind, kind+"List", resPos, "+"+res.Name
+	r.PrintColumns, r.SelectableFields = columns, selectable
 	r.Plural = args.Path
 	if r.Plural == "" {
 		r.Plural = plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
@@ -296,10 +343,10 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if r.Scope == "" {
 		r.Scope = model.Namespaced
 	}
-	r.Subresources.Status = status
+	r.Subresources.Status = status != nil
 	embeds := embeddedMeta(st)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
-		p.errs.Add(resPos, "%s must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", kind)
+		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
 	for _, f := range st.Fields.List {
 		for _, n := range f.Names {
@@ -312,14 +359,17 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 			}
 		}
 	}
+	if status != nil && !r.HasStatus {
+		p.errs.Add(status.Pos, "+%s is set on %s, which has no Status field; add `Status %sStatus` with the json tag \"status,omitempty\", or remove the marker", status.Name, kind, kind)
+	}
 	list, ok := structs[r.ListKind]
 	switch {
 	case !ok:
-		p.errs.Add(resPos, "%s has no list type; declare `type %s struct { metav1.TypeMeta; metav1.ListMeta; Items []%s }`", kind, r.ListKind, kind)
+		p.errs.Add(resPos, "+%s is set on %s, which has no list type; declare `type %s struct { metav1.TypeMeta; metav1.ListMeta; Items []%s }`", res.Name, kind, r.ListKind, kind)
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
-	r.Hooks = p.hooks(gpkg.Types[kind], resPos)
+	r.Hooks = p.hooks(gpkg.Types[kind])
 	return r
 }
 
@@ -367,4 +417,99 @@ func localTypeName(expr ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// receiverName returns the name of a method's receiver type ("Flunder" for *Flunder), or ""
+// for a function.
+func receiverName(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) != 1 {
+		return ""
+	}
+	t := fn.Recv.List[0].Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// checkJSONTags reports every exported, non-embedded field without a JSON name in the
+// resources' types and the local struct types they reach (Spec, Status and what they
+// contain), and in their list types: encoding/json would serialize such a field under its Go
+// name ("Replicas"), which is never what an API wants.
+func (p *parser_) checkJSONTags(rs []*resource, structs map[string]*ast.StructType) {
+	seen := map[string]bool{}
+	var walk func(name string)
+	walkType := func(expr ast.Expr) {
+		for {
+			switch t := expr.(type) {
+			case *ast.StarExpr:
+				expr = t.X
+				continue
+			case *ast.ArrayType:
+				expr = t.Elt
+				continue
+			case *ast.MapType:
+				expr = t.Value
+				continue
+			case *ast.Ident:
+				walk(t.Name)
+			}
+			return
+		}
+	}
+	walk = func(name string) {
+		st, ok := structs[name]
+		if !ok || seen[name] {
+			return
+		}
+		seen[name] = true
+		for _, f := range st.Fields.List {
+			walkType(f.Type)
+			for _, n := range f.Names {
+				if !n.IsExported() {
+					continue
+				}
+				var tag string
+				if f.Tag != nil {
+					tag, _ = strconv.Unquote(f.Tag.Value)
+				}
+				jsonTag, ok := reflect.StructTag(tag).Lookup("json")
+				jsonName, _, _ := strings.Cut(jsonTag, ",")
+				switch {
+				case jsonName == "-":
+				case !ok:
+					p.errs.Add(p.pos(n.Pos()), "field %s.%s has no json tag, so it would be serialized as %q; add `json:\"%s,omitempty\"` (or `json:\"-\"` to leave it out)", name, n.Name, n.Name, lowerFirst(n.Name))
+				case jsonName == "":
+					p.errs.Add(p.pos(n.Pos()), "field %s.%s has the json tag %q without a name, so it would be serialized as %q; write `json:\"%s%s\"`", name, n.Name, jsonTag, n.Name, lowerFirst(n.Name), jsonTag)
+				}
+			}
+		}
+	}
+	for _, r := range rs {
+		walk(r.Kind)
+		walk(r.ListKind)
+	}
+}
+
+// lowerFirst suggests a JSON name for a Go field name: "Replicas" → "replicas", "URL" → "url",
+// "TLSConfig" → "tlsConfig".
+func lowerFirst(s string) string {
+	rs := []rune(s)
+	i := 0
+	for i < len(rs) && unicode.IsUpper(rs[i]) {
+		i++
+	}
+	switch {
+	case i == len(rs):
+		i = len(rs)
+	case i > 1:
+		i-- // keep the upper-case letter that starts the next word
+	}
+	for j := range i {
+		rs[j] = unicode.ToLower(rs[j])
+	}
+	return string(rs)
 }

@@ -101,10 +101,10 @@ type PolicyList struct {
 		got = append(got, *r) // positions are checked below
 	}
 	want := []model.Resource{
-		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster},
+		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster, Marker: "+kubebuilder:resource"},
 		{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"},
 			Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
-			Subresources: model.Subresources{Status: true}, Hooks: model.Hooks{Validate: true, Default: true}},
+			Subresources: model.Subresources{Status: true}, Hooks: model.Hooks{Validate: true, Default: true}, Marker: "+apigen:resource"},
 	}
 	if diff := cmp.Diff(want, got, cmpIgnorePos); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
@@ -144,7 +144,7 @@ type Hooked struct {
 type HookedList struct {
 	metav1.TypeMeta
 	metav1.ListMeta
-	Items []Hooked
+	Items []Hooked ` + "`json:\"items\"`" + `
 }
 func (h *Hooked) Validate() error { return nil }
 `,
@@ -155,12 +155,12 @@ func (h *Hooked) Validate() error { return nil }
 	}
 	want := strings.Join([]string{
 		`pkg/apis/other/v1/types.go:1:1: package example.com/wardle/pkg/apis/other/v1 has resources but no +groupName; add "// +groupName=other.<your domain>" to its doc.go`,
-		`pkg/apis/other/v1/types.go:13:1: Orphan has no list type; declare ` + "`type OrphanList struct { metav1.TypeMeta; metav1.ListMeta; Items []Orphan }`",
+		`pkg/apis/other/v1/types.go:13:1: +apigen:resource is set on Orphan, which has no list type; declare ` + "`type OrphanList struct { metav1.TypeMeta; metav1.ListMeta; Items []Orphan }`",
 		`pkg/apis/toys/v1/types.go:13:1: unknown marker "+apigen:resorce" (did you mean "+apigen:resource"?)`,
 		`pkg/apis/toys/v1/types.go:16:1: +apigen:resource: unknown argument "scop" (did you mean "scope"?); known arguments: categories, path, scope, shortName, singular`,
-		`pkg/apis/toys/v1/types.go:19:1: Nolist has no list type; declare ` + "`type NolistList struct { metav1.TypeMeta; metav1.ListMeta; Items []Nolist }`",
-		`pkg/apis/toys/v1/types.go:25:1: +apigen:resource is set on NotAStruct, which is not a struct type`,
-		`pkg/apis/toys/v1/types.go:28:1: method Hooked.Validate has signature func() error; the generated strategy calls func(context.Context) k8s.io/apimachinery/pkg/util/validation/field.ErrorList`,
+		`pkg/apis/toys/v1/types.go:19:1: +apigen:resource is set on Nolist, which has no list type; declare ` + "`type NolistList struct { metav1.TypeMeta; metav1.ListMeta; Items []Nolist }`",
+		`pkg/apis/toys/v1/types.go:25:1: +apigen:resource is set on NotAStruct, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta`,
+		`pkg/apis/toys/v1/types.go:38:18: method Hooked.Validate has signature func() error; the generated strategy calls func(context.Context) k8s.io/apimachinery/pkg/util/validation/field.ErrorList (or rename the method)`,
 	}, "\n")
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)

@@ -51,7 +51,7 @@ that runs locally on embedded etcd or behind a kube-apiserver.
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newInit(), newNewAPI(), newGenerate(), newVerify())
+	root.AddCommand(newInit(), newNewAPI(), newGenerate(), newVerify(), newMarkers())
 	return root
 }
 

@@ -1,0 +1,157 @@
+package apigen_test
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/cmd/apigen/cli"
+)
+
+// TestErrors runs "apigen generate" on every malformed project in testdata/errors and wants
+// exit code 1, exactly the messages in the case's stderr.txt, no usage text and an untouched
+// tree; -update rewrites stderr.txt instead (review the diff). A case holds only the files it
+// needs; the test adds examples/wardle's go.mod and go.sum, so its module is
+// example.com/wardle. A file named x.go.txt is copied as x.go: it lets a case hold Go that
+// does not parse without making the repository's gofmt check fail.
+func TestErrors(t *testing.T) {
+	cases, err := filepath.Glob("testdata/errors/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no cases in testdata/errors")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range cases {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			root := t.TempDir()
+			copyCase(t, dir, root)
+			before := snapshot(t, root)
+
+			var stdout, stderr bytes.Buffer
+			if err := os.Chdir(root); err != nil {
+				t.Fatal(err)
+			}
+			code := cli.Main([]string{"generate"}, &stdout, &stderr)
+			if err := os.Chdir(wd); err != nil {
+				t.Fatal(err)
+			}
+
+			got := stderr.String() // paths must already be relative to the working directory
+			wantFile := filepath.Join(dir, "stderr.txt")
+			if *update {
+				if err := os.WriteFile(wantFile, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				want, err := os.ReadFile(wantFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(string(want), got); diff != "" {
+					t.Errorf("stderr (-want +got; go test -run TestErrors -update rewrites it):\n%s", diff)
+				}
+			}
+			if code != 1 {
+				t.Errorf("exit code %d, want 1", code)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout is not empty:\n%s", stdout.String())
+			}
+			if strings.Contains(stderr.String(), "Usage:") {
+				t.Errorf("stderr shows usage text:\n%s", stderr.String())
+			}
+			if diff := cmp.Diff(before, snapshot(t, root)); diff != "" {
+				t.Errorf("a failed run changed the tree (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// copyCase copies a case and examples/wardle's go.mod and go.sum into root, writing x.go.txt
+// as x.go and leaving out stderr.txt.
+func copyCase(t *testing.T, dir, root string) {
+	t.Helper()
+	copyTree(t, dir, root)
+	if err := os.Remove(filepath.Join(root, "stderr.txt")); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go.txt") {
+			return err
+		}
+		return os.Rename(path, strings.TrimSuffix(path, ".txt"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join("examples", "wardle", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// snapshot returns every file and directory under root with its content ("" for directories).
+func snapshot(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			out[filepath.ToSlash(rel)+"/"] = ""
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestMarkersCommand checks that "apigen markers" lists markers, arguments and aliases.
+func TestMarkersCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main([]string{"markers"}, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"Package markers",
+		"Type markers",
+		"Field markers",
+		"  +groupName\n",
+		"  +apigen:resource\n",
+		"arg:     scope=<one of Namespaced, Cluster> (optional)",
+		"alias:   +kubebuilder:resource\n",
+		"  +apigen:subresource:status\n",
+		"alias:   +kubebuilder:printcolumn\n",
+		"arg:     JSONPath=<string>\n",
+		"alias:   +kubebuilder:selectablefield\n",
+		"  +kubebuilder:validation\n",
+		"example: // +apigen:storageversion\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("apigen markers output lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+// Package v2 is a test version.
+//
+// +groupName=other.example.com
+package v2

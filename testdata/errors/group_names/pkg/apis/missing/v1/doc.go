@@ -1,0 +1,2 @@
+// Package v1 has no group name.
+package v1

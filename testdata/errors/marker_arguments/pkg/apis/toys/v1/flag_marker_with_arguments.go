@@ -1,0 +1,26 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Drum is a test kind.
+// +apigen:resource
+// +apigen:storageversion:true
+type Drum struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec DrumSpec `json:"spec,omitempty"`
+}
+
+// DrumSpec is the desired state.
+type DrumSpec struct {
+	Color string `json:"color,omitempty"`
+}
+
+// DrumList is a list of Drum.
+type DrumList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Drum `json:"items"`
+}

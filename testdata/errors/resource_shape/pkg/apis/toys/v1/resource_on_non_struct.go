@@ -1,0 +1,5 @@
+package v1
+
+// Color is not a struct.
+// +apigen:resource
+type Color string
