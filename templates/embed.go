@@ -5,9 +5,10 @@ package templates
 
 import "embed"
 
-// Server is the source of the server runtime package; see server/doc.go.
+// Server is the source of the server runtime package and of its test support
+// package server/servertest; see server/doc.go.
 //
-//go:embed server/*.go
+//go:embed server/*.go server/servertest/*.go
 var Server embed.FS
 
 // Scaffold holds the templates of user-owned files written by apigen init and new-api.

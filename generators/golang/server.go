@@ -1,17 +1,25 @@
 package golang
 
 import (
+	"bytes"
+	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/templates"
 )
 
+// serverTemplateImport is how templates/server/servertest imports the server runtime; in a
+// project that import becomes <module>/pkg/cmd/server.
+const serverTemplateImport = "github.com/apigen-dev/apigen/templates/server"
+
 // Server copies the server runtime (package templates/server: options, local mode, command)
-// into pkg/cmd/server. It does not depend on the model, so it is kept as real Go code that is
-// compiled and tested in apigen itself, and copied with the generated header.
+// into pkg/cmd/server, and its test support (templates/server/servertest) into
+// pkg/cmd/server/servertest. It does not depend on the model, so it is kept as real Go code that
+// is compiled and tested in apigen itself, and copied with the generated header.
 func Server() engine.Generator { return serverGen{} }
 
 type serverGen struct{}
@@ -19,25 +27,35 @@ type serverGen struct{}
 func (serverGen) Name() string { return "server" }
 
 func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
-	names, err := fs.Glob(templates.Server, "server/*.go")
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := fs.ReadFile(templates.Server, name)
+	for _, dir := range []string{"server", "server/servertest"} {
+		names, err := fs.Glob(templates.Server, dir+"/*.go")
 		if err != nil {
 			return err
 		}
-		target := path.Join(serverDir, "zz_generated."+path.Base(name))
-		formatted, err := engine.FormatGo(target, append(append([]byte{}, ctx.GoHeader...), src...))
-		if err != nil {
-			return err
-		}
-		if err := out.Add(target, formatted); err != nil {
-			return err
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			src, err := fs.ReadFile(templates.Server, name)
+			if err != nil {
+				return err
+			}
+			target := path.Join(serverDir, strings.TrimPrefix(path.Dir(name), "server"), "zz_generated."+path.Base(name))
+			if dir != "server" {
+				// Sub-packages import the runtime by its template path; point them at the copy.
+				old := []byte(strconv.Quote(serverTemplateImport))
+				if !bytes.Contains(src, old) {
+					return fmt.Errorf("%s does not import %s", name, serverTemplateImport)
+				}
+				src = bytes.ReplaceAll(src, old, []byte(strconv.Quote(path.Join(ctx.Project.Module, serverDir))))
+			}
+			formatted, err := engine.FormatGo(target, append(append([]byte{}, ctx.GoHeader...), src...))
+			if err != nil {
+				return err
+			}
+			if err := out.Add(target, formatted); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

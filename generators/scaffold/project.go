@@ -8,8 +8,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
@@ -39,11 +41,59 @@ func Dependencies() []string {
 	}
 }
 
+// ApigenModule is apigen's own module path; ApigenTool is its command, the package a project's
+// tool directive names.
+const (
+	ApigenModule = "github.com/apigen-dev/apigen"
+	ApigenTool   = ApigenModule + "/cmd/apigen"
+)
+
+// unpublishedVersion is what go.mod requires of a module that only a replace directive provides.
+const unpublishedVersion = "v0.0.0-00010101000000-000000000000"
+
 // InitOptions are the inputs of apigen init.
 type InitOptions struct {
 	Repo   string // Go module path
 	Domain string // appended to short group names
 	Year   string // copyright year in hack/boilerplate.go.txt
+
+	// ApigenReplace is an absolute path to a checkout of apigen. When set, go.mod gets
+	// apigen as a tool (tool directive), required at an unpublished version and replaced by
+	// this directory: "go tool apigen" then builds that checkout, with no download of apigen.
+	ApigenReplace string
+	// ApigenVersion, when set (and ApigenReplace is not), makes apigen a tool of the project
+	// at this published version.
+	ApigenVersion string
+}
+
+// Tool reports whether the project gets apigen as a tool in its go.mod.
+func (o InitOptions) Tool() bool { return o.ApigenReplace != "" || o.ApigenVersion != "" }
+
+// goMod is a new project's go.mod: the module, the Go version and, when apigen is a tool,
+// the tool directive with its requirement (and replacement).
+func (o InitOptions) goMod() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module %s\n\ngo %s\n", o.Repo, GoVersion)
+	if !o.Tool() {
+		return b.String()
+	}
+	version := o.ApigenVersion
+	if o.ApigenReplace != "" {
+		version = unpublishedVersion
+	}
+	fmt.Fprintf(&b, "\ntool %s\n\nrequire %s %s\n", ApigenTool, ApigenModule, version)
+	if o.ApigenReplace != "" {
+		fmt.Fprintf(&b, "\nreplace %s => %s\n", ApigenModule, quoteModPath(o.ApigenReplace))
+	}
+	return b.String()
+}
+
+// quoteModPath quotes a file path for go.mod when it needs it (spaces, quotes).
+func quoteModPath(p string) string {
+	if strings.ContainsAny(p, " \t\"'`\\") {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 var (
@@ -53,8 +103,8 @@ var (
 	kindName   = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 )
 
-// Init scaffolds a new project in root: go.mod, the server's main, the domain, the boilerplate,
-// a Makefile and .gitignore.
+// Init scaffolds a new project in root: go.mod, the server's main, the domain (with the
+// //go:generate line), the boilerplate, a Makefile, .gitignore and a pre-commit configuration.
 func Init(root string, o InitOptions) (Result, error) {
 	if !modulePath.MatchString(o.Repo) {
 		return Result{}, fmt.Errorf("--repo %q is not a Go module path (like example.com/wardle)", o.Repo)
@@ -62,8 +112,19 @@ func Init(root string, o InitOptions) (Result, error) {
 	if !domainName.MatchString(o.Domain) {
 		return Result{}, fmt.Errorf("--domain %q is not a lower-case DNS domain with a dot (like example.com)", o.Domain)
 	}
-	data := map[string]string{"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year}
-	gomod := fmt.Sprintf("module %s\n\ngo %s\n", o.Repo, GoVersion)
+	if o.ApigenReplace != "" && !filepath.IsAbs(o.ApigenReplace) {
+		return Result{}, fmt.Errorf("the apigen replacement %q must be an absolute path", o.ApigenReplace)
+	}
+	if o.ApigenVersion != "" && !strings.HasPrefix(o.ApigenVersion, "v") {
+		return Result{}, fmt.Errorf("--apigen-version %q is not a module version (like v0.3.0)", o.ApigenVersion)
+	}
+	// How the project runs apigen: the Makefile, //go:generate and the pre-commit hook agree.
+	apigen := "apigen"
+	if o.Tool() {
+		apigen = "go tool apigen"
+	}
+	data := map[string]any{"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen}
+	gomod := o.goMod()
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
 		return Result{}, fmt.Errorf("refusing to overwrite existing file(s): go.mod")
 	}
@@ -73,6 +134,7 @@ func Init(root string, o InitOptions) (Result, error) {
 		{Path: "hack/boilerplate.go.txt", Template: "scaffold/init/boilerplate.go.txt.tmpl"},
 		{Path: "Makefile", Template: "scaffold/init/Makefile.tmpl"},
 		{Path: ".gitignore", Template: "scaffold/init/gitignore.tmpl"},
+		{Path: ".pre-commit-config.yaml", Template: "scaffold/init/pre-commit-config.yaml.tmpl"},
 	}, data)
 	if err != nil {
 		return Result{}, err
@@ -95,7 +157,8 @@ type APIOptions struct {
 	Status     bool
 }
 
-// NewAPI scaffolds the types file of a kind and, if the version is new, its doc.go.
+// NewAPI scaffolds the types file of a kind, an example test that creates and gets one through
+// the API server running in process, and, if the version is new, its doc.go.
 func NewAPI(root string, o APIOptions) (Result, error) {
 	short, groupName, err := qualifyGroup(root, o.Group, o.Domain)
 	if err != nil {
@@ -111,14 +174,19 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 	if plural == "" {
 		plural = namer.NewAllLowercasePluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: o.Kind}})
 	}
+	repo, err := projectModule(root)
+	if err != nil {
+		return Result{}, err
+	}
 	dir := path.Join("pkg/apis", short, o.Version)
 	data := map[string]any{
-		"GroupName": groupName, "Version": o.Version, "Kind": o.Kind, "Plural": plural,
+		"Repo": repo, "Group": short, "GroupName": groupName, "Version": o.Version, "Kind": o.Kind, "Plural": plural,
 		"Namespaced": o.Namespaced, "Status": o.Status,
 	}
 	return Write(root, []File{
 		{Path: path.Join(dir, "doc.go"), Template: "scaffold/api/doc.go.tmpl", IfExists: Skip},
 		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_types.go"), Template: "scaffold/api/types.go.tmpl"},
+		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_test.go"), Template: "scaffold/api/test.go.tmpl"},
 	}, data)
 }
 
@@ -143,6 +211,18 @@ func qualifyGroup(root, group, domain string) (short, full string, err error) {
 		return "", "", fmt.Errorf("group %q is not a lower-case DNS name with a dot", full)
 	}
 	return short, full, nil
+}
+
+// projectModule reads the module path from root's go.mod.
+func projectModule(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", fmt.Errorf("no go.mod in %s: run apigen init first (%v)", root, err)
+	}
+	if m := modfile.ModulePath(data); m != "" {
+		return m, nil
+	}
+	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
 }
 
 // projectDomain reads +apigen:domain from pkg/apis/doc.go, where apigen init put it.

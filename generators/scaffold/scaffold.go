@@ -13,6 +13,8 @@ import (
 	"strings"
 	"text/template"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/apigen-dev/apigen/templates"
 )
 
@@ -100,6 +102,12 @@ func render(f File, data any) ([]byte, error) {
 			return nil, fmt.Errorf("scaffold %s does not format: %v", f.Path, err)
 		}
 		return out, nil
+	}
+	if strings.HasSuffix(f.Path, ".yaml") {
+		var v any
+		if err := yaml.Unmarshal(b.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("scaffold %s is not YAML: %v", f.Path, err)
+		}
 	}
 	return b.Bytes(), nil
 }

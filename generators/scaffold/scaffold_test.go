@@ -7,7 +7,85 @@ import (
 	"testing"
 
 	"golang.org/x/mod/modfile"
+	"sigs.k8s.io/yaml"
 )
+
+// checkRunsApigen checks that the Makefile, the //go:generate line and the pre-commit hook all
+// run apigen as command.
+func checkRunsApigen(t *testing.T, root, command string) {
+	t.Helper()
+	if got := read(t, root, "Makefile"); !strings.Contains(got, "\nAPIGEN ?= "+command+"\n") {
+		t.Errorf("Makefile should default APIGEN to %q:\n%s", command, got)
+	}
+	if got := read(t, root, "pkg/apis/doc.go"); !strings.Contains(got, "\n//go:generate "+command+" generate\n") {
+		t.Errorf("pkg/apis/doc.go should have //go:generate %s generate:\n%s", command, got)
+	}
+	var config struct {
+		Repos []struct {
+			Repo  string
+			Hooks []struct {
+				ID            string
+				Name          string
+				Entry         string
+				Language      string
+				PassFilenames *bool `json:"pass_filenames"`
+				Files         string
+			}
+		}
+	}
+	if err := yaml.UnmarshalStrict([]byte(read(t, root, ".pre-commit-config.yaml")), &config); err != nil {
+		t.Fatalf(".pre-commit-config.yaml: %v", err)
+	}
+	if len(config.Repos) != 1 || config.Repos[0].Repo != "local" || len(config.Repos[0].Hooks) != 1 {
+		t.Fatalf(".pre-commit-config.yaml should have one local repo with one hook: %+v", config)
+	}
+	h := config.Repos[0].Hooks[0]
+	if h.ID != "apigen-verify" || h.Entry != command+" verify" || h.Language != "system" || h.PassFilenames == nil || *h.PassFilenames || h.Files == "" {
+		t.Errorf(".pre-commit-config.yaml hook: %+v, want apigen-verify running %q verify, language system, pass_filenames false", h, command)
+	}
+}
+
+func TestInitTool(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		o                InitOptions
+		require, replace string
+	}{
+		{"replace", InitOptions{ApigenReplace: "/src/apigen checkout"}, "v0.0.0-00010101000000-000000000000", "/src/apigen checkout"},
+		{"version", InitOptions{ApigenVersion: "v0.3.0"}, "v0.3.0", ""},
+		{"both", InitOptions{ApigenReplace: "/src/apigen", ApigenVersion: "v0.3.0"}, "v0.0.0-00010101000000-000000000000", "/src/apigen"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			o := tc.o
+			o.Repo, o.Domain, o.Year = "example.com/tooled", "tooled.io", "2031"
+			if _, err := Init(root, o); err != nil {
+				t.Fatal(err)
+			}
+			gomod := read(t, root, "go.mod")
+			f, err := modfile.Parse("go.mod", []byte(gomod), nil)
+			if err != nil {
+				t.Fatalf("go.mod does not parse: %v\n%s", err, gomod)
+			}
+			if len(f.Tool) != 1 || f.Tool[0].Path != ApigenTool {
+				t.Errorf("go.mod should have the tool directive %s:\n%s", ApigenTool, gomod)
+			}
+			if len(f.Require) != 1 || f.Require[0].Mod.Path != ApigenModule || f.Require[0].Mod.Version != tc.require {
+				t.Errorf("go.mod should require %s %s:\n%s", ApigenModule, tc.require, gomod)
+			}
+			switch {
+			case tc.replace == "" && len(f.Replace) != 0:
+				t.Errorf("go.mod should have no replace directive:\n%s", gomod)
+			case tc.replace != "" && (len(f.Replace) != 1 || f.Replace[0].Old.Path != ApigenModule || f.Replace[0].New.Path != tc.replace):
+				t.Errorf("go.mod should replace %s with %s:\n%s", ApigenModule, tc.replace, gomod)
+			}
+			checkRunsApigen(t, root, "go tool apigen")
+		})
+	}
+	if _, err := Init(t.TempDir(), InitOptions{Repo: "example.com/a", Domain: "a.io", ApigenReplace: "../apigen"}); err == nil || !strings.Contains(err.Error(), "absolute") {
+		t.Errorf("a relative replacement: got %v, want an error asking for an absolute path", err)
+	}
+}
 
 func read(t *testing.T, root, name string) string {
 	t.Helper()
@@ -24,7 +102,7 @@ func TestInitAndNewAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "go.mod cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt Makefile .gitignore"
+	want := "go.mod cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt Makefile .gitignore .pre-commit-config.yaml"
 	if got := strings.Join(res.Written, " "); got != want {
 		t.Errorf("written %q, want %q", got, want)
 	}
@@ -37,11 +115,17 @@ func TestInitAndNewAPI(t *testing.T) {
 	if got := read(t, root, "hack/boilerplate.go.txt"); !strings.Contains(got, "Copyright 2031.") {
 		t.Errorf("boilerplate:\n%s", got)
 	}
-	for _, target := range []string{"generate:", "verify:", "build:", "run:"} {
+	for _, target := range []string{"generate:", "verify:", "build:", "run:", "test:"} {
 		if !strings.Contains(read(t, root, "Makefile"), "\n"+target) {
 			t.Errorf("Makefile has no %s target", target)
 		}
 	}
+	// Without a replacement or a version, apigen is not a tool of the project: everything runs
+	// the apigen on PATH, and go.mod does not mention it.
+	if got := read(t, root, "go.mod"); strings.Contains(got, "apigen") {
+		t.Errorf("go.mod mentions apigen without --apigen-module-replace or --apigen-version:\n%s", got)
+	}
+	checkRunsApigen(t, root, "apigen")
 
 	// A short group takes the domain init recorded; the doc.go of a new version is written once.
 	if _, err := NewAPI(root, APIOptions{Group: "toys", Version: "v1", Kind: "Widget", Namespaced: true, Status: true}); err != nil {
@@ -66,6 +150,28 @@ func TestInitAndNewAPI(t *testing.T) {
 	gadget := read(t, root, "pkg/apis/toys/v1/gadget_types.go")
 	if !strings.Contains(gadget, "scope=Cluster") || strings.Contains(gadget, "Status") {
 		t.Errorf("gadget_types.go should be cluster-scoped without status:\n%s", gadget)
+	}
+
+	// Each kind gets an example test against the in-process server, in the external test
+	// package next to its types.
+	widgetTest := read(t, root, "pkg/apis/toys/v1/widget_test.go")
+	for _, want := range []string{
+		"package v1_test\n",
+		`"example.com/heldout/pkg/apis/toys/v1"`,
+		`"example.com/heldout/pkg/apiserver"`,
+		`"example.com/heldout/pkg/cmd/server/servertest"`,
+		"func TestWidget(t *testing.T) {",
+		"servertest.Start(t, apiserver.APIs())",
+		`client.Resource(v1.SchemeGroupVersion.WithResource("widgets")).Namespace("default")`,
+		"&v1.Widget{",
+	} {
+		if !strings.Contains(widgetTest, want) {
+			t.Errorf("widget_test.go lacks %q:\n%s", want, widgetTest)
+		}
+	}
+	gadgetTest := read(t, root, "pkg/apis/toys/v1/gadget_test.go")
+	if !strings.Contains(gadgetTest, `WithResource("gadgets"))`+"\n") || strings.Contains(gadgetTest, "Namespace") {
+		t.Errorf("gadget_test.go should use the cluster-scoped resource gadgets:\n%s", gadgetTest)
 	}
 
 	// A fully qualified group needs no domain.

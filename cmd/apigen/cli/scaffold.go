@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/modfile"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/pipeline"
@@ -23,15 +26,38 @@ func newInit() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Start a new API server project in the current directory",
-		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain), the license
-boilerplate, a Makefile and .gitignore; it never overwrites a file. It then fetches the pinned
-Kubernetes dependencies, generates the (still empty) server and tidies go.mod, so that
-"go build ./cmd/apiserver" works at once.`,
+		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain and a
+//go:generate line), the license boilerplate, a Makefile, .gitignore and a .pre-commit-config.yaml;
+it never overwrites a file. It then fetches the pinned Kubernetes dependencies, generates the
+(still empty) server and tidies go.mod, so that "go build ./cmd/apiserver" works at once.
+
+apigen as a tool of the project. When go.mod can name an apigen to build, init adds the tool
+directive (what "go get -tool github.com/apigen-dev/apigen/cmd/apigen@<version>" adds), and the
+Makefile, "go generate ./..." and the pre-commit hook all run "go tool apigen": everyone who
+clones the project gets the same generator, at the version go.mod pins. Which apigen go.mod
+names, first match wins:
+  --apigen-module-replace=<dir>  a local checkout of apigen (unpublished or modified builds):
+                                 go.mod requires apigen at v0.0.0-00010101000000-000000000000 and
+                                 replaces it with <dir>, so nothing is downloaded for apigen;
+                                 the path is machine-specific, so change it before sharing.
+  --apigen-version=<version>     a published release (downloaded by the go command);
+  this binary's own version      when it is a release ("go install ...@v0.3.0").
+Otherwise (a development build, as "go build ./cmd/apigen" makes) go.mod is left without apigen,
+and the Makefile, //go:generate and the hook run the apigen on your PATH. apigen's dependencies
+join go.mod's requirements with the tool directive, as any tool's do; the generated server never
+imports apigen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := os.Getwd()
 			if err != nil {
 				return err
+			}
+			if o.ApigenReplace != "" {
+				if o.ApigenReplace, err = apigenCheckout(o.ApigenReplace); err != nil {
+					return err
+				}
+			} else if o.ApigenVersion == "" {
+				o.ApigenVersion = releasedVersion()
 			}
 			res, err := scaffold.Init(root, o)
 			if err != nil {
@@ -39,6 +65,14 @@ Kubernetes dependencies, generates the (still empty) server and tidies go.mod, s
 			}
 			out := cmd.OutOrStdout()
 			printScaffold(out, res)
+			switch {
+			case o.ApigenReplace != "":
+				fmt.Fprintf(out, "apigen is a tool of this module (go tool apigen), built from %s\n", o.ApigenReplace)
+			case o.ApigenVersion != "":
+				fmt.Fprintf(out, "apigen is a tool of this module (go tool apigen) at %s\n", o.ApigenVersion)
+			default:
+				fmt.Fprintln(out, "apigen is not in go.mod (this is a development build; see --apigen-module-replace): make and go generate run apigen from PATH")
+			}
 			if skipDeps {
 				return nil
 			}
@@ -60,6 +94,8 @@ Kubernetes dependencies, generates the (still empty) server and tidies go.mod, s
 	cmd.Flags().StringVar(&o.Domain, "domain", "", "domain of the API groups (required): --group wardle becomes wardle.<domain>")
 	cmd.Flags().StringVar(&o.Year, "year", strconv.Itoa(time.Now().Year()), "copyright year in hack/boilerplate.go.txt")
 	cmd.Flags().BoolVar(&skipDeps, "skip-deps", false, "only write the files: no go get, generate or go mod tidy")
+	cmd.Flags().StringVar(&o.ApigenReplace, "apigen-module-replace", "", "make apigen a tool of the project built from this local apigen checkout (a replace directive; see above)")
+	cmd.Flags().StringVar(&o.ApigenVersion, "apigen-version", "", "make apigen a tool of the project at this published version (default: this binary's version, when it is a release)")
 	_ = cmd.MarkFlagRequired("repo")
 	_ = cmd.MarkFlagRequired("domain")
 	return cmd
@@ -100,6 +136,42 @@ It never overwrites a types file. Edit the types, then run apigen generate.`,
 	}
 	return cmd
 }
+
+// apigenCheckout returns the absolute path of dir after checking that it holds apigen's module.
+func apigenCheckout(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	data, err := os.ReadFile(filepath.Join(abs, "go.mod"))
+	if err != nil {
+		return "", fmt.Errorf("--apigen-module-replace %s: not a checkout of apigen: %v", dir, err)
+	}
+	if m := modfile.ModulePath(data); m != scaffold.ApigenModule {
+		return "", fmt.Errorf("--apigen-module-replace %s: its go.mod is module %q, not %s", dir, m, scaffold.ApigenModule)
+	}
+	return abs, nil
+}
+
+// releasedVersion is this binary's module version when it was built from a published release
+// (go install github.com/apigen-dev/apigen/cmd/apigen@v0.3.0), and "" for development builds:
+// "(devel)", pseudo-versions of unpublished commits, and modified (+dirty) trees.
+func releasedVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok || info.Main.Path != scaffold.ApigenModule || info.Main.Replace != nil {
+		return ""
+	}
+	v := info.Main.Version
+	if !releaseVersion.MatchString(v) || pseudoVersion.MatchString(v) {
+		return ""
+	}
+	return v
+}
+
+var (
+	releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
+	pseudoVersion  = regexp.MustCompile(`[-.][0-9]{14}-[0-9a-f]{12}$`)
+)
 
 func printScaffold(w io.Writer, res scaffold.Result) {
 	for _, p := range res.Written {

@@ -6,3 +6,7 @@
 //
 // +apigen:domain=example.com
 package apis
+
+// "go generate ./..." regenerates the project from here.
+//
+//go:generate apigen generate

@@ -8,13 +8,13 @@ type Toy struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec ToySpec `json:"spec,omitempty"`
+	Spec  ToySpec `json:"spec,omitempty"`
 	Owner string
 }
 
 // ToySpec is the desired state.
 type ToySpec struct {
-	Color string `json:"color,omitempty"`
+	Color string          `json:"color,omitempty"`
 	Kits  map[string]*Kit `json:"kits,omitempty"`
 }
 
@@ -35,8 +35,8 @@ type Part struct {
 
 // Kit has parts.
 type Kit struct {
-	Parts []Part `json:"parts,omitempty"`
-	URL   string `json:",omitempty"`
+	Parts     []Part `json:"parts,omitempty"`
+	URL       string `json:",omitempty"`
 	TLSConfig string `json:"-"`
 }
 

@@ -9,7 +9,7 @@ type Doll struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec DollSpec `json:"spec,omitempty"`
+	Spec   DollSpec   `json:"spec,omitempty"`
 	Status DollStatus `json:"status,omitempty"`
 }
 

@@ -9,7 +9,7 @@ type Toy struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec ToySpec `json:"spec,omitempty"`
-	Size Size `json:"size"`
+	Size Size    `json:"size"`
 }
 
 // ToySpec is the desired state.
