@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-unit lint examples verify-examples demo clean
+.PHONY: all build tools test test-unit lint examples verify-examples demo bench clean
 
 all: build
 
@@ -35,6 +35,11 @@ verify-examples: build ## Fail when an example's generated files are stale.
 
 demo: build tools ## Regenerate examples/wardle, start it on embedded etcd and talk to it with kubectl.
 	hack/demo.sh
+
+bench: build ## Generation speed and memory: apigen vs the upstream generators (not part of test; see BENCHMARKS.md).
+	hack/tools/codegen/build.sh
+	hack/bench/generate.sh 5
+	hack/bench/scale.sh 3
 
 clean:
 	rm -rf $(BIN)

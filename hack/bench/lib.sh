@@ -1,0 +1,86 @@
+# Shared helpers of hack/bench/*.sh (sourced, not run).
+
+# median: the median of the numbers on stdin, one per line.
+median() {
+	LC_ALL=C sort -g | awk '{ a[NR] = $1 } END { if (NR == 0) { print "nan"; exit } if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# timed OUT CMD...: runs CMD under /usr/bin/time, writing "<wall s> <user s> <sys s> <max RSS KiB>"
+# to OUT. The CPU and peak RSS are those of CMD and every process it waited for (RSS: the
+# largest single process, not a sum).
+timed() {
+	local out=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$out" "$@"
+	# /usr/bin/time writes "Command exited with non-zero status" first when CMD fails.
+	tail -n1 "$out" >"$out.tmp" && mv "$out.tmp" "$out"
+}
+
+# load: the 1-minute load average.
+load1() { awk '{ print $1 }' /proc/loadavg; }
+
+require_time() {
+	if [[ ! -x /usr/bin/time ]]; then
+		echo "$0: /usr/bin/time (GNU time) is needed: apt-get install time" >&2
+		exit 2
+	fi
+}
+
+# copy_project SRC DST: a copy of an apigen project without its build output.
+copy_project() {
+	mkdir -p "$2"
+	cp -a "$1"/. "$2"/
+	rm -rf "$2/bin" "$2/.apigen"
+}
+
+# tag_upstream DIR: adds to the project at DIR the +k8s and +genclient tags kube_codegen.sh's
+# generators need and apigen injects in memory: on each version package's doc.go
+# deepcopy-gen=package, defaulter-gen=TypeMeta, conversion-gen=false (apigen projects have no
+# internal version to convert to: only the process and load are paid), openapi-gen=true and
+# openapi-model-package=<the name apigen gives>; on each +apigen:resource type +genclient
+# (+genclient:nonNamespaced when scope=Cluster) and the runtime.Object deepcopy interface, on
+# its List type the interface.
+tag_upstream() {
+	local dir=$1 module doc pkgdir pkg host model kinds cluster
+	module=$(awk '$1 == "module" { print $2; exit }' "$dir/go.mod")
+	while IFS= read -r doc; do
+		pkgdir=$(dirname "$doc")
+		pkg=$module/${pkgdir#"$dir"/}
+		host=${pkg%%/*}
+		model=$(echo "$host" | awk -F. '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? "." : "") }')
+		model=$model$(echo "${pkg#"$host"}" | tr / .)
+		awk -v model="$model" '
+			/^package / && !done {
+				print "//"
+				print "// +k8s:deepcopy-gen=package"
+				print "// +k8s:defaulter-gen=TypeMeta"
+				print "// +k8s:conversion-gen=false"
+				print "// +k8s:openapi-gen=true"
+				print "// +k8s:openapi-model-package=" model
+				done = 1
+			}
+			{ print }' "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
+		# kinds: the types right under a +apigen:resource marker.
+		read -r kinds cluster < <(awk '
+			/^\/\/ *\+apigen:resource/ { pend = 1; cl = ($0 ~ /scope=Cluster/); next }
+			/^\/\// { next }
+			/^type [A-Za-z0-9_]+ struct/ && pend { k = k "," $2; if (cl) c = c "," $2 }
+			{ pend = 0 }
+			END { printf "%s, %s,\n", k, c }' "$pkgdir"/*.go)
+		for f in "$pkgdir"/*.go; do
+			[[ $(basename "$f") == zz_generated.* ]] && continue
+			awk -v kinds="$kinds" -v cluster="$cluster" '
+				/^type [A-Za-z0-9_]+ struct/ {
+					n = $2
+					if (index(kinds, "," n ",")) {
+						print "// +genclient"
+						if (index(cluster, "," n ",")) print "// +genclient:nonNamespaced"
+						print "// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"
+					} else if (n ~ /List$/ && index(kinds, "," substr(n, 1, length(n) - 4) ",")) {
+						print "// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"
+					}
+				}
+				{ print }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+		done
+	done < <(find "$dir/pkg/apis" -mindepth 3 -maxdepth 3 -name doc.go | LC_ALL=C sort)
+}

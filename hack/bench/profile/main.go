@@ -1,0 +1,123 @@
+// Command profile runs what apigen generate runs in memory (load, model, every generator,
+// the comparison with the tree; nothing is written) over a project, timing each phase, and
+// optionally writes CPU and heap profiles for go tool pprof. apigen itself has no profiling
+// flag; this is how BENCHMARKS.md's "where the time goes" was measured:
+//
+//	go run ./hack/bench/profile -dir examples/wardle -n 5 -cpuprofile /tmp/cpu.pprof
+//	go tool pprof -top -cum /tmp/cpu.pprof
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"sort"
+	"time"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/parse"
+	"github.com/apigen-dev/apigen/generators/pipeline"
+)
+
+func main() {
+	dir := flag.String("dir", ".", "project root (where go.mod is)")
+	n := flag.Int("n", 1, "runs; phase times are per-run medians")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of all runs here")
+	memProfile := flag.String("memprofile", "", "write an allocation profile here after the runs")
+	flag.Parse()
+
+	root, err := pipeline.FindRoot(*dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	boilerplate, err := os.ReadFile(filepath.Join(root, pipeline.DefaultHeaderFile))
+	if err != nil && !os.IsNotExist(err) {
+		log.Fatal(err)
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	phases := map[string][]time.Duration{}
+	var order []string
+	record := func(name string, start time.Time) time.Time {
+		now := time.Now()
+		if _, ok := phases[name]; !ok {
+			order = append(order, name)
+		}
+		phases[name] = append(phases[name], now.Sub(start))
+		return now
+	}
+	for range *n {
+		start := time.Now()
+		t := start
+		load, err := loader.Load(root)
+		if err != nil {
+			log.Fatal(err)
+		}
+		t = record("load (go/packages via gengo)", t)
+		project, err := parse.Project(load)
+		if err != nil {
+			log.Fatal(err)
+		}
+		t = record("model (markers, validation)", t)
+		ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(boilerplate, "")}
+		all := engine.NewOutput()
+		for _, g := range pipeline.All() {
+			out, err := engine.Run(ctx, []engine.Generator{g})
+			if err != nil {
+				log.Fatal(err)
+			}
+			for _, p := range out.Paths() {
+				b, _ := out.Get(p)
+				if err := all.Add(p, b); err != nil {
+					log.Fatal(err)
+				}
+			}
+			t = record("generator "+g.Name(), t)
+		}
+		plan, err := engine.NewPlan(root, all)
+		if err != nil {
+			log.Fatal(err)
+		}
+		record("compare with the tree", t)
+		record("total", start)
+		if !plan.Current() {
+			fmt.Fprintf(os.Stderr, "note: %d generated file(s) differ from the tree\n", len(plan.Changed)+len(plan.Stale))
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+
+	fmt.Printf("%s: %d run(s), median per phase\n", root, *n)
+	for _, name := range order {
+		d := phases[name]
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		fmt.Printf("  %-34s %7.3f s\n", name, d[len(d)/2].Seconds())
+	}
+	fmt.Printf("  heap: %d MiB allocated per run, %d MiB obtained from the OS\n",
+		ms.TotalAlloc/uint64(*n)>>20, ms.Sys>>20)
+
+	if *memProfile != "" {
+		f, err := os.Create(*memProfile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			log.Fatal(err)
+		}
+		f.Close()
+	}
+}
