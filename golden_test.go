@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 )
@@ -106,5 +108,52 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestModelGolden builds the model of each project under testdata/models and compares it, as
+// apigen generate --dump-model prints it, with the case's model.json; -update rewrites it.
+// These are the parser's goldens: markers, defaults, aliases and hooks as the model sees them.
+func TestModelGolden(t *testing.T) {
+	cases, err := filepath.Glob("testdata/models/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range cases {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), filepath.Base(dir))
+			copyTree(t, filepath.Join(dir, "pkg"), filepath.Join(root, "pkg"))
+			for _, name := range []string{"go.mod", "go.sum"} {
+				data, err := os.ReadFile(filepath.Join("examples", "wardle", name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, project, err := pipeline.Model(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := project.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join(dir, "model.json")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("model of %s (-want +got; go test -run TestModelGolden -update to accept):\n%s", dir, diff)
+			}
+		})
 	}
 }

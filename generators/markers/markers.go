@@ -406,20 +406,26 @@ func setField(f reflect.Value, key, raw string) error {
 	return nil
 }
 
-// splitArgs splits on commas that are outside double quotes and braces.
+// splitArgs splits on commas that are outside quotes ("..." or kubebuilder's `...`) and braces.
 func splitArgs(s string) []string {
 	var out []string
 	var cur strings.Builder
-	inQuote, depth := false, 0
+	var quote byte // the open quote character, or 0
+	depth := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		inQuote := quote != 0
 		switch {
-		case c == '\\' && inQuote && i+1 < len(s):
+		case c == '\\' && quote == '"' && i+1 < len(s):
 			cur.WriteByte(c)
 			i++
 			c = s[i]
-		case c == '"':
-			inQuote = !inQuote
+		case (c == '"' || c == '`') && (quote == 0 || quote == c):
+			if quote == 0 {
+				quote = c
+			} else {
+				quote = 0
+			}
 		case c == '{' && !inQuote:
 			depth++
 		case c == '}' && !inQuote && depth > 0:
@@ -436,7 +442,7 @@ func splitArgs(s string) []string {
 
 func unquote(s string) string {
 	s = strings.TrimSpace(s)
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
 		if u, err := strconv.Unquote(s); err == nil {
 			return u
 		}

@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"fmt"
 	"go/token"
 	"strings"
 	"testing"
@@ -133,4 +134,19 @@ func FuzzParse(f *testing.F) {
 			_, _ = reg.Parse(line, target, pos)
 		}
 	})
+}
+
+// TestQuotedValues covers kubebuilder's quoting: "..." and raw `...` values, which may hold
+// commas.
+func TestQuotedValues(t *testing.T) {
+	m, err := Apigen().Parse("// +kubebuilder:printcolumn:name=\"Last Seen\",type=date,JSONPath=`.status.times[?(@.a,@.b)]`,priority=1", Type, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%+v", m.Args)
+	for _, want := range []string{"Last Seen", ".status.times[?(@.a,@.b)]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("args %s lack %q", got, want)
+		}
+	}
 }

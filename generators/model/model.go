@@ -2,7 +2,10 @@
 // every emitter reads. It is plain data: no go/ast, no gengo, no jennifer.
 package model
 
-import "go/token"
+import (
+	"encoding/json"
+	"go/token"
+)
 
 // Project is everything apigen generates for one Go module.
 type Project struct {
@@ -115,4 +118,14 @@ func (g *Group) StorageVersion() *Version {
 		}
 	}
 	return nil
+}
+
+// JSON is the model as apigen generate --dump-model prints it: indented, fields in declaration
+// order, positions relative to the project root, so it can serve as a golden file.
+func (p *Project) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }

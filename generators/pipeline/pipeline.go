@@ -55,11 +55,7 @@ func Run(root string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	load, err := loader.Load(root)
-	if err != nil {
-		return nil, err
-	}
-	project, err := parse.Project(load)
+	load, project, err := Model(root)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +65,19 @@ func Run(root string, o Options) (*Result, error) {
 		return nil, err
 	}
 	return &Result{Root: root, Project: project, Output: out}, nil
+}
+
+// Model loads the project at root and builds and validates its model, without generating.
+func Model(root string) (*loader.Result, *model.Project, error) {
+	load, err := loader.Load(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	project, err := parse.Project(load)
+	if err != nil {
+		return nil, nil, err
+	}
+	return load, project, nil
 }
 
 func readHeader(root, name string) ([]byte, error) {

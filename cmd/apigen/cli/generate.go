@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -57,13 +56,16 @@ generated files that are no longer produced are deleted; files without apigen's
 				if err != nil {
 					return err
 				}
-				res, err := pipeline.Run(root, pipeline.Options{HeaderFile: flags.headerFile, Year: flags.year})
+				_, project, err := pipeline.Model(root)
 				if err != nil {
 					return relativeTo(root, err)
 				}
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(res.Project)
+				data, err := project.JSON()
+				if err != nil {
+					return err
+				}
+				_, err = cmd.OutOrStdout().Write(data)
+				return err
 			}
 			_, plan, err := flags.plan()
 			if err != nil {

@@ -1,0 +1,2 @@
+// +groupName=toys.example.com
+package v1
