@@ -1,2 +1,0 @@
-// +groupName=
-package v1

@@ -1,0 +1,31 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy is a test kind.
+// +apigen:resource
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+
+	// Size is validated by kubebuilder markers, which are accepted.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:default=3
+	// +apigen:optional
+	Size int `json:"size,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	Color string `json:"color,omitempty"`
+}
+
+// ToyList is a list of Toy.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Toy `json:"items"`
+}
