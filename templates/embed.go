@@ -15,3 +15,9 @@ var Server embed.FS
 //
 //go:embed scaffold
 var Scaffold embed.FS
+
+// Manifests holds the text/template sources of config/generated/*.yaml, one template per file
+// (<file>.tmpl), rendered by generators/manifests.
+//
+//go:embed manifests/*.yaml.tmpl
+var Manifests embed.FS

@@ -12,6 +12,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/manifests"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/parse"
 )
@@ -27,6 +28,7 @@ func All() []engine.Generator {
 		golang.Storage(),
 		golang.APIServer(),
 		golang.Server(),
+		manifests.New(),
 	}
 }
 

@@ -1,0 +1,280 @@
+package manifests
+
+import (
+	"bytes"
+	"encoding/json"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/yaml"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+func toyProject() *model.Project {
+	return &model.Project{
+		Module: "example.com/toy",
+		Name:   "toy",
+		Groups: []*model.Group{
+			// Out of order on purpose: groups and versions are sorted by the generator.
+			{Name: "zoo.example.com", Package: "zoo", Versions: []*model.Version{
+				{Name: "v1alpha1", Storage: true},
+			}},
+			{Name: "farm.example.com", Package: "farm", Versions: []*model.Version{
+				{Name: "v1alpha1"},
+				{Name: "v1beta1", Storage: true},
+				{Name: "v1"},
+			}},
+		},
+	}
+}
+
+func generate(t *testing.T, p *model.Project) *engine.Output {
+	t.Helper()
+	out, err := engine.Run(&engine.Context{Project: p}, []engine.Generator{New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// docs decodes every document of a generated file with the strict client-go decoder (or the
+// local APIService type) and returns them as typed objects.
+func docs(t *testing.T, out *engine.Output, file string) []runtime.Object {
+	t.Helper()
+	b, ok := out.Get(path.Join(Dir, file))
+	if !ok {
+		t.Fatalf("%s is not generated", file)
+	}
+	if err := Check(b); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	var objs []runtime.Object
+	for _, doc := range separator.Split(string(b), -1) {
+		j, err := yaml.YAMLToJSONStrict([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj, _, err := strict.Decode(j, nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+func TestFilesAndHeader(t *testing.T) {
+	out := generate(t, toyProject())
+	want := []string{"apiservice.yaml", "deployment.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
+	var got []string
+	for _, p := range out.Paths() {
+		got = append(got, strings.TrimPrefix(p, Dir+"/"))
+		b, _ := out.Get(p)
+		if !bytes.HasPrefix(b, []byte("# "+engine.GeneratedLine+"\n")) {
+			t.Errorf("%s does not start with the generated header", p)
+		}
+		if !engine.IsGenerated(p, b) {
+			t.Errorf("%s: engine.IsGenerated is false", p)
+		}
+		if err := Check(b); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("files = %v, want %v", got, want)
+	}
+
+	k, _ := out.Get(path.Join(Dir, "kustomization.yaml"))
+	var kust kustomization
+	j, _ := yaml.YAMLToJSON(k)
+	if err := decodeStrict(j, &kust); err != nil {
+		t.Fatal(err)
+	}
+	if w := slices.DeleteFunc(slices.Clone(want), func(s string) bool { return s == "kustomization.yaml" }); !slices.Equal(kust.Resources, w) {
+		t.Errorf("kustomization resources = %v, want %v", kust.Resources, w)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := generate(t, toyProject()), generate(t, toyProject())
+	if !a.Equal(b) {
+		t.Error("two runs over the same model differ")
+	}
+}
+
+func TestAPIServices(t *testing.T) {
+	out := generate(t, toyProject())
+	b, _ := out.Get(path.Join(Dir, "apiservice.yaml"))
+	type row struct {
+		Name     string
+		Priority int32
+	}
+	var got []row
+	for _, doc := range separator.Split(string(b), -1) {
+		j, err := yaml.YAMLToJSONStrict([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a APIService
+		if err := decodeStrict(j, &a); err != nil {
+			t.Fatal(err)
+		}
+		s := a.Spec
+		if s.Service == nil || s.Service.Namespace != "toy-system" || s.Service.Name != "toy-apiserver" || s.Service.Port == nil || *s.Service.Port != 443 {
+			t.Errorf("%s: service = %+v", a.Metadata.Name, s.Service)
+		}
+		if s.GroupPriorityMinimum != 1000 || s.InsecureSkipTLSVerify || len(s.CABundle) != 0 {
+			t.Errorf("%s: spec = %+v", a.Metadata.Name, s)
+		}
+		got = append(got, row{a.Metadata.Name, s.VersionPriority})
+	}
+	want := []row{
+		{"v1beta1.farm.example.com", 100}, // storage version first and highest
+		{"v1.farm.example.com", 90},
+		{"v1alpha1.farm.example.com", 80},
+		{"v1alpha1.zoo.example.com", 100},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("APIServices = %v, want %v", got, want)
+	}
+}
+
+func TestRBACSubjects(t *testing.T) {
+	out := generate(t, toyProject())
+	sa := docs(t, out, "serviceaccount.yaml")[0].(*corev1.ServiceAccount)
+	if sa.Name != "toy-apiserver" || sa.Namespace != "toy-system" {
+		t.Errorf("service account %s/%s", sa.Namespace, sa.Name)
+	}
+	var bindings, readerInKubeSystem int
+	for _, obj := range docs(t, out, "rbac.yaml") {
+		var subjects []rbacv1.Subject
+		switch o := obj.(type) {
+		case *rbacv1.ClusterRoleBinding:
+			subjects = o.Subjects
+		case *rbacv1.RoleBinding:
+			subjects = o.Subjects
+			if o.Namespace == "kube-system" && o.RoleRef.Kind == "Role" && o.RoleRef.Name == "extension-apiserver-authentication-reader" {
+				readerInKubeSystem++
+			}
+		case *rbacv1.ClusterRole:
+			continue
+		default:
+			t.Fatalf("unexpected %T in rbac.yaml", obj)
+		}
+		bindings++
+		if len(subjects) != 1 || subjects[0].Kind != "ServiceAccount" || subjects[0].Name != sa.Name || subjects[0].Namespace != sa.Namespace {
+			t.Errorf("subjects = %+v, want only %s/%s", subjects, sa.Namespace, sa.Name)
+		}
+	}
+	if bindings != 3 || readerInKubeSystem != 1 {
+		t.Errorf("%d bindings, %d authentication-reader bindings in kube-system; want 3 and 1", bindings, readerInKubeSystem)
+	}
+}
+
+func TestDeployment(t *testing.T) {
+	out := generate(t, toyProject())
+	d := docs(t, out, "deployment.yaml")[0].(*appsv1.Deployment)
+	if d.Namespace != "toy-system" || d.Name != "toy-apiserver" || d.Spec.Replicas == nil || *d.Spec.Replicas != 2 {
+		t.Errorf("deployment %s/%s replicas %v", d.Namespace, d.Name, d.Spec.Replicas)
+	}
+	pod := d.Spec.Template.Spec
+	if pod.ServiceAccountName != "toy-apiserver" {
+		t.Errorf("serviceAccountName = %q", pod.ServiceAccountName)
+	}
+	if psc := pod.SecurityContext; psc == nil || psc.RunAsNonRoot == nil || !*psc.RunAsNonRoot || psc.SeccompProfile == nil || psc.SeccompProfile.Type != corev1.SeccompProfileTypeRuntimeDefault {
+		t.Errorf("pod securityContext = %+v", psc)
+	}
+	if len(pod.Containers) != 1 {
+		t.Fatalf("%d containers", len(pod.Containers))
+	}
+	c := pod.Containers[0]
+	for _, p := range []struct {
+		probe *corev1.Probe
+		path  string
+	}{{c.ReadinessProbe, "/readyz"}, {c.LivenessProbe, "/livez"}} {
+		if p.probe == nil || p.probe.HTTPGet == nil || p.probe.HTTPGet.Path != p.path || p.probe.HTTPGet.Scheme != corev1.URISchemeHTTPS || p.probe.HTTPGet.Port.String() != "https" {
+			t.Errorf("probe on %s = %+v", p.path, p.probe)
+		}
+	}
+	if len(c.Ports) != 1 || c.Ports[0].Name != "https" || c.Ports[0].ContainerPort != 8443 {
+		t.Errorf("ports = %+v", c.Ports)
+	}
+	if !slices.Contains(c.Args, "--secure-port=8443") || !slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "--etcd-servers=") }) {
+		t.Errorf("args = %v", c.Args)
+	}
+	sc := c.SecurityContext
+	if sc == nil || sc.RunAsNonRoot == nil || !*sc.RunAsNonRoot || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation ||
+		sc.ReadOnlyRootFilesystem == nil || !*sc.ReadOnlyRootFilesystem || sc.Capabilities == nil || !slices.Equal(sc.Capabilities.Drop, []corev1.Capability{"ALL"}) {
+		t.Errorf("container securityContext = %+v", sc)
+	}
+	if c.Resources.Requests.Cpu().IsZero() || c.Resources.Requests.Memory().IsZero() {
+		t.Errorf("resources = %+v", c.Resources)
+	}
+	if !slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool {
+		return v.Secret != nil && v.Secret.SecretName == "toy-apiserver-serving-cert"
+	}) {
+		t.Error("the serving certificate Secret is not mounted")
+	}
+
+	svc := docs(t, out, "service.yaml")[0].(*corev1.Service)
+	if svc.Spec.Type != corev1.ServiceTypeClusterIP || len(svc.Spec.Ports) != 1 || svc.Spec.Ports[0].Port != 443 || svc.Spec.Ports[0].TargetPort.String() != "https" {
+		t.Errorf("service spec = %+v", svc.Spec)
+	}
+	for k, v := range svc.Spec.Selector {
+		if d.Spec.Template.Labels[k] != v {
+			t.Errorf("service selector %s=%s does not select the pods", k, v)
+		}
+	}
+}
+
+func TestCheckRejects(t *testing.T) {
+	for name, y := range map[string]string{
+		"unknown field":    "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  prots: []\n",
+		"duplicate field":  "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  name: y\n",
+		"unknown kind":     "apiVersion: v1\nkind: Nope\nmetadata:\n  name: x\n",
+		"empty document":   "# only a comment\n",
+		"bad indentation":  "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n labels: {}\n",
+		"insecure service": "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: v1.a.b\nspec:\n  group: a.b\n  version: v1\n  service: {namespace: n, name: s}\n  insecureSkipTLSVerify: true\n  groupPriorityMinimum: 1000\n  versionPriority: 1\n",
+		"wrong name":       "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: a.b\nspec:\n  group: a.b\n  version: v1\n  service: {namespace: n, name: s}\n  groupPriorityMinimum: 1000\n  versionPriority: 1\n",
+	} {
+		if err := Check([]byte(y)); err == nil {
+			t.Errorf("%s: Check accepted it", name)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	p := toyProject()
+	p.Name = "My_Project.v2"
+	out := generate(t, p)
+	ns := docs(t, out, "namespace.yaml")[0].(*corev1.Namespace)
+	if ns.Name != "my-project-v2-system" {
+		t.Errorf("namespace = %q", ns.Name)
+	}
+	p.Name = "2fast"
+	if _, err := engine.Run(&engine.Context{Project: p}, []engine.Generator{New()}); err == nil {
+		t.Error("a project name that gives an invalid Service name was accepted")
+	}
+}
+
+func TestNoGroups(t *testing.T) {
+	out := generate(t, &model.Project{Module: "example.com/toy", Name: "toy"})
+	if _, ok := out.Get(path.Join(Dir, "apiservice.yaml")); ok {
+		t.Error("apiservice.yaml generated without any group")
+	}
+	k, _ := out.Get(path.Join(Dir, "kustomization.yaml"))
+	j, _ := yaml.YAMLToJSON(k)
+	var kust kustomization
+	_ = json.Unmarshal(j, &kust)
+	if slices.Contains(kust.Resources, "apiservice.yaml") {
+		t.Error("kustomization lists apiservice.yaml")
+	}
+}
