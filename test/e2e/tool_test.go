@@ -161,6 +161,11 @@ func TestToolProject(t *testing.T) {
 	if r := verify.run(proj, env); r.ExitCode != 0 {
 		t.Errorf("apigen-verify after the apigen-generate hook: want exit 0, got:\n%s", r)
 	}
+	if _, err := exec.LookPath("make"); err == nil {
+		if r := runCmd(cmdOpts{Dir: proj, Env: env}, "make", "verify"); r.ExitCode != 0 {
+			t.Errorf("the scaffolded make verify on a current project: want exit 0, got:\n%s", r)
+		}
+	}
 
 	// --- 4. make test: the scaffolded per-kind tests against the in-process server ---------
 	name, args := "go", []string{"test", "./..."}
