@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-unit lint examples verify-examples demo bench clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench clean
 
 all: build
 
@@ -21,8 +21,11 @@ lint: ## go vet and gofmt over apigen itself.
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^examples/' || true)); \
 	if [[ -n "$$unformatted" ]]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi
 
-test: tools lint ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl).
+test: tools lint test-examples ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl), and each example's own tests.
 	$(GO) test -count=1 -timeout=40m ./...
+
+test-examples: ## Each example's own tests, as its users run them (go test ./... in the example).
+	@for ex in $(EXAMPLES); do echo "go test ./... in $$ex"; (cd $$ex && $(GO) vet ./... && $(GO) test -count=1 ./...); done
 
 test-unit: ## Quick tests only (no end-to-end).
 	$(GO) test -short ./...
