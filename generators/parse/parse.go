@@ -502,10 +502,7 @@ func lowerFirst(s string) string {
 	for i < len(rs) && unicode.IsUpper(rs[i]) {
 		i++
 	}
-	switch {
-	case i == len(rs):
-		i = len(rs)
-	case i > 1:
+	if i > 1 && i < len(rs) {
 		i-- // keep the upper-case letter that starts the next word
 	}
 	for j := range i {

@@ -22,20 +22,22 @@ func (f *generateFlags) register(cmd *cobra.Command) {
 
 // plan runs the pipeline for the project around the working directory and compares its output
 // with the tree.
-func (f *generateFlags) plan() (*pipeline.Result, *engine.Plan, error) {
+func (f *generateFlags) plan() (*engine.Plan, error) {
 	root, err := pipeline.FindRoot(".")
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	res, err := pipeline.Run(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year})
+	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year})
+}
+
+// planAt runs the pipeline for the project at root and compares its output with the tree;
+// generate, verify and init all start here.
+func planAt(root string, o pipeline.Options) (*engine.Plan, error) {
+	res, err := pipeline.Run(root, o)
 	if err != nil {
-		return nil, nil, relativeTo(root, err)
+		return nil, relativeTo(root, err)
 	}
-	plan, err := engine.NewPlan(root, res.Output)
-	if err != nil {
-		return nil, nil, err
-	}
-	return res, plan, nil
+	return engine.NewPlan(root, res.Output)
 }
 
 func newGenerate() *cobra.Command {
@@ -67,7 +69,7 @@ generated files that are no longer produced are deleted; files without apigen's
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			_, plan, err := flags.plan()
+			plan, err := flags.plan()
 			if err != nil {
 				return err
 			}
@@ -107,7 +109,7 @@ nothing and exits 0; otherwise it prints a unified diff, names missing and stale
 Use it in CI and as a pre-commit check.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, plan, err := flags.plan()
+			plan, err := flags.plan()
 			if err != nil {
 				return err
 			}

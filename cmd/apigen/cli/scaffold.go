@@ -7,15 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/semver"
 
-	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/scaffold"
 )
@@ -162,16 +162,11 @@ func releasedVersion() string {
 		return ""
 	}
 	v := info.Main.Version
-	if !releaseVersion.MatchString(v) || pseudoVersion.MatchString(v) {
+	if !semver.IsValid(v) || semver.Build(v) != "" || module.IsPseudoVersion(v) {
 		return ""
 	}
 	return v
 }
-
-var (
-	releaseVersion = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
-	pseudoVersion  = regexp.MustCompile(`[-.][0-9]{14}-[0-9a-f]{12}$`)
-)
 
 func printScaffold(w io.Writer, res scaffold.Result) {
 	for _, p := range res.Written {
@@ -184,11 +179,7 @@ func printScaffold(w io.Writer, res scaffold.Result) {
 
 // generateAll runs generate in root and writes the result.
 func generateAll(root string, out io.Writer) error {
-	res, err := pipeline.Run(root, pipeline.Options{})
-	if err != nil {
-		return relativeTo(root, err)
-	}
-	plan, err := engine.NewPlan(root, res.Output)
+	plan, err := planAt(root, pipeline.Options{})
 	if err != nil {
 		return err
 	}
