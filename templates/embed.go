@@ -16,8 +16,9 @@ var Server embed.FS
 //go:embed scaffold
 var Scaffold embed.FS
 
-// Manifests holds the text/template sources of config/generated/*.yaml, one template per file
+// Manifests holds the text/template sources of config/generated/*.yaml and of the
+// cert-manager component in config/generated/cert-manager/, one template per file
 // (<file>.tmpl), rendered by generators/manifests.
 //
-//go:embed manifests/*.yaml.tmpl
+//go:embed manifests/*.yaml.tmpl manifests/cert-manager/*.yaml.tmpl
 var Manifests embed.FS

@@ -78,6 +78,11 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 			})},
 			field{"OpenAPIDefinitions", jen.Qual(path.Join(p.Module, openapiDir), "GetOpenAPIDefinitions")},
 			field{"Install", jen.Id("installAPIGroups")},
+			field{"Deployment", jen.Qual(serverPkg, "Deployment").Add(structLit(
+				field{"Namespace", jen.Lit(p.Deploy.Namespace)},
+				field{"Service", jen.Lit(p.Deploy.Name)},
+				field{"ServingCertSecret", jen.Lit(p.Deploy.ServingCertSecret())},
+			))},
 		))),
 	)
 	f.Line()

@@ -125,3 +125,15 @@ func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 		"utilruntime.Must(scheme.SetVersionPriority(toysv1.SchemeGroupVersion))",
 	)
 }
+
+// The server learns its deployment names from the model, for the certs command's defaults.
+func TestAPIServerDeployment(t *testing.T) {
+	g, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets"})
+	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{g},
+		Deploy: model.Deploy{Namespace: "apis", Name: "toys", Image: "toys:latest"}}
+	f := newFile("example.com/p/pkg/apiserver", "apiserver")
+	emitAPIServer(f, p)
+	contains(t, fmt.Sprintf("%#v", f),
+		"Deployment: server.Deployment{\n\t\t\tNamespace:         \"apis\",\n\t\t\tService:           \"toys\",\n\t\t\tServingCertSecret: \"toys-serving-cert\",\n\t\t},",
+	)
+}

@@ -1,8 +1,11 @@
 // Package manifests renders config/generated/*.yaml: what runs the generated server in a
 // cluster behind the kube-apiserver (an APIService per group-version, a Service, a Deployment,
-// a PodDisruptionBudget, RBAC, a Namespace, a ServiceAccount and a kustomization listing them).
-// Every file is rendered from templates/manifests and every document in it is decoded back
-// strictly before it is accepted, so a template bug fails generation instead of kubectl apply.
+// a PodDisruptionBudget, RBAC, a Namespace, a ServiceAccount and a kustomization listing them),
+// and config/generated/cert-manager/, a kustomize component that has cert-manager issue the
+// serving certificate and inject its CA into the APIServices. Names come from the model's
+// Deploy (+apigen:deploy). Every file is rendered from templates/manifests and every document
+// in it is decoded back strictly before it is accepted, so a template bug fails generation
+// instead of kubectl apply.
 package manifests
 
 import (
@@ -33,6 +36,9 @@ import (
 
 // Dir is where the manifests are written, relative to the project root.
 const Dir = "config/generated"
+
+// CertManagerDir is the cert-manager component, relative to Dir.
+const CertManagerDir = "cert-manager"
 
 // Defaults of the generated Deployment. The etcd address is a placeholder: etcd is not part of
 // the manifests, and an overlay is expected to point --etcd-servers at the real cluster.
@@ -69,7 +75,14 @@ type data struct {
 	Labels               string
 	GroupPriorityMinimum int
 	APIServices          []apiService
-	// Files are the other generated files, for kustomization.yaml.
+
+	// DNSNames are the names the serving certificate must hold: the Service's, as clients in
+	// the cluster (the kube-apiserver among them) spell it.
+	DNSNames []string
+	// IssuerName and CertificateName are cert-manager's Issuer and Certificate.
+	IssuerName, CertificateName string
+
+	// Files are the other files of the kustomization's directory, for kustomization.yaml.
 	Files []string
 }
 
@@ -83,60 +96,67 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err != nil {
 		return err
 	}
-	names, err := fs.Glob(templates.Manifests, "manifests/*.yaml.tmpl")
-	if err != nil {
-		return err
-	}
-	var files []string
-	for _, name := range names {
-		file := strings.TrimSuffix(path.Base(name), ".tmpl")
-		if file == "apiservice.yaml" && len(d.APIServices) == 0 {
-			continue // no group yet: nothing to register
-		}
-		files = append(files, file)
-	}
-	slices.Sort(files)
-	for _, f := range files {
-		if f != "kustomization.yaml" {
-			d.Files = append(d.Files, f)
-		}
-	}
-	for _, file := range files {
-		b, err := render(file, d)
+	// Each directory has its own kustomization.yaml, listing the files beside it.
+	for _, dir := range []string{".", CertManagerDir} {
+		names, err := fs.Glob(templates.Manifests, path.Join("manifests", dir, "*.yaml.tmpl"))
 		if err != nil {
 			return err
 		}
-		if err := out.Add(path.Join(Dir, file), b); err != nil {
-			return err
+		var files []string
+		for _, name := range names {
+			file := strings.TrimSuffix(path.Base(name), ".tmpl")
+			if file == "apiservice.yaml" && len(d.APIServices) == 0 {
+				continue // no group yet: nothing to register
+			}
+			files = append(files, file)
+		}
+		slices.Sort(files)
+		dd := *d
+		dd.Files = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return f == "kustomization.yaml" })
+		for _, file := range files {
+			b, err := render(path.Join(dir, file), &dd)
+			if err != nil {
+				return err
+			}
+			if err := out.Add(path.Join(Dir, dir, file), b); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
 func newData(p *model.Project) (*data, error) {
-	name := dnsLabel(p.Name)
+	dep := p.Deploy
 	d := &data{
-		Project:              name,
-		Namespace:            name + "-system",
-		ServiceName:          name + "-apiserver",
-		ServiceAccount:       name + "-apiserver",
-		SecretName:           name + "-apiserver-serving-cert",
-		Image:                name + "-apiserver:latest",
-		EtcdServers:          "http://etcd-client." + name + "-system.svc:2379",
+		Project:              model.DNSLabel(p.Name),
+		Namespace:            dep.Namespace,
+		ServiceName:          dep.Name,
+		ServiceAccount:       dep.Name,
+		SecretName:           dep.ServingCertSecret(),
+		DNSNames:             serviceDNSNames(dep.Name, dep.Namespace),
+		IssuerName:           dep.Name + "-selfsigned",
+		CertificateName:      dep.ServingCertSecret(),
+		Image:                dep.Image,
+		EtcdServers:          "http://etcd-client." + dep.Namespace + ".svc:2379",
 		CertDir:              certDir,
 		SecurePort:           securePort,
 		Replicas:             replicas,
 		GroupPriorityMinimum: groupPriorityMinimum,
 	}
+	// model.Validate reports these with positions; this guards a model that skipped it.
 	var problems []string
 	problems = append(problems, prefixed("namespace "+d.Namespace, validation.IsDNS1123Label(d.Namespace))...)
 	problems = append(problems, prefixed("service "+d.ServiceName, validation.IsDNS1035Label(d.ServiceName))...)
+	if d.Image == "" {
+		problems = append(problems, "image is empty")
+	}
 	if len(problems) > 0 {
-		return nil, fmt.Errorf("project name %q does not give valid Kubernetes names: %s", p.Name, strings.Join(problems, "; "))
+		return nil, fmt.Errorf("invalid deployment names: %s", strings.Join(problems, "; "))
 	}
 	d.Labels = strings.Join([]string{
 		"app.kubernetes.io/name: " + d.ServiceName,
-		"app.kubernetes.io/part-of: " + strconv.Quote(name),
+		"app.kubernetes.io/part-of: " + strconv.Quote(d.Project),
 		"app.kubernetes.io/managed-by: apigen",
 	}, "\n")
 
@@ -180,16 +200,16 @@ func orderVersions(g *model.Group) []*model.Version {
 	return versions
 }
 
-// dnsLabel turns a project name (the last element of a module path) into a DNS label:
-// lower case, anything but letters, digits and '-' replaced by '-'.
-func dnsLabel(s string) string {
-	b := []byte(strings.ToLower(s))
-	for i, c := range b {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
-			b[i] = '-'
-		}
+// serviceDNSNames are the names of a Service that a serving certificate must hold: short,
+// namespaced, the .svc name the kube-apiserver dials for an APIService, and the fully
+// qualified one.
+func serviceDNSNames(service, namespace string) []string {
+	return []string{
+		service,
+		service + "." + namespace,
+		service + "." + namespace + ".svc",
+		service + "." + namespace + ".svc.cluster.local",
 	}
-	return strings.Trim(string(b), "-")
 }
 
 func prefixed(what string, errs []string) []string {
@@ -237,8 +257,9 @@ var separator = regexp.MustCompile(`(?m)^---[ \t]*\n`)
 var strict = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict).UniversalDeserializer()
 
 // Check decodes every document of a YAML stream strictly: the built-in kinds with client-go's
-// scheme, APIService and Kustomization into local types (their modules are not dependencies
-// of apigen). An empty stream or document is an error.
+// scheme; APIService, Kustomization, kustomize's Component and cert-manager's Issuer and
+// Certificate into local types (their modules are not dependencies of apigen). An empty stream
+// or document is an error.
 func Check(stream []byte) error {
 	docs := separator.Split(string(stream), -1)
 	for i, doc := range docs {
@@ -276,6 +297,12 @@ func checkDoc(doc []byte) error {
 			return fmt.Errorf("kustomization lists no resources")
 		}
 		return nil
+	case "kustomize.config.k8s.io/v1alpha1/Component":
+		return checkComponent(j)
+	case "cert-manager.io/v1/Issuer":
+		return checkIssuer(j)
+	case "cert-manager.io/v1/Certificate":
+		return checkCertificate(j)
 	}
 	obj, _, err := strict.Decode(j, nil, nil)
 	if err != nil {
@@ -300,6 +327,113 @@ type kustomization struct {
 	Kind       string   `json:"kind"`
 	Namespace  string   `json:"namespace,omitempty"`
 	Resources  []string `json:"resources"`
+}
+
+// component mirrors the fields of a kustomize Component the manifests may set.
+type component struct {
+	APIVersion string   `json:"apiVersion"`
+	Kind       string   `json:"kind"`
+	Resources  []string `json:"resources,omitempty"`
+	Patches    []struct {
+		Patch  string `json:"patch"`
+		Target struct {
+			Group string `json:"group,omitempty"`
+			Kind  string `json:"kind,omitempty"`
+			Name  string `json:"name,omitempty"`
+		} `json:"target"`
+	} `json:"patches,omitempty"`
+}
+
+func checkComponent(j []byte) error {
+	var c component
+	if err := decodeStrict(j, &c); err != nil {
+		return err
+	}
+	if len(c.Resources) == 0 && len(c.Patches) == 0 {
+		return fmt.Errorf("component has neither resources nor patches")
+	}
+	for i, p := range c.Patches {
+		if p.Target.Kind == "" {
+			return fmt.Errorf("patch %d has no target kind", i+1)
+		}
+		// Inline patches are YAML too (a strategic merge patch or a JSON 6902 list).
+		if strings.TrimSpace(p.Patch) == "" {
+			return fmt.Errorf("patch %d is empty", i+1)
+		}
+		if _, err := yaml.YAMLToJSONStrict([]byte(p.Patch)); err != nil {
+			return fmt.Errorf("patch %d is not YAML: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// objectMeta is the metadata of the cert-manager objects.
+type objectMeta struct {
+	Name      string            `json:"name"`
+	Namespace string            `json:"namespace"`
+	Labels    map[string]string `json:"labels,omitempty"`
+}
+
+func (m objectMeta) check(kind string) error {
+	if m.Name == "" || m.Namespace == "" {
+		return fmt.Errorf("%s %q needs metadata.name and metadata.namespace", kind, m.Name)
+	}
+	return nil
+}
+
+// checkIssuer accepts the cert-manager.io/v1 Issuer the manifests use: a self-signed one.
+func checkIssuer(j []byte) error {
+	var i struct {
+		APIVersion string     `json:"apiVersion"`
+		Kind       string     `json:"kind"`
+		Metadata   objectMeta `json:"metadata"`
+		Spec       struct {
+			SelfSigned *struct{} `json:"selfSigned"`
+		} `json:"spec"`
+	}
+	if err := decodeStrict(j, &i); err != nil {
+		return err
+	}
+	if i.Spec.SelfSigned == nil {
+		return fmt.Errorf("Issuer %q: spec.selfSigned is required", i.Metadata.Name)
+	}
+	return i.Metadata.check("Issuer")
+}
+
+// checkCertificate accepts the fields of a cert-manager.io/v1 Certificate the manifests set.
+func checkCertificate(j []byte) error {
+	var c struct {
+		APIVersion string     `json:"apiVersion"`
+		Kind       string     `json:"kind"`
+		Metadata   objectMeta `json:"metadata"`
+		Spec       struct {
+			SecretName string   `json:"secretName"`
+			DNSNames   []string `json:"dnsNames"`
+			IssuerRef  struct {
+				Name  string `json:"name"`
+				Kind  string `json:"kind"`
+				Group string `json:"group,omitempty"`
+			} `json:"issuerRef"`
+			PrivateKey *struct {
+				Algorithm string `json:"algorithm,omitempty"`
+				Size      int    `json:"size,omitempty"`
+			} `json:"privateKey,omitempty"`
+			Usages []string `json:"usages,omitempty"`
+		} `json:"spec"`
+	}
+	if err := decodeStrict(j, &c); err != nil {
+		return err
+	}
+	s := c.Spec
+	switch {
+	case s.SecretName == "":
+		return fmt.Errorf("Certificate %q: spec.secretName is required", c.Metadata.Name)
+	case len(s.DNSNames) == 0:
+		return fmt.Errorf("Certificate %q: spec.dnsNames is empty", c.Metadata.Name)
+	case s.IssuerRef.Name == "" || (s.IssuerRef.Kind != "Issuer" && s.IssuerRef.Kind != "ClusterIssuer"):
+		return fmt.Errorf("Certificate %q: spec.issuerRef needs a name and the kind Issuer or ClusterIssuer", c.Metadata.Name)
+	}
+	return c.Metadata.check("Certificate")
 }
 
 // APIService mirrors the fields of k8s.io/kube-aggregator's apiregistration/v1 APIService that

@@ -11,6 +11,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
@@ -22,6 +23,7 @@ func toyProject() *model.Project {
 	return &model.Project{
 		Module: "example.com/toy",
 		Name:   "toy",
+		Deploy: model.DefaultDeploy("toy"),
 		Groups: []*model.Group{
 			// Out of order on purpose: groups and versions are sorted by the generator.
 			{Name: "zoo.example.com", Package: "zoo", Versions: []*model.Version{
@@ -74,6 +76,7 @@ func docs(t *testing.T, out *engine.Output, file string) []runtime.Object {
 func TestFilesAndHeader(t *testing.T) {
 	out := generate(t, toyProject())
 	want := []string{"apiservice.yaml", "deployment.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
+	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml"}
 	var got []string
 	for _, p := range out.Paths() {
 		got = append(got, strings.TrimPrefix(p, Dir+"/"))
@@ -88,8 +91,8 @@ func TestFilesAndHeader(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("files = %v, want %v", got, want)
+	if w := slices.Sorted(slices.Values(append(slices.Clone(wantCM), want...))); !slices.Equal(got, w) {
+		t.Errorf("files = %v, want %v", got, w)
 	}
 
 	k, _ := out.Get(path.Join(Dir, "kustomization.yaml"))
@@ -237,13 +240,18 @@ func TestDeployment(t *testing.T) {
 
 func TestCheckRejects(t *testing.T) {
 	for name, y := range map[string]string{
-		"unknown field":    "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  prots: []\n",
-		"duplicate field":  "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  name: y\n",
-		"unknown kind":     "apiVersion: v1\nkind: Nope\nmetadata:\n  name: x\n",
-		"empty document":   "# only a comment\n",
-		"bad indentation":  "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n labels: {}\n",
-		"insecure service": "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: v1.a.b\nspec:\n  group: a.b\n  version: v1\n  service: {namespace: n, name: s}\n  insecureSkipTLSVerify: true\n  groupPriorityMinimum: 1000\n  versionPriority: 1\n",
-		"wrong name":       "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: a.b\nspec:\n  group: a.b\n  version: v1\n  service: {namespace: n, name: s}\n  groupPriorityMinimum: 1000\n  versionPriority: 1\n",
+		"unknown field":                 "apiVersion: v1\nkind: Service\nmetadata:\n  name: x\nspec:\n  prots: []\n",
+		"duplicate field":               "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  name: y\n",
+		"unknown kind":                  "apiVersion: v1\nkind: Nope\nmetadata:\n  name: x\n",
+		"empty document":                "# only a comment\n",
+		"bad indentation":               "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n labels: {}\n",
+		"insecure service":              "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: v1.a.b\nspec:\n  group: a.b\n  version: v1\n  service: {namespace: n, name: s}\n  insecureSkipTLSVerify: true\n  groupPriorityMinimum: 1000\n  versionPriority: 1\n",
+		"component without target kind": "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- target: {group: a}\n  patch: '[]'\n",
+		"component patch not YAML":      "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- target: {kind: APIService}\n  patch: '{a: [}'\n",
+		"certificate without secret":    "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c, namespace: n}\nspec:\n  dnsNames: [a]\n  issuerRef: {kind: Issuer, name: i}\n",
+		"certificate unknown field":     "apiVersion: cert-manager.io/v1\nkind: Certificate\nmetadata: {name: c, namespace: n}\nspec:\n  secretName: s\n  dnsName: [a]\n  issuerRef: {kind: Issuer, name: i}\n",
+		"issuer without namespace":      "apiVersion: cert-manager.io/v1\nkind: Issuer\nmetadata: {name: i}\nspec:\n  selfSigned: {}\n",
+		"wrong name":                    "apiVersion: apiregistration.k8s.io/v1\nkind: APIService\nmetadata:\n  name: a.b\nspec:\n  group: a.b\n  version: v1\n  service: {namespace: n, name: s}\n  groupPriorityMinimum: 1000\n  versionPriority: 1\n",
 	} {
 		if err := Check([]byte(y)); err == nil {
 			t.Errorf("%s: Check accepted it", name)
@@ -253,20 +261,138 @@ func TestCheckRejects(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	p := toyProject()
-	p.Name = "My_Project.v2"
+	p.Name, p.Deploy = "My_Project.v2", model.DefaultDeploy("My_Project.v2")
 	out := generate(t, p)
 	ns := docs(t, out, "namespace.yaml")[0].(*corev1.Namespace)
 	if ns.Name != "my-project-v2-system" {
 		t.Errorf("namespace = %q", ns.Name)
 	}
-	p.Name = "2fast"
+
+	// +apigen:deploy names every object, the Secret and the image.
+	p.Deploy = model.Deploy{Namespace: "apis", Name: "toy-server", Image: "registry.example.com/toy:v1"}
+	out = generate(t, p)
+	for _, file := range []string{"deployment.yaml", "service.yaml", "serviceaccount.yaml", "pdb.yaml"} {
+		for _, obj := range docs(t, out, file) {
+			m := obj.(metav1.Object)
+			if m.GetName() != "toy-server" || m.GetNamespace() != "apis" {
+				t.Errorf("%s: %T %s/%s, want apis/toy-server", file, obj, m.GetNamespace(), m.GetName())
+			}
+		}
+	}
+	d := docs(t, out, "deployment.yaml")[0].(*appsv1.Deployment)
+	if img := d.Spec.Template.Spec.Containers[0].Image; img != "registry.example.com/toy:v1" {
+		t.Errorf("image = %q", img)
+	}
+	if !slices.ContainsFunc(d.Spec.Template.Spec.Volumes, func(v corev1.Volume) bool {
+		return v.Secret != nil && v.Secret.SecretName == "toy-server-serving-cert"
+	}) {
+		t.Error("the Deployment does not mount Secret toy-server-serving-cert")
+	}
+	for _, obj := range docs(t, out, "rbac.yaml") {
+		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name != "toy-server" {
+			t.Errorf("ClusterRole %q, want toy-server", cr.Name)
+		}
+	}
+
+	p.Deploy.Name = "2fast"
 	if _, err := engine.Run(&engine.Context{Project: p}, []engine.Generator{New()}); err == nil {
-		t.Error("a project name that gives an invalid Service name was accepted")
+		t.Error("an invalid Service name was accepted")
+	}
+}
+
+// TestCertManager checks that the cert-manager component issues the Secret the Deployment
+// mounts, for the name the kube-apiserver dials, and injects its CA into every APIService.
+func TestCertManager(t *testing.T) {
+	p := toyProject()
+	p.Deploy = model.Deploy{Namespace: "apis", Name: "toy-server", Image: "toy:latest"}
+	out := generate(t, p)
+
+	read := func(file string, v any) {
+		t.Helper()
+		b, ok := out.Get(path.Join(Dir, CertManagerDir, file))
+		if !ok {
+			t.Fatalf("%s/%s is not generated", CertManagerDir, file)
+		}
+		if !engine.IsGenerated(file, b) {
+			t.Errorf("%s lacks the generated header", file)
+		}
+		if err := Check(b); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		j, err := yaml.YAMLToJSONStrict(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(j, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var issuer, cert struct {
+		Metadata struct{ Name, Namespace string }
+		Spec     struct {
+			SecretName string
+			DNSNames   []string
+			IssuerRef  struct{ Kind, Name string }
+			Usages     []string
+		}
+	}
+	read("issuer.yaml", &issuer)
+	read("certificate.yaml", &cert)
+	var comp component
+	read("kustomization.yaml", &comp)
+
+	if issuer.Metadata.Namespace != "apis" || cert.Metadata.Namespace != "apis" {
+		t.Errorf("namespaces: Issuer %q, Certificate %q; want apis", issuer.Metadata.Namespace, cert.Metadata.Namespace)
+	}
+	if cert.Spec.IssuerRef.Kind != "Issuer" || cert.Spec.IssuerRef.Name != issuer.Metadata.Name {
+		t.Errorf("issuerRef = %+v, want the Issuer %s", cert.Spec.IssuerRef, issuer.Metadata.Name)
+	}
+	d := docs(t, out, "deployment.yaml")[0].(*appsv1.Deployment)
+	if !slices.ContainsFunc(d.Spec.Template.Spec.Volumes, func(v corev1.Volume) bool {
+		return v.Secret != nil && v.Secret.SecretName == cert.Spec.SecretName
+	}) {
+		t.Errorf("the Deployment does not mount the Certificate's Secret %q", cert.Spec.SecretName)
+	}
+	wantNames := []string{"toy-server", "toy-server.apis", "toy-server.apis.svc", "toy-server.apis.svc.cluster.local"}
+	if !slices.Equal(cert.Spec.DNSNames, wantNames) {
+		t.Errorf("dnsNames = %v, want %v", cert.Spec.DNSNames, wantNames)
+	}
+	if !slices.Contains(cert.Spec.Usages, "server auth") {
+		t.Errorf("usages = %v, want server auth among them", cert.Spec.Usages)
+	}
+
+	if comp.Kind != "Component" || comp.APIVersion != "kustomize.config.k8s.io/v1alpha1" {
+		t.Errorf("kustomization.yaml is a %s %s, want a kustomize Component", comp.APIVersion, comp.Kind)
+	}
+	if !slices.Equal(comp.Resources, []string{"certificate.yaml", "issuer.yaml"}) {
+		t.Errorf("component resources = %v", comp.Resources)
+	}
+	if len(comp.Patches) != 1 {
+		t.Fatalf("%d patches, want 1", len(comp.Patches))
+	}
+	patch := comp.Patches[0]
+	if patch.Target.Group != "apiregistration.k8s.io" || patch.Target.Kind != "APIService" || patch.Target.Name != "" {
+		t.Errorf("patch target = %+v, want every APIService", patch.Target)
+	}
+	var annotated struct {
+		Metadata struct{ Annotations map[string]string }
+	}
+	if err := yaml.Unmarshal([]byte(patch.Patch), &annotated); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := annotated.Metadata.Annotations["cert-manager.io/inject-ca-from"], "apis/"+cert.Metadata.Name; got != want {
+		t.Errorf("inject-ca-from = %q, want %q", got, want)
+	}
+
+	// The component is not a resource of config/generated: config/default chooses it.
+	k, _ := out.Get(path.Join(Dir, "kustomization.yaml"))
+	if strings.Contains(string(k), CertManagerDir) {
+		t.Errorf("config/generated/kustomization.yaml lists the cert-manager component:\n%s", k)
 	}
 }
 
 func TestNoGroups(t *testing.T) {
-	out := generate(t, &model.Project{Module: "example.com/toy", Name: "toy"})
+	out := generate(t, &model.Project{Module: "example.com/toy", Name: "toy", Deploy: model.DefaultDeploy("toy")})
 	if _, ok := out.Get(path.Join(Dir, "apiservice.yaml")); ok {
 		t.Error("apiservice.yaml generated without any group")
 	}

@@ -28,6 +28,14 @@ type SelectableField struct {
 	JSONPath string `marker:"JSONPath"`
 }
 
+// Deploy is the argument struct of +apigen:deploy: the names of the server in a cluster. An
+// argument left out is nil and takes its default; one given empty is an error.
+type Deploy struct {
+	Namespace *string `marker:"namespace,optional"`
+	Name      *string `marker:"name,optional"`
+	Image     *string `marker:"image,optional"`
+}
+
 // Names of the markers the model reads.
 const (
 	GroupName         = "groupName"
@@ -37,7 +45,11 @@ const (
 	PrintColumnMarker = "apigen:printcolumn"
 	SelectableMarker  = "apigen:selectablefield"
 	Domain            = "apigen:domain"
+	DeployMarker      = "apigen:deploy"
 )
+
+// ProjectMarkers belong in pkg/apis/doc.go, the project's package, and nowhere else.
+var ProjectMarkers = []string{Domain, DeployMarker}
 
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
 // spellings as aliases so CRD types move to an aggregated server unchanged.
@@ -52,6 +64,13 @@ func Apigen() *Registry {
 		Name: Domain, Target: Package, Value: true,
 		Help:    "the domain that apigen new-api appends to a short --group (in pkg/apis/doc.go, written by apigen init)",
 		Example: "+apigen:domain=example.com",
+	})
+	r.Register(&Definition{
+		Name: DeployMarker, Target: Package, Args: reflect.TypeFor[Deploy](),
+		Help: "how config/generated deploys the server and what its certs command defaults to (in pkg/apis/doc.go); " +
+			"defaults: namespace = <project>-system, name = <project>-apiserver (the Service, Deployment, ServiceAccount " +
+			"and ClusterRole; the serving certificate Secret is <name>-serving-cert), image = <name>:latest",
+		Example: "+apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=example.com/wardle-apiserver:v0.1.0",
 	})
 	r.Register(&Definition{
 		Name: ResourceMarker, Target: Type, Args: reflect.TypeFor[Resource](),

@@ -45,7 +45,8 @@ type Definition struct {
 	// Args is a struct type whose exported fields are the marker's arguments; nil for a flag
 	// marker that takes none. The field tag `marker:"name"` names the argument and
 	// `marker:"name,optional"` makes it optional. Supported field types: string, bool, int,
-	// []string (values separated by ";").
+	// []string (values separated by ";"), and a pointer to one of them for an optional
+	// argument whose absence must be told from an empty value.
 	Args reflect.Type
 	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName). The
 	// value is a string, or a bool when Args is reflect.TypeFor[bool]() (then "+name" alone
@@ -334,8 +335,12 @@ func (d *Definition) Arguments() []Arg {
 		if name == "" {
 			continue
 		}
-		typ := sf.Type.Kind().String()
-		if sf.Type.Kind() == reflect.Slice {
+		ft := sf.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		typ := ft.Kind().String()
+		if ft.Kind() == reflect.Slice {
 			typ = "list"
 		}
 		out = append(out, Arg{Name: name, Type: typ, Optional: f.optional, Enum: f.enum})
@@ -373,6 +378,13 @@ func (r *Registry) Aliases(d *Definition) []string {
 func setField(f reflect.Value, key, raw string) error {
 	val := unquote(raw)
 	switch f.Kind() {
+	case reflect.Pointer:
+		// A pointer tells a given argument ("image=") from one left out.
+		v := reflect.New(f.Type().Elem())
+		if err := setField(v.Elem(), key, raw); err != nil {
+			return err
+		}
+		f.Set(v)
 	case reflect.String:
 		f.SetString(val)
 	case reflect.Bool:
@@ -464,8 +476,10 @@ func suggest(s string, candidates []string) string {
 	return ""
 }
 
+// levenshtein is the edit distance of a and b, counting a swap of two adjacent characters
+// ("nmae" for "name") as one edit, the commonest typo.
 func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
+	prevprev, prev := make([]int, len(b)+1), make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
@@ -478,8 +492,11 @@ func levenshtein(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prevprev[j-2]+1)
+			}
 		}
-		prev = cur
+		prevprev, prev = prev, cur
 	}
 	return prev[len(b)]
 }

@@ -150,3 +150,35 @@ func TestQuotedValues(t *testing.T) {
 		}
 	}
 }
+
+// Optional pointer arguments tell an argument given empty from one left out.
+func TestParseDeploy(t *testing.T) {
+	str := func(s string) *string { return &s }
+	for line, want := range map[string]*Deploy{
+		"// +apigen:deploy": {},
+		"// +apigen:deploy:namespace=apis,name=toys,image=example.com/toys:v0.1.0": {Namespace: str("apis"), Name: str("toys"), Image: str("example.com/toys:v0.1.0")},
+		"// +apigen:deploy:image=":                               {Image: str("")},
+		`// +apigen:deploy:image="registry:5000/toys@sha256:ab"`: {Image: str("registry:5000/toys@sha256:ab")},
+	} {
+		m, err := Apigen().Parse(line, Package, pos)
+		if err != nil {
+			t.Errorf("%s: %v", line, err)
+			continue
+		}
+		if diff := cmp.Diff(want, m.Args); diff != "" {
+			t.Errorf("%s: args (-want +got):\n%s", line, diff)
+		}
+	}
+	if _, err := Apigen().Parse("// +apigen:deploy:nmespace=apis", Package, pos); err == nil || !strings.Contains(err.Error(), `did you mean "namespace"?`) {
+		t.Errorf("misspelt argument: %v", err)
+	}
+	var def *Definition
+	for _, d := range Apigen().Definitions() {
+		if d.Name == DeployMarker {
+			def = d
+		}
+	}
+	if got := fmt.Sprint(def.Arguments()); got != "[{namespace string true []} {name string true []} {image string true []}]" {
+		t.Errorf("arguments = %s", got)
+	}
+}

@@ -5,6 +5,7 @@ package model
 import (
 	"encoding/json"
 	"go/token"
+	"strings"
 )
 
 // Project is everything apigen generates for one Go module.
@@ -13,8 +14,47 @@ type Project struct {
 	Module string `json:"module"`
 	// Name is the project's short name: the last element of Module. It names the server in
 	// logs, the etcd prefix and the admin kubeconfig.
-	Name   string   `json:"name"`
+	Name string `json:"name"`
+	// Deploy names what runs the server in a cluster; parse fills in the defaults.
+	Deploy Deploy   `json:"deploy"`
 	Groups []*Group `json:"groups,omitempty"`
+}
+
+// Deploy is how the server is deployed in a cluster (+apigen:deploy in pkg/apis/doc.go): the
+// manifests under config/generated and the defaults of the server's certs command use it.
+type Deploy struct {
+	// Namespace is where the server runs.
+	Namespace string `json:"namespace"`
+	// Name names the Service, Deployment, ServiceAccount, ClusterRole and PodDisruptionBudget.
+	Name string `json:"name"`
+	// Image is the container image the Deployment runs.
+	Image string `json:"image"`
+	// Pos is the +apigen:deploy marker's position; zero when every value is a default.
+	Pos token.Position `json:"pos,omitzero"`
+}
+
+// ServingCertSecret is the kubernetes.io/tls Secret the Deployment mounts: the certs command
+// and cert-manager's Certificate write it.
+func (d Deploy) ServingCertSecret() string { return d.Name + "-serving-cert" }
+
+// DefaultDeploy returns the deployment of a project named name when +apigen:deploy sets
+// nothing: namespace <name>-system, name <name>-apiserver, image <name>-apiserver:latest, with
+// name made a DNS label first.
+func DefaultDeploy(name string) Deploy {
+	label := DNSLabel(name)
+	return Deploy{Namespace: label + "-system", Name: label + "-apiserver", Image: label + "-apiserver:latest"}
+}
+
+// DNSLabel turns a project name (the last element of a module path) into a DNS label:
+// lower case, anything but letters, digits and '-' replaced by '-'.
+func DNSLabel(s string) string {
+	b := []byte(strings.ToLower(s))
+	for i, c := range b {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			b[i] = '-'
+		}
+	}
+	return strings.Trim(string(b), "-")
 }
 
 // Group is one API group, e.g. wardle.example.com, served from pkg/apis/<Package>/.

@@ -3,6 +3,7 @@ package model
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 var (
@@ -12,7 +13,14 @@ var (
 	versionName = regexp.MustCompile(`^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$`)
 	// resourceName is what a resource path segment may be: lower-case DNS-1035 label.
 	resourceName = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
+	// dns1123Label is what a namespace name may be; dns1035Label is what a Service name may
+	// be (it must start with a letter). Both are at most 63 characters.
+	dns1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 )
+
+// DeployMarker is the marker that sets Project.Deploy, for messages.
+const DeployMarker = "+apigen:deploy"
 
 // Validate checks the model as a whole and returns every problem at once, sorted by position.
 func (p *Project) Validate() error {
@@ -29,7 +37,34 @@ func (p *Project) Validate() error {
 		g.validateVersions(&errs)
 		g.validateAcrossVersions(&errs)
 	}
+	p.validateDeploy(&errs)
 	return errs.Err()
+}
+
+// validateDeploy checks the names the manifests give Kubernetes objects. Without a marker the
+// names come from the project name, and the message says how to choose others.
+func (p *Project) validateDeploy(errs *ErrorList) {
+	d := p.Deploy
+	bad := func(arg, value, what, rule string) {
+		if d.Pos.IsValid() {
+			errs.Add(d.Pos, "%s: %s %q is not a valid %s (%s)", DeployMarker, arg, value, what, rule)
+			return
+		}
+		errs.Add(d.Pos, "project name %q gives the default %s %q, which is not a valid %s (%s); choose one with // %s:%s=<%s> in pkg/apis/doc.go",
+			p.Name, arg, value, what, rule, DeployMarker, arg, arg)
+	}
+	if len(d.Namespace) > 63 || !dns1123Label.MatchString(d.Namespace) {
+		bad("namespace", d.Namespace, "namespace name", "at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit")
+	}
+	if len(d.Name) > 63 || !dns1035Label.MatchString(d.Name) {
+		bad("name", d.Name, "Service name", "at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit")
+	}
+	switch {
+	case d.Image == "":
+		errs.Add(d.Pos, "%s: image is empty; leave the argument out for the default %s:latest, or name an image such as example.com/%s:v0.1.0", DeployMarker, d.Name, d.Name)
+	case strings.ContainsFunc(d.Image, unicode.IsSpace):
+		errs.Add(d.Pos, "%s: image %q contains white space, which no image reference does", DeployMarker, d.Image)
+	}
 }
 
 func (g *Group) validateVersions(errs *ErrorList) {

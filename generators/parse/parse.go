@@ -31,7 +31,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		load: load,
 		reg:  markers.Apigen(),
 		fset: token.NewFileSet(),
-		proj: &model.Project{Module: load.Module, Name: path.Base(load.Module)},
+		proj: &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module))},
 	}
 	groups := map[string]*model.Group{}
 	for _, pkgPath := range load.APIPackages {
@@ -80,6 +80,10 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 		return
 	}
 	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if len(parts) == 2 && parts[0] == "pkg" && parts[1] == "apis" {
+		p.parseProjectPackage(gpkg.Dir)
+		return
+	}
 	if len(parts) != 4 || parts[0] != "pkg" || parts[1] != "apis" {
 		return
 	}
@@ -139,27 +143,71 @@ func (p *parser_) parseFiles(dir string) []*ast.File {
 	return files
 }
 
-// groupName finds +groupName in the package's doc comments.
-func (p *parser_) groupName(files []*ast.File) (string, token.Position) {
-	var name string
-	var pos token.Position
+// packageMarkers returns the markers of the comments above each file's package clause: the
+// package doc comment and whatever precedes it (a license, "scaffolded by apigen").
+func (p *parser_) packageMarkers(files []*ast.File) []*markers.Marker {
+	var out []*markers.Marker
 	for _, f := range files {
 		for _, cg := range f.Comments {
 			if cg.End() > f.Package {
 				break
 			}
-			for _, m := range p.markersIn(cg, markers.Package) {
-				if m.Def.Name != markers.GroupName {
-					continue
-				}
-				value := m.Args.(string)
-				if name != "" && value != name {
-					p.errs.Add(m.Pos, "+groupName=%s conflicts with +groupName=%s at %s", value, name, pos)
-					continue
-				}
-				name, pos = value, m.Pos
-			}
+			out = append(out, p.markersIn(cg, markers.Package)...)
 		}
+	}
+	return out
+}
+
+// parseProjectPackage reads the project-level markers of pkg/apis (its doc.go, written by
+// apigen init): +apigen:deploy sets the deployment names over the defaults. +apigen:domain is
+// only checked here; apigen new-api reads it.
+func (p *parser_) parseProjectPackage(dir string) {
+	var deploy *markers.Marker
+	for _, m := range p.packageMarkers(p.parseFiles(dir)) {
+		if m.Def.Name != markers.DeployMarker {
+			continue
+		}
+		if deploy != nil {
+			p.errs.Add(m.Pos, "+%s is already set at %s; give every argument in one marker", m.Name, deploy.Pos)
+			continue
+		}
+		deploy = m
+	}
+	if deploy == nil {
+		return
+	}
+	a, d := deploy.Args.(*markers.Deploy), &p.proj.Deploy
+	d.Pos = deploy.Pos
+	if a.Namespace != nil {
+		d.Namespace = *a.Namespace
+	}
+	if a.Name != nil {
+		d.Name = *a.Name
+	}
+	d.Image = d.Name + ":latest"
+	if a.Image != nil {
+		d.Image = *a.Image
+	}
+}
+
+// groupName finds +groupName in the package's doc comments.
+func (p *parser_) groupName(files []*ast.File) (string, token.Position) {
+	var name string
+	var pos token.Position
+	for _, m := range p.packageMarkers(files) {
+		if slices.Contains(markers.ProjectMarkers, m.Def.Name) {
+			p.errs.Add(m.Pos, "+%s belongs in pkg/apis/doc.go, the project's package, not in a version's package", m.Name)
+			continue
+		}
+		if m.Def.Name != markers.GroupName {
+			continue
+		}
+		value := m.Args.(string)
+		if name != "" && value != name {
+			p.errs.Add(m.Pos, "+groupName=%s conflicts with +groupName=%s at %s", value, name, pos)
+			continue
+		}
+		name, pos = value, m.Pos
 	}
 	return name, pos
 }

@@ -112,6 +112,29 @@ type PolicyList struct {
 	if pos := v.Resources[1].Pos; pos.Filename != "pkg/apis/toys/v1/types.go" || pos.Line != 16 {
 		t.Errorf("Widget position: got %v, want pkg/apis/toys/v1/types.go:16 (its +apigen:resource line)", pos)
 	}
+	// Without +apigen:deploy the names come from the project name.
+	if want := model.DefaultDeploy("wardle"); p.Deploy != want {
+		t.Errorf("deploy = %+v, want the defaults %+v", p.Deploy, want)
+	}
+}
+
+// TestDeploy reads +apigen:deploy from pkg/apis/doc.go: what it leaves out keeps its default,
+// except the image, which follows the name.
+func TestDeploy(t *testing.T) {
+	dir := project(t, map[string]string{
+		"pkg/apis/doc.go": "// Package apis.\n//\n// +apigen:domain=example.com\n// +apigen:deploy:name=toys-server\npackage apis\n",
+	})
+	p, err := load(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := model.Deploy{Namespace: "wardle-system", Name: "toys-server", Image: "toys-server:latest"}
+	if diff := cmp.Diff(want, p.Deploy, cmpIgnorePos); diff != "" {
+		t.Errorf("deploy (-want +got):\n%s", diff)
+	}
+	if pos := p.Deploy.Pos; pos.Filename != "pkg/apis/doc.go" || pos.Line != 4 {
+		t.Errorf("deploy position: got %v, want pkg/apis/doc.go:4", pos)
+	}
 }
 
 var cmpIgnorePos = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Pos" }, cmp.Ignore())

@@ -16,6 +16,7 @@ import (
 	gengotypes "k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // Versions of what generated projects depend on. They are apigen's own (a test keeps them equal
@@ -47,6 +48,10 @@ const (
 	ApigenModule = "github.com/apigen-dev/apigen"
 	ApigenTool   = ApigenModule + "/cmd/apigen"
 )
+
+// ServerCmd is the directory of the server's main package; the Makefile, the Dockerfile and
+// config/default's instructions build or run it.
+const ServerCmd = "cmd/apiserver"
 
 // unpublishedVersion is what go.mod requires of a module that only a replace directive provides.
 const unpublishedVersion = "v0.0.0-00010101000000-000000000000"
@@ -103,8 +108,9 @@ var (
 	kindName   = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 )
 
-// Init scaffolds a new project in root: go.mod, the server's main, the domain (with the
-// //go:generate line), the boilerplate, a Makefile, .gitignore and a pre-commit configuration.
+// Init scaffolds a new project in root: go.mod, the server's main, the domain and deployment
+// names (with the //go:generate line), the boilerplate, a Makefile, .gitignore, a pre-commit
+// configuration, config/default (the kustomization users deploy) and a Dockerfile.
 func Init(root string, o InitOptions) (Result, error) {
 	if !modulePath.MatchString(o.Repo) {
 		return Result{}, fmt.Errorf("--repo %q is not a Go module path (like example.com/wardle)", o.Repo)
@@ -123,18 +129,26 @@ func Init(root string, o InitOptions) (Result, error) {
 	if o.Tool() {
 		apigen = "go tool apigen"
 	}
-	data := map[string]any{"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen}
+	deploy := model.DefaultDeploy(path.Base(o.Repo))
+	data := map[string]any{
+		"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen,
+		"Replace": o.ApigenReplace != "", "ApigenTool": ApigenTool, "GoVersion": GoVersion, "Cmd": ServerCmd,
+		"Namespace": deploy.Namespace, "Name": deploy.Name, "Image": deploy.Image,
+	}
 	gomod := o.goMod()
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
 		return Result{}, fmt.Errorf("refusing to overwrite existing file(s): go.mod")
 	}
 	res, err := Write(root, []File{
-		{Path: "cmd/apiserver/main.go", Template: "scaffold/init/main.go.tmpl"},
+		{Path: path.Join(ServerCmd, "main.go"), Template: "scaffold/init/main.go.tmpl"},
 		{Path: "pkg/apis/doc.go", Template: "scaffold/init/apis_doc.go.tmpl"},
 		{Path: "hack/boilerplate.go.txt", Template: "scaffold/init/boilerplate.go.txt.tmpl"},
 		{Path: "Makefile", Template: "scaffold/init/Makefile.tmpl"},
 		{Path: ".gitignore", Template: "scaffold/init/gitignore.tmpl"},
 		{Path: ".pre-commit-config.yaml", Template: "scaffold/init/pre-commit-config.yaml.tmpl"},
+		{Path: "config/default/kustomization.yaml", Template: "scaffold/init/default_kustomization.yaml.tmpl"},
+		{Path: "Dockerfile", Template: "scaffold/init/Dockerfile.tmpl"},
+		{Path: ".dockerignore", Template: "scaffold/init/dockerignore.tmpl"},
 	}, data)
 	if err != nil {
 		return Result{}, err

@@ -102,7 +102,7 @@ func TestInitAndNewAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "go.mod cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt Makefile .gitignore .pre-commit-config.yaml"
+	want := "go.mod cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt Makefile .gitignore .pre-commit-config.yaml config/default/kustomization.yaml Dockerfile .dockerignore"
 	if got := strings.Join(res.Written, " "); got != want {
 		t.Errorf("written %q, want %q", got, want)
 	}
@@ -115,7 +115,7 @@ func TestInitAndNewAPI(t *testing.T) {
 	if got := read(t, root, "hack/boilerplate.go.txt"); !strings.Contains(got, "Copyright 2031.") {
 		t.Errorf("boilerplate:\n%s", got)
 	}
-	for _, target := range []string{"generate:", "verify:", "build:", "run:", "test:"} {
+	for _, target := range []string{"generate:", "verify:", "build:", "run:", "test:", "image:", "certs:", "deploy:"} {
 		if !strings.Contains(read(t, root, "Makefile"), "\n"+target) {
 			t.Errorf("Makefile has no %s target", target)
 		}

@@ -26,14 +26,21 @@ import (
 // adminUser is the user name in the admin kubeconfig's client certificate.
 const adminUser = "apigen-admin"
 
-// localPKI is local mode's certificate authority and the admin credentials it
-// issued. They live in <data-dir>/pki and are reused on every start, so a
-// kubeconfig written once keeps working.
-type localPKI struct {
+// ca is a certificate authority kept in two files, its certificate (caFile)
+// and its key. Local mode keeps one in <data-dir>/pki; the certs command keeps
+// one beside the serving certificate it issues.
+type ca struct {
 	caFile string
 	caPEM  []byte
 	caCert *x509.Certificate
 	caKey  crypto.Signer
+}
+
+// localPKI is local mode's certificate authority and the admin credentials it
+// issued. They live in <data-dir>/pki and are reused on every start, so a
+// kubeconfig written once keeps working.
+type localPKI struct {
+	ca
 
 	adminCertPEM, adminKeyPEM []byte
 }
@@ -42,8 +49,8 @@ func loadOrCreatePKI(dir, name string) (*localPKI, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	p := &localPKI{caFile: filepath.Join(dir, "ca.crt")}
-	if err := p.loadOrCreateCA(filepath.Join(dir, "ca.key"), name+"-local-ca"); err != nil {
+	p := &localPKI{ca: ca{caFile: filepath.Join(dir, "ca.crt")}}
+	if _, err := p.loadOrCreateCA(filepath.Join(dir, "ca.key"), name+"-local-ca"); err != nil {
 		return nil, fmt.Errorf("local CA in %s: %w", dir, err)
 	}
 	if err := p.loadOrIssueAdmin(filepath.Join(dir, "admin.crt"), filepath.Join(dir, "admin.key")); err != nil {
@@ -52,31 +59,50 @@ func loadOrCreatePKI(dir, name string) (*localPKI, error) {
 	return p, nil
 }
 
-func (p *localPKI) loadOrCreateCA(keyFile, commonName string) error {
-	certPEM, err := os.ReadFile(p.caFile)
+// loadOrCreateCA loads the CA from c.caFile and keyFile, or creates it when
+// c.caFile does not exist yet; created reports which. A CA that cannot sign
+// (a key that does not match, an expired certificate) is an error rather
+// than replaced: whoever trusts it would stop trusting what it issues.
+func (c *ca) loadOrCreateCA(keyFile, commonName string) (created bool, err error) {
+	certPEM, err := os.ReadFile(c.caFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return p.createCA(keyFile, commonName)
+		return true, c.createCA(keyFile, commonName)
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	certs, err := certutil.ParseCertsPEM(certPEM)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("%s: %w", c.caFile, err)
 	}
 	key, err := keyutil.PrivateKeyFromFile(keyFile)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("%s exists but its key does not: %w", c.caFile, err)
 	}
 	signer, ok := key.(crypto.Signer)
 	if !ok {
-		return fmt.Errorf("%s: not a signing key", keyFile)
+		return false, fmt.Errorf("%s: not a signing key", keyFile)
 	}
-	p.caPEM, p.caCert, p.caKey = certPEM, certs[0], signer
-	return nil
+	cert := certs[0]
+	switch {
+	case !cert.IsCA:
+		return false, fmt.Errorf("%s is not a CA certificate", c.caFile)
+	case !publicKeysEqual(cert.PublicKey, signer.Public()):
+		return false, fmt.Errorf("%s does not belong to the CA certificate %s", keyFile, c.caFile)
+	case time.Now().After(cert.NotAfter):
+		return false, fmt.Errorf("the CA certificate %s expired on %s; remove it and %s to create a new CA",
+			c.caFile, cert.NotAfter.Format(time.RFC3339), keyFile)
+	}
+	c.caPEM, c.caCert, c.caKey = certPEM, cert, signer
+	return false, nil
 }
 
-func (p *localPKI) createCA(keyFile, commonName string) error {
+func publicKeysEqual(a, b crypto.PublicKey) bool {
+	eq, ok := a.(interface{ Equal(crypto.PublicKey) bool })
+	return ok && eq.Equal(b)
+}
+
+func (c *ca) createCA(keyFile, commonName string) error {
 	key, err := newKey()
 	if err != nil {
 		return err
@@ -94,10 +120,10 @@ func (p *localPKI) createCA(keyFile, commonName string) error {
 	if err := writeFileAtomic(keyFile, keyPEM, 0o600); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(p.caFile, certPEM, 0o644); err != nil {
+	if err := writeFileAtomic(c.caFile, certPEM, 0o644); err != nil {
 		return err
 	}
-	p.caPEM, p.caCert, p.caKey = certPEM, cert, key
+	c.caPEM, c.caCert, c.caKey = certPEM, cert, key
 	return nil
 }
 
@@ -131,12 +157,12 @@ func (p *localPKI) loadOrIssueAdmin(certFile, keyFile string) error {
 
 // signed reports whether certPEM and keyPEM are a matching pair, issued by
 // this CA and not expired.
-func (p *localPKI) signed(certPEM, keyPEM []byte) bool {
+func (c *ca) signed(certPEM, keyPEM []byte) bool {
 	pair, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return false
 	}
-	return pair.Leaf.CheckSignatureFrom(p.caCert) == nil && time.Now().Before(pair.Leaf.NotAfter)
+	return pair.Leaf.CheckSignatureFrom(c.caCert) == nil && time.Now().Before(pair.Leaf.NotAfter)
 }
 
 // issueServing issues a serving certificate for the loopback names and for
@@ -154,8 +180,9 @@ func (p *localPKI) issueServing(bindIP net.IP) (certPEM, keyPEM []byte, err erro
 	})
 }
 
-// issue signs tmpl with a fresh key, valid as long as the CA is.
-func (p *localPKI) issue(tmpl *x509.Certificate) (certPEM, keyPEM []byte, err error) {
+// issue signs tmpl with a fresh key. It is valid until tmpl.NotAfter, or as
+// long as the CA is when that is zero or later.
+func (c *ca) issue(tmpl *x509.Certificate) (certPEM, keyPEM []byte, err error) {
 	key, err := newKey()
 	if err != nil {
 		return nil, nil, err
@@ -164,9 +191,11 @@ func (p *localPKI) issue(tmpl *x509.Certificate) (certPEM, keyPEM []byte, err er
 		return nil, nil, err
 	}
 	tmpl.NotBefore = time.Now().Add(-time.Minute) // tolerate a little clock skew
-	tmpl.NotAfter = p.caCert.NotAfter
+	if tmpl.NotAfter.IsZero() || tmpl.NotAfter.After(c.caCert.NotAfter) {
+		tmpl.NotAfter = c.caCert.NotAfter
+	}
 	tmpl.KeyUsage = x509.KeyUsageDigitalSignature
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, p.caCert, key.Public(), p.caKey)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, c.caCert, key.Public(), c.caKey)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -43,6 +43,7 @@ func emptyAPIs() APIs {
 		Codecs:             serializer.NewCodecFactory(scheme),
 		OpenAPIDefinitions: serverOnlyOpenAPIDefinitions,
 		Install:            func(*genericapiserver.GenericAPIServer, generic.RESTOptionsGetter) error { return nil },
+		Deployment:         Deployment{Namespace: "test-system", Service: "test-apiserver", ServingCertSecret: "test-apiserver-serving-cert"},
 	}
 }
 

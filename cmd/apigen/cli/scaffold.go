@@ -26,9 +26,10 @@ func newInit() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Start a new API server project in the current directory",
-		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain and a
-//go:generate line), the license boilerplate, a Makefile, .gitignore and a .pre-commit-config.yaml;
-it never overwrites a file. It then fetches the pinned Kubernetes dependencies, generates the
+		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain, the deployment
+names and a //go:generate line), the license boilerplate, a Makefile, .gitignore, a
+.pre-commit-config.yaml, config/default/kustomization.yaml (what "kubectl apply -k" deploys), a
+Dockerfile and .dockerignore; it never overwrites a file. It then fetches the pinned Kubernetes dependencies, generates the
 (still empty) server and tidies go.mod, so that "go build ./cmd/apiserver" works at once.
 
 apigen as a tool of the project. When go.mod can name an apigen to build, init adds the tool

@@ -4,7 +4,13 @@
 // version: pkg/apis/<group>/<version>. New groups get the domain below
 // (apigen new-api --group <group> makes <group>.example.com).
 //
+// The cluster deployment (config/generated, and the server's certs command) takes its names
+// from the deploy marker below: the namespace, the name of the Service, Deployment,
+// ServiceAccount and ClusterRole (the serving certificate's Secret is <name>-serving-cert), and
+// the image. Every argument is optional; the values below are the defaults.
+//
 // +apigen:domain=example.com
+// +apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=wardle-apiserver:latest
 package apis
 
 // "go generate ./..." regenerates the project from here.

@@ -63,6 +63,11 @@ func APIs() server.APIs {
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Install:            installAPIGroups,
+		Deployment: server.Deployment{
+			Namespace:         "wardle-system",
+			Service:           "wardle-apiserver",
+			ServingCertSecret: "wardle-apiserver-serving-cert",
+		},
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
@@ -59,6 +60,45 @@ type APIs struct {
 	OpenAPIDefinitions openapicommon.GetOpenAPIDefinitions
 	// Install installs an APIGroupInfo for every group, with storage from optsGetter.
 	Install func(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error
+	// Deployment names the server's objects in a cluster, as the project's
+	// config/generated deploys it; the certs command defaults to these names.
+	// It may be left zero (a server built by hand for a test): certs then
+	// needs its flags.
+	Deployment Deployment
+}
+
+// Deployment names the objects that run the server in a cluster
+// (+apigen:deploy in the project's pkg/apis/doc.go).
+type Deployment struct {
+	// Namespace is where the server runs.
+	Namespace string
+	// Service is the Service in front of the server. kube-apiserver dials
+	// <Service>.<Namespace>.svc for the APIServices, so the serving
+	// certificate must hold that name.
+	Service string
+	// ServingCertSecret is the kubernetes.io/tls Secret the Deployment mounts.
+	ServingCertSecret string
+}
+
+// validate reports names Kubernetes would refuse, unless d is zero.
+func (d Deployment) validate() []error {
+	if d == (Deployment{}) {
+		return nil
+	}
+	var errs []error
+	for _, c := range []struct {
+		field, value string
+		check        func(string) []string
+	}{
+		{"Namespace", d.Namespace, validation.IsDNS1123Label},
+		{"Service", d.Service, validation.IsDNS1035Label},
+		{"ServingCertSecret", d.ServingCertSecret, validation.IsDNS1123Subdomain},
+	} {
+		for _, msg := range c.check(c.value) {
+			errs = append(errs, fmt.Errorf("server.APIs: Deployment.%s %q: %s", c.field, c.value, msg))
+		}
+	}
+	return errs
 }
 
 func (a APIs) validate() []error {
@@ -75,7 +115,7 @@ func (a APIs) validate() []error {
 	if a.Install == nil {
 		errs = append(errs, errors.New("server.APIs: Install is nil"))
 	}
-	return errs
+	return append(errs, a.Deployment.validate()...)
 }
 
 // clusterFlags are the flags that only make sense next to a real cluster.

@@ -60,16 +60,22 @@ Cluster mode, selected by any of those flags, runs it as an aggregated API
 server behind kube-apiserver (an APIService): objects are stored in the etcd
 cluster given by --etcd-servers, and authentication and authorization are
 delegated to kube-apiserver (front-proxy request headers, TokenReview,
-SubjectAccessReview), as the Kubernetes sample-apiserver does.`
+SubjectAccessReview), as the Kubernetes sample-apiserver does. Before
+deploying with "kubectl apply -k config/default", "%[4]s certs" writes the
+serving certificate and the CA bundle the APIServices need (see its --help).`
+
+// commandName is the command's name in help texts; the project builds it from
+// cmd/apiserver.
+const commandName = "apiserver"
 
 // NewCommand returns the command that runs the API server described by apis
 // until ctx is cancelled.
 func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 	o := newOptions(apis)
 	cmd := &cobra.Command{
-		Use:   "apiserver",
+		Use:   commandName,
 		Short: fmt.Sprintf("Runs the %s API server", apis.Name),
-		Long:  fmt.Sprintf(longHelp, apis.Name, localSecurePort, defaultKubeconfig),
+		Long:  fmt.Sprintf(longHelp, apis.Name, localSecurePort, defaultKubeconfig, commandName),
 		Args:  cobra.NoArgs,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			// Resolves feature gates against the emulated version right after parsing.
@@ -91,6 +97,7 @@ func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 		},
 	}
 	cmd.SetContext(ctx)
+	cmd.AddCommand(newCertsCommand(apis))
 
 	fss := o.flags(cmd.Name())
 	for _, f := range fss.FlagSets {

@@ -1,0 +1,4 @@
+// Package apis is a test project.
+//
+// +apigen:deploy:name=toys-server,image=
+package apis
