@@ -3,6 +3,7 @@ package cluster
 import (
 	"io"
 	"net"
+	"slices"
 	"sync"
 	"time"
 )
@@ -18,6 +19,7 @@ type LoadBalancer struct {
 	mu       sync.Mutex
 	next     int
 	conns    map[net.Conn]struct{}
+	active   []int // open connections per backend
 	wg       sync.WaitGroup
 }
 
@@ -28,7 +30,10 @@ func NewLoadBalancer(backends ...string) (*LoadBalancer, error) {
 	if err != nil {
 		return nil, err
 	}
-	lb := &LoadBalancer{Port: l.Addr().(*net.TCPAddr).Port, listener: l, backends: backends, conns: map[net.Conn]struct{}{}}
+	lb := &LoadBalancer{
+		Port: l.Addr().(*net.TCPAddr).Port, listener: l, backends: backends,
+		conns: map[net.Conn]struct{}{}, active: make([]int, len(backends)),
+	}
 	lb.wg.Add(1)
 	go lb.serve()
 	return lb, nil
@@ -53,8 +58,10 @@ func (lb *LoadBalancer) forward(client net.Conn) {
 	lb.next = (lb.next + 1) % len(lb.backends)
 	lb.mu.Unlock()
 	var backend net.Conn
+	index := 0
 	for i := range lb.backends {
-		c, err := net.DialTimeout("tcp", lb.backends[(start+i)%len(lb.backends)], time.Second)
+		index = (start + i) % len(lb.backends)
+		c, err := net.DialTimeout("tcp", lb.backends[index], time.Second)
 		if err == nil {
 			backend = c
 			break
@@ -64,7 +71,7 @@ func (lb *LoadBalancer) forward(client net.Conn) {
 		return
 	}
 	defer backend.Close()
-	if !lb.track(client, backend) {
+	if !lb.track(index, client, backend) {
 		return
 	}
 	done := make(chan struct{}, 2)
@@ -80,10 +87,10 @@ func (lb *LoadBalancer) forward(client net.Conn) {
 	go pipe(client, backend)
 	<-done
 	<-done
-	lb.untrack(client, backend)
+	lb.untrack(index, client, backend)
 }
 
-func (lb *LoadBalancer) track(cs ...net.Conn) bool {
+func (lb *LoadBalancer) track(backend int, cs ...net.Conn) bool {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	if lb.conns == nil {
@@ -92,15 +99,24 @@ func (lb *LoadBalancer) track(cs ...net.Conn) bool {
 	for _, c := range cs {
 		lb.conns[c] = struct{}{}
 	}
+	lb.active[backend]++
 	return true
 }
 
-func (lb *LoadBalancer) untrack(cs ...net.Conn) {
+func (lb *LoadBalancer) untrack(backend int, cs ...net.Conn) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	for _, c := range cs {
 		delete(lb.conns, c)
 	}
+	lb.active[backend]--
+}
+
+// Active is the number of open connections to each backend.
+func (lb *LoadBalancer) Active() []int {
+	lb.mu.Lock()
+	defer lb.mu.Unlock()
+	return slices.Clone(lb.active)
 }
 
 // Close stops listening and ends every forwarded connection.

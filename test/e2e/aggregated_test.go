@@ -1,0 +1,533 @@
+package e2e
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+// The wardle example's deployment names (the +apigen:deploy defaults).
+const (
+	wardleNamespace  = "wardle-system"
+	wardleService    = "wardle-apiserver"
+	wardleAPIService = "v1alpha1.wardle.example.com"
+)
+
+var flundersGVR = schema.GroupVersionResource{Group: wardleGroup, Version: "v1alpha1", Resource: "flunders"}
+
+// controlPlane builds bin/etcd and bin/kube-apiserver once per run.
+var controlPlane = sync.OnceValues(func() (cluster.Binaries, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return cluster.Binaries{}, err
+	}
+	return cluster.Build(root)
+})
+
+// aggregation is examples/wardle in cluster mode behind a real kube-apiserver,
+// with its generated manifests applied.
+type aggregation struct {
+	work    string
+	etcd    *cluster.Etcd
+	kas     *cluster.KubeAPIServer
+	admin   *kubectl
+	dyn     dynamic.Interface // admin, through kube-apiserver
+	certDir string            // the server's `certs` output
+
+	serverBin, saKubeconfig string
+	lb                      *cluster.LoadBalancer // the Service: what the APIService points at
+	replicas                []*process
+}
+
+// TestAggregated runs examples/wardle as an aggregated API server: etcd (3
+// members, TLS) and kube-apiserver built from Go modules, the generated RBAC
+// and APIService applied with kubectl, the server in cluster mode with a
+// service-account token, and everything checked through kube-apiserver with
+// the real kubectl.
+func TestAggregated(t *testing.T) {
+	tc := tools(t)
+	bins, err := controlPlane()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := startAggregation(t, tc, bins)
+
+	t.Run("config/default builds with cert-manager instead", func(t *testing.T) { a.checkCertManagerOverlay(t) })
+	t.Run("discovery and OpenAPI are merged", func(t *testing.T) { a.checkDiscovery(t) })
+	t.Run("CRUD, watch and status through kube-apiserver", func(t *testing.T) { a.checkCRUD(t) })
+	t.Run("RBAC is delegated", func(t *testing.T) { a.checkRBAC(t) })
+	t.Run("request headers are trusted only from the front proxy", func(t *testing.T) { a.checkForgedHeaders(t) })
+	// Before the failover kills one: neither replica was refused anything
+	// by kube-apiserver, so the generated RBAC covers what the server reads.
+	t.Run("the generated RBAC is sufficient", func(t *testing.T) { a.checkNoForbidden(t) })
+	t.Run("survives losing an etcd member and a replica", func(t *testing.T) { a.checkFailover(t) })
+}
+
+func startAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries) *aggregation {
+	t.Helper()
+	work := t.TempDir()
+	a := &aggregation{work: work}
+
+	// The example, built; its certs command mints the serving certificate
+	// and the kustomize component that puts the CA into the APIService.
+	proj := filepath.Join(work, "wardle")
+	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), proj)
+	a.serverBin = filepath.Join(work, "apiserver")
+	buildServer(t, proj, a.serverBin)
+	a.certDir = filepath.Join(proj, "config", "certs")
+	mustSucceed(t, runCmd(cmdOpts{Dir: proj}, a.serverBin, "certs"))
+
+	start := time.Now()
+	var err error
+	a.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.etcd.Stop)
+	a.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), a.etcd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.kas.Stop)
+	t.Logf("etcd (3 members) and kube-apiserver ready in %s", time.Since(start).Round(time.Millisecond))
+	a.admin = &kubectl{bin: tc.kubectl, kubeconfig: a.kas.AdminKubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
+	a.dyn = dynamicFor(t, a.kas.AdminKubeconfig)
+
+	// Two replicas on their own ports behind one address, as a Service with
+	// two endpoints: the APIService points at the load balancer.
+	ports := []int{freePort(t), freePort(t)}
+	a.lb, err = cluster.NewLoadBalancer("127.0.0.1:"+strconv.Itoa(ports[0]), "127.0.0.1:"+strconv.Itoa(ports[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.lb.Close)
+
+	// The generated manifests through the user's config/default, with the
+	// test overlay DESIGN.md describes: the Service becomes an ExternalName
+	// for 127.0.0.1 (loopback endpoints are refused) on the balancer's port.
+	overlay := filepath.Join(work, "overlay")
+	writeFile(t, filepath.Join(overlay, "kustomization.yaml"), fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- ../wardle/config/default
+patches:
+- target: {kind: Service, name: %[1]s}
+  patch: |
+    - op: replace
+      path: /spec
+      value: {type: ExternalName, externalName: 127.0.0.1, ports: [{name: https, port: %[2]d, protocol: TCP}]}
+- target: {group: apiregistration.k8s.io, kind: APIService}
+  patch: |
+    - op: replace
+      path: /spec/service/port
+      value: %[2]d
+`, wardleService, a.lb.Port))
+	r := mustSucceed(t, a.admin.run("", "apply", "-k", overlay))
+	if strings.Contains(r.Stderr, "PodSecurity") {
+		t.Errorf("the generated Deployment violates the namespace's Pod Security level:\n%s", r)
+	}
+
+	// The server runs as its ServiceAccount, with only the generated RBAC.
+	token := strings.TrimSpace(a.admin.ok(t, "create", "token", wardleService, "-n", wardleNamespace, "--duration=2h"))
+	if a.saKubeconfig, err = a.kas.TokenKubeconfig("wardle-apiserver", token); err != nil {
+		t.Fatal(err)
+	}
+	for i, port := range ports {
+		a.replicas = append(a.replicas, a.startReplica(t, i, port))
+	}
+
+	// kube-apiserver reports the APIService Available once it reached the
+	// server through the Service with the caBundle.
+	start = time.Now()
+	r = a.admin.run("", "wait", "--for=condition=Available", "apiservice/"+wardleAPIService, "--timeout=90s")
+	if r.ExitCode != 0 {
+		t.Fatalf("APIService %s did not become Available:\n%s\n%s\n%s", wardleAPIService, r,
+			a.admin.run("", "get", "apiservice", wardleAPIService, "-o", "yaml").Stdout, a.replicas[0].describe())
+	}
+	t.Logf("APIService Available %s after the replicas started", time.Since(start).Round(time.Millisecond))
+	return a
+}
+
+// startReplica starts one replica of the server in cluster mode on port,
+// with the Deployment's flags but local files.
+func (a *aggregation) startReplica(t *testing.T, i, port int) *process {
+	t.Helper()
+	args := append([]string{
+		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
+		"--tls-cert-file=" + filepath.Join(a.certDir, "tls.crt"),
+		"--tls-private-key-file=" + filepath.Join(a.certDir, "tls.key"),
+		"--kubeconfig=" + a.saKubeconfig,
+		"--authentication-kubeconfig=" + a.saKubeconfig,
+		"--authorization-kubeconfig=" + a.saKubeconfig,
+	}, a.etcd.Flags()...)
+	return startProcess(t, cmdOpts{Dir: a.work}, filepath.Join(a.work, fmt.Sprintf("replica-%d.log", i)), a.serverBin, args...)
+}
+
+func (a *aggregation) checkDiscovery(t *testing.T) {
+	out := a.admin.ok(t, "api-resources", "--api-group="+wardleGroup)
+	var names []string
+	for _, row := range parseTable(out) {
+		names = append(names, row["NAME"])
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"fischers", "flunders"}) {
+		t.Errorf("kubectl api-resources --api-group=%s through kube-apiserver: %v, want [fischers flunders]\n%s", wardleGroup, names, out)
+	}
+	// Built-in groups are still there: the aggregated discovery is merged.
+	if out := a.admin.ok(t, "api-resources", "--api-group=rbac.authorization.k8s.io", "-o", "name"); !strings.Contains(out, "roles.rbac.authorization.k8s.io") {
+		t.Errorf("kube-apiserver's own groups are missing from discovery:\n%s", out)
+	}
+	// kubectl explain reads the OpenAPI v3 document kube-apiserver merged
+	// from the extension server.
+	// kube-apiserver fetches the extension server's OpenAPI in the
+	// background after the APIService is available: poll.
+	var r *cmdResult
+	start := time.Now()
+	err := poll(90*time.Second, func() error {
+		if r = a.admin.run("", "explain", "flunders.spec"); r.ExitCode != 0 {
+			return fmt.Errorf("%s", r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("kubectl explain flunders.spec through kube-apiserver: %v", err)
+	}
+	t.Logf("kubectl explain works %s after discovery", time.Since(start).Round(time.Millisecond))
+	out = r.Stdout
+	for _, want := range []string{"GROUP:      " + wardleGroup, "reference", "referenceType"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("kubectl explain flunders.spec through kube-apiserver lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func (a *aggregation) checkCRUD(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	flunders := a.dyn.Resource(flundersGVR).Namespace("default")
+	w, err := flunders.Watch(ctx, metav1.ListOptions{LabelSelector: "e2e=crud"})
+	if err != nil {
+		t.Fatalf("watch flunders through kube-apiserver: %v", err)
+	}
+	defer w.Stop()
+
+	flunder := "apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: agg\n  namespace: default\n  labels:\n    e2e: crud\nspec:\n  reference: other\n"
+	if out := a.admin.okStdin(t, flunder, "create", "-f", "-"); !strings.Contains(out, "flunder."+wardleGroup+"/agg created") {
+		t.Errorf("kubectl create through kube-apiserver: %q", out)
+	}
+	got := a.admin.get(t, "flunder", "agg", "-n", "default")
+	// The Default() hook ran in the extension server.
+	if rt, _, _ := unstructured.NestedString(got.Object, "spec", "referenceType"); rt != "Flunder" {
+		t.Errorf("spec.referenceType = %q, want the defaulted Flunder", rt)
+	}
+	if names := a.admin.names(t, "flunders", "-n", "default", "-l", "e2e=crud"); !slices.Equal(names, []string{"agg"}) {
+		t.Errorf("kubectl get flunders -l e2e=crud: %v, want [agg]", names)
+	}
+	a.admin.ok(t, "patch", "flunder", "agg", "-n", "default", "--type=merge", "-p", `{"metadata":{"labels":{"patched":"yes"}}}`)
+	a.admin.ok(t, "patch", "flunder", "agg", "-n", "default", "--subresource=status", "--type=merge",
+		"-p", `{"status":{"conditions":[{"type":"Ready","status":"True","reason":"E2E","message":"set through kube-apiserver","lastTransitionTime":"2026-01-01T00:00:00Z"}]}}`)
+	got = a.admin.get(t, "flunder", "agg", "-n", "default")
+	if got.GetLabels()["patched"] != "yes" {
+		t.Errorf("label patch through kube-apiserver was not applied: %v", got.GetLabels())
+	}
+	if conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions"); len(conds) != 1 {
+		t.Errorf("status patch through kube-apiserver: conditions = %v, want one", conds)
+	}
+	if out := a.admin.ok(t, "delete", "flunder", "agg", "-n", "default"); !strings.Contains(out, "deleted") {
+		t.Errorf("kubectl delete: %q", out)
+	}
+
+	var seen []watch.EventType
+	timeout := time.After(eventTimeout)
+	for len(seen) < 4 {
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				t.Fatalf("the watch through kube-apiserver ended early; saw %v", seen)
+			}
+			seen = append(seen, ev.Type)
+		case <-timeout:
+			t.Fatalf("watch through kube-apiserver: saw %v, want ADDED, MODIFIED, MODIFIED, DELETED", seen)
+		}
+	}
+	if want := []watch.EventType{watch.Added, watch.Modified, watch.Modified, watch.Deleted}; !slices.Equal(seen, want) {
+		t.Errorf("watch through kube-apiserver: %v, want %v", seen, want)
+	}
+}
+
+func (a *aggregation) checkRBAC(t *testing.T) {
+	kc, err := a.kas.UserKubeconfig("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice := &kubectl{bin: a.admin.bin, kubeconfig: kc, cacheDir: filepath.Join(a.work, "alice-cache")}
+	a.admin.okStdin(t, "apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: rbac\n  namespace: default\n", "create", "-f", "-")
+
+	forbidden := func(r *cmdResult, what string) {
+		t.Helper()
+		if r.ExitCode == 0 || !strings.Contains(r.Stderr, "Forbidden") {
+			t.Errorf("%s: want Forbidden, got:\n%s", what, r)
+		}
+	}
+	forbidden(alice.run("", "get", "flunder", "rbac", "-n", "default"), "alice without a grant gets a flunder")
+
+	a.admin.ok(t, "create", "role", "flunder-reader", "-n", "default", "--verb=get", "--resource=flunders."+wardleGroup)
+	a.admin.ok(t, "create", "rolebinding", "alice-reads", "-n", "default", "--role=flunder-reader", "--user=alice")
+	// RBAC reaches the extension server through SubjectAccessReview, and
+	// its authorizer caches decisions briefly: poll.
+	err = poll(30*time.Second, func() error {
+		if r := alice.run("", "get", "flunder", "rbac", "-n", "default", "-o", "name"); r.ExitCode != 0 {
+			return fmt.Errorf("%s", r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("alice with get granted cannot get the flunder: %v", err)
+	}
+	forbidden(alice.run("apiVersion: wardle.example.com/v1alpha1\nkind: Flunder\nmetadata:\n  name: by-alice\n  namespace: default\n", "create", "-f", "-"),
+		"alice with only get creates a flunder")
+	forbidden(alice.run("", "get", "flunders", "-n", "default"), "alice with only get lists flunders")
+
+	// Impersonation is kube-apiserver's, and the extension server sees the
+	// impersonated user.
+	if r := a.admin.run("", "get", "flunder", "rbac", "-n", "default", "--as=alice", "-o", "name"); r.ExitCode != 0 {
+		t.Errorf("admin --as=alice get: %s", r)
+	}
+	forbidden(a.admin.run("", "delete", "flunder", "rbac", "-n", "default", "--as=alice"), "admin --as=alice deletes a flunder")
+	forbidden(a.admin.run("", "get", "flunder", "rbac", "-n", "default", "--as=bob"), "admin --as=bob gets a flunder")
+}
+
+// checkForgedHeaders talks to a replica directly, as something inside the
+// cluster network could, and claims to be an admin through the front-proxy
+// headers.
+func (a *aggregation) checkForgedHeaders(t *testing.T) {
+	kas := a.kas
+	url := fmt.Sprintf("https://127.0.0.1:%d/apis/%s/v1alpha1/namespaces/default/flunders", a.lb.Port, wardleGroup)
+	get := func(cert *tls.Certificate) (int, string) {
+		t.Helper()
+		caPEM, err := os.ReadFile(filepath.Join(a.certDir, "ca.crt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(caPEM)
+		cfg := &tls.Config{RootCAs: pool, ServerName: wardleService + "." + wardleNamespace + ".svc"}
+		if cert != nil {
+			cfg.Certificates = []tls.Certificate{*cert}
+		}
+		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg}}
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("X-Remote-User", "admin")
+		req.Header.Set("X-Remote-Group", "system:masters")
+		resp, err := c.Do(req)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	issue := func(ca *cluster.CA, name, cn string) *tls.Certificate {
+		t.Helper()
+		p, err := ca.Issue(a.work, name, cluster.CertOptions{CommonName: cn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := tls.X509KeyPair(p.CertPEM, p.KeyPEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &c
+	}
+	otherCA, err := cluster.NewCA(a.work, "other-ca", "not-the-front-proxy-ca")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		cert *tls.Certificate
+	}{
+		{"no client certificate", nil},
+		{"a front-proxy-client certificate from another CA", issue(otherCA, "forged-proxy", cluster.FrontProxyClientName)},
+		{"a certificate from the request-header CA with a name not allowed", issue(kas.FrontProxyCA, "wrong-name-proxy", "someone-else")},
+	} {
+		if code, body := get(c.cert); code == http.StatusOK || code == 0 && body == "" {
+			t.Errorf("X-Remote-User: admin with %s: %d, want 401 or 403 (or a refused handshake):\n%s", c.what, code, body)
+		} else {
+			t.Logf("forged X-Remote-User with %s: %d %s", c.what, code, firstLine(body))
+		}
+	}
+	// The control: the real front proxy's certificate makes the same headers
+	// count, so the refusals above are about the certificate.
+	if code, body := get(issue(kas.FrontProxyCA, "real-proxy", cluster.FrontProxyClientName)); code != http.StatusOK {
+		t.Errorf("X-Remote-User: admin with kube-apiserver's proxy client certificate: %d, want 200:\n%s", code, body)
+	}
+}
+
+// checkFailover writes through kube-apiserver while one etcd member and one
+// replica die; kubectl keeps working and every acknowledged create is kept.
+func (a *aggregation) checkFailover(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	flunders := a.dyn.Resource(flundersGVR).Namespace("default")
+
+	var mu sync.Mutex
+	var acked []string
+	var afterKill, failures int
+	killed := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ctx.Err() == nil; i++ {
+			name := fmt.Sprintf("failover-%04d", i)
+			obj := &unstructured.Unstructured{Object: map[string]any{
+				"apiVersion": flundersGVR.GroupVersion().String(), "kind": "Flunder",
+				"metadata": map[string]any{"name": name, "labels": map[string]any{"e2e": "failover"}},
+			}}
+			cctx, ccancel := context.WithTimeout(ctx, 10*time.Second)
+			_, err := flunders.Create(cctx, obj, metav1.CreateOptions{})
+			ccancel()
+			mu.Lock()
+			if err == nil {
+				acked = append(acked, name)
+				select {
+				case <-killed:
+					afterKill++
+				default:
+				}
+			} else if ctx.Err() == nil {
+				failures++
+			}
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+
+	time.Sleep(2 * time.Second)
+	// Kill the replica kube-apiserver is connected to, so the writes must
+	// move to the other one.
+	active := a.lb.Active()
+	victim := 0
+	if active[1] > active[0] {
+		victim = 1
+	}
+	if active[victim] == 0 {
+		t.Fatalf("kube-apiserver holds no connection to either replica (%v) in the middle of writes", active)
+	}
+	survivor := a.replicas[1-victim]
+	a.etcd.Members[0].Process.Kill()
+	a.replicas[victim].kill()
+	close(killed)
+	t.Logf("killed etcd member %s and replica %d (pid %d, %d connections open to it; %v)",
+		a.etcd.Members[0].Name, victim, a.replicas[victim].pid(), active[victim], active)
+
+	// Writes go on through the remaining replica and etcd members.
+	err := poll(60*time.Second, func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if afterKill < 50 {
+			return fmt.Errorf("%d creates acknowledged since the kill", afterKill)
+		}
+		return nil
+	})
+	cancel()
+	<-done
+	mu.Lock()
+	t.Logf("%d creates acknowledged (%d after the kill), %d failed while the connections moved", len(acked), afterKill, failures)
+	mu.Unlock()
+	if err != nil {
+		t.Fatalf("writes did not resume after losing an etcd member and a replica: %v\n%s", err, survivor.describe())
+	}
+
+	got := a.admin.names(t, "flunders", "-n", "default", "-l", "e2e=failover")
+	var missing []string
+	for _, name := range acked {
+		if _, found := slices.BinarySearch(got, name); !found {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%d acknowledged creates are missing after the failover: %v", len(missing), missing)
+	}
+	if survivor.exited() {
+		t.Errorf("the surviving replica exited:\n%s", survivor.describe())
+	}
+}
+
+// checkCertManagerOverlay builds config/default with the generated
+// cert-manager component in place of ../certs, as its comment tells users
+// to. There is no cert-manager here: the check is that kustomize builds it
+// and that the APIServices ask for cert-manager's CA instead of carrying one.
+func (a *aggregation) checkCertManagerOverlay(t *testing.T) {
+	def := filepath.Join(a.work, "wardle", "config", "default", "kustomization.yaml")
+	orig := readFile(t, def)
+	swapped := strings.Replace(orig, "\n- ../certs\n", "\n- ../generated/cert-manager\n", 1)
+	if swapped == orig {
+		t.Fatalf("config/default/kustomization.yaml does not list ../certs as a line of its own:\n%s", orig)
+	}
+	writeFile(t, def, swapped)
+	defer writeFile(t, def, orig)
+	out := a.admin.ok(t, "kustomize", filepath.Dir(def))
+	var apiservices, certificates int
+	for _, doc := range strings.Split(out, "\n---\n") {
+		obj := yamlToObject(t, doc)
+		switch obj["kind"] {
+		case "APIService":
+			apiservices++
+			want := wardleNamespace + "/" + wardleService + "-serving-cert"
+			if got, _, _ := unstructured.NestedString(obj, "metadata", "annotations", "cert-manager.io/inject-ca-from"); got != want {
+				t.Errorf("APIService %v: inject-ca-from = %v, want %s", field(obj, "metadata.name"), got, want)
+			}
+			if ca := field(obj, "spec.caBundle"); ca != nil {
+				t.Errorf("APIService %v carries a caBundle with cert-manager: %v", field(obj, "metadata.name"), ca)
+			}
+		case "Certificate":
+			certificates++
+			if dns := fmt.Sprint(field(obj, "spec.dnsNames")); !strings.Contains(dns, wardleService+"."+wardleNamespace+".svc") {
+				t.Errorf("Certificate dnsNames %s lack %s.%s.svc", dns, wardleService, wardleNamespace)
+			}
+		case "Secret":
+			t.Errorf("with cert-manager, config/default still generates a Secret:\n%s", doc)
+		}
+	}
+	if apiservices != 1 || certificates != 1 {
+		t.Errorf("kubectl kustomize with cert-manager: %d APIServices and %d Certificates, want 1 and 1:\n%s", apiservices, certificates, out)
+	}
+}
+
+func (a *aggregation) checkNoForbidden(t *testing.T) {
+	for i, r := range a.replicas {
+		for _, line := range strings.Split(r.log(), "\n") {
+			if strings.Contains(line, "forbidden") || strings.Contains(line, "Forbidden") {
+				t.Errorf("replica %d was refused something by kube-apiserver (service account %s/%s):\n%s", i, wardleNamespace, wardleService, line)
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > 200 {
+		line = line[:200] + "..."
+	}
+	return line
+}
