@@ -13,9 +13,9 @@ import (
 	"github.com/pmezard/go-difflib/difflib"
 )
 
-// generatedRoots are the project directories apigen generates into; only these are searched
+// GeneratedRoots are the project directories apigen generates into; only these are searched
 // for stale generated files.
-var generatedRoots = []string{"pkg", "config"}
+var GeneratedRoots = []string{"pkg", "config"}
 
 // Summary says what a write did, by project-relative path.
 type Summary struct {
@@ -68,7 +68,7 @@ func NewPlan(root string, out *Output) (*Plan, error) {
 // longer produced, e.g. after a kind or a version was removed.
 func (p *Plan) findStale() ([]string, error) {
 	var stale []string
-	for _, dir := range generatedRoots {
+	for _, dir := range GeneratedRoots {
 		err := filepath.WalkDir(filepath.Join(p.root, dir), func(path string, d fs.DirEntry, err error) error {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
@@ -106,6 +106,9 @@ func (p *Plan) findStale() ([]string, error) {
 	slices.Sort(stale)
 	return stale, nil
 }
+
+// Output is the output the plan compares the tree with.
+func (p *Plan) Output() *Output { return p.out }
 
 // Current reports whether the tree already matches the output.
 func (p *Plan) Current() bool { return len(p.Changed) == 0 && len(p.Stale) == 0 }

@@ -82,14 +82,22 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 	return load, project, nil
 }
 
-func readHeader(root, name string) ([]byte, error) {
-	explicit := name != ""
+// HeaderPath is the file Run reads the boilerplate from for Options.HeaderFile name: name or
+// DefaultHeaderFile, relative to root unless absolute. explicit is false for the default, which
+// may be absent.
+func HeaderPath(root, name string) (path string, explicit bool) {
+	explicit = name != ""
 	if !explicit {
 		name = DefaultHeaderFile
 	}
 	if !filepath.IsAbs(name) {
 		name = filepath.Join(root, name)
 	}
+	return name, explicit
+}
+
+func readHeader(root, name string) ([]byte, error) {
+	name, explicit := HeaderPath(root, name)
 	b, err := os.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) && !explicit {
 		return nil, nil

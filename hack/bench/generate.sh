@@ -10,7 +10,9 @@
 #   A-sub  the upstream generators for what apigen generates too: deepcopy-gen + openapi-gen
 #          (its model-name files included), and the same + register-gen (from the same runs).
 #   B      bin/apigen generate with every generated file deleted first (all are written), and
-#          bin/apigen verify on the current tree (a no-op).
+#          bin/apigen verify on the current tree (a no-op): with the result cache off (it
+#          loads), and on (it hits: the generate before it recorded the tree). The result cache
+#          is a private one in the temp dir.
 # Figures are medians over the runs of wall time, CPU (user+sys) and peak RSS (the largest
 # single process), measured with GNU time (/usr/bin/time). The raw figures are kept in
 # $BENCH_OUT (default: a temp dir, printed at the end).
@@ -32,8 +34,13 @@ tmp=$(mktemp -d)
 out=${BENCH_OUT:-$tmp/results}
 mkdir -p "$out"
 if [[ -z ${BENCH_KEEP:-} ]]; then
-	trap 'rm -rf "$tmp/upstream" "$tmp/apigen"' EXIT
+	trap 'rm -rf "$tmp/upstream" "$tmp/apigen" "$tmp/cache"' EXIT
 fi
+
+# apigen's result cache goes to the temp dir; the go command's build cache, by default in the
+# same user cache directory, stays where it is (an empty one would slow every load).
+GOCACHE=$(go env GOCACHE)
+export GOCACHE XDG_CACHE_HOME=$tmp/cache
 
 copy_project "$root/examples/wardle" "$tmp/upstream"
 copy_project "$root/examples/wardle" "$tmp/apigen"
@@ -43,15 +50,19 @@ run_a() { # run_a N: one upstream run, figures in $out/a.N and per generator in 
 	rm -f "$out/steps.$1"
 	timed "$out/a.$1" "$root/hack/bench/upstream.sh" "$root/bin" "$tmp/upstream" "$out/steps.$1"
 }
-run_b() { # run_b N: apigen generate from scratch, then apigen verify on the tree it wrote
+run_b() { # run_b N: apigen generate from scratch, then apigen verify on the tree it wrote: loading, and cached
 	find "$tmp/apigen" -name 'zz_generated.*.go' -delete
 	(cd "$tmp/apigen" && timed "$out/gen.$1" "$apigen" generate >/dev/null)
-	(cd "$tmp/apigen" && timed "$out/verify.$1" "$apigen" verify)
+	(cd "$tmp/apigen" && timed "$out/verify.$1" env APIGEN_CACHE=off "$apigen" verify)
+	(cd "$tmp/apigen" && timed "$out/hit.$1" "$apigen" verify)
 }
 
 echo "warm-up ..." >&2
 run_a warm
 run_b warm
+if ! (cd "$tmp/apigen" && "$apigen" verify -v 2>&1 | grep -q "cache hit"); then
+	echo "$0: apigen verify after generate is no cache hit: the cache-hit row measures a full run" >&2
+fi
 : >"$out/load"
 for i in $(seq 1 "$runs"); do
 	echo "run $i/$runs (load $(load1)) ..." >&2
@@ -90,6 +101,7 @@ s_wall=$(steps_med wall "$sub") s_cpu=$(steps_med cpu "$sub") s_rss=$(steps_med 
 r_wall=$(steps_med wall "$subr") r_cpu=$(steps_med cpu "$subr") r_rss=$(steps_med rss "$subr")
 g_wall=$(med gen '$1') g_cpu=$(med gen '$2 + $3') g_rss=$(med gen '$4')
 v_wall=$(med verify '$1') v_cpu=$(med verify '$2 + $3') v_rss=$(med verify '$4')
+h_wall=$(med hit '$1') h_cpu=$(med hit '$2 + $3') h_rss=$(med hit '$4')
 
 {
 	echo "examples/wardle, $runs runs each, medians; $(nproc) cores, $(go version | awk '{ print $3 }'), $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -101,7 +113,8 @@ v_wall=$(med verify '$1') v_cpu=$(med verify '$2 + $3') v_rss=$(med verify '$4')
 	fmt_row "A-sub: deepcopy-gen + openapi-gen (with model names)" "$s_wall" "$s_cpu" "$s_rss"
 	fmt_row "A-sub+register: deepcopy-gen + openapi-gen + register-gen" "$r_wall" "$r_cpu" "$r_rss"
 	fmt_row "B: apigen generate (all files written)" "$g_wall" "$g_cpu" "$g_rss"
-	fmt_row "B: apigen verify (no-op, tree current)" "$v_wall" "$v_cpu" "$v_rss"
+	fmt_row "B: apigen verify (no-op, tree current; result cache off)" "$v_wall" "$v_cpu" "$v_rss"
+	fmt_row "B: apigen verify (no-op, result cache hit)" "$h_wall" "$h_cpu" "$h_rss"
 	echo
 	echo "| ratio | wall | CPU | peak RSS (B / A) |"
 	echo "|---|---|---|---|"

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,20 +14,17 @@ import (
 type generateFlags struct {
 	headerFile string
 	year       string
+	noCache    bool
 }
 
 func (f *generateFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.headerFile, "header-file", "", "boilerplate for the top of generated Go files (default "+pipeline.DefaultHeaderFile+" when present)")
 	cmd.Flags().StringVar(&f.year, "year", "", "replaces YEAR in the boilerplate (the clock is never read, so output is reproducible)")
+	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "always load and compare, even when an earlier run had the very same inputs (as does APIGEN_CACHE=off)")
 }
 
-// plan runs the pipeline for the project around the working directory and compares its output
-// with the tree.
-func (f *generateFlags) plan() (*engine.Plan, error) {
-	root, err := pipeline.FindRoot(".")
-	if err != nil {
-		return nil, err
-	}
+// plan runs the pipeline for the project at root and compares its output with the tree.
+func (f *generateFlags) plan(root string) (*engine.Plan, error) {
 	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year})
 }
 
@@ -49,7 +47,8 @@ func newGenerate() *cobra.Command {
 		Long: `generate loads pkg/apis once, builds the model from its markers and writes every generated
 file. Files are written only when all generators succeeded and only when their content changed;
 generated files that are no longer produced are deleted; files without apigen's
-"Code generated" header are never overwritten.`,
+"Code generated" header are never overwritten. Like verify, it skips the load and writes nothing
+when an earlier run with byte-identical inputs left the tree current (--no-cache: load anyway).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := time.Now()
@@ -69,13 +68,24 @@ generated files that are no longer produced are deleted; files without apigen's
 				_, err = cmd.OutOrStdout().Write(data)
 				return err
 			}
-			plan, err := flags.plan()
+			root, err := pipeline.FindRoot(".")
 			if err != nil {
 				return err
 			}
-			sum, err := plan.Apply()
-			if err != nil {
-				return err
+			cache, cached, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
+			var sum engine.Summary
+			if hit {
+				// The tree is what this run would write: every file unchanged.
+				sum.Unchanged = cached
+			} else {
+				plan, err := flags.plan(root)
+				if err != nil {
+					return err
+				}
+				if sum, err = plan.Apply(); err != nil {
+					return err
+				}
+				cache.record(plan, sum.Written, sum.Deleted)
 			}
 			if verbose {
 				for _, p := range sum.Written {
@@ -95,25 +105,40 @@ generated files that are no longer produced are deleted; files without apigen's
 	}
 	flags.register(cmd)
 	cmd.Flags().BoolVar(&dumpModel, "dump-model", false, "print the model as JSON instead of writing files")
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file written, deleted or unchanged")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file written, deleted or unchanged, and say whether the result cache answered")
 	return cmd
 }
 
 func newVerify() *cobra.Command {
 	var flags generateFlags
+	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "verify",
 		Short: "Fail, with a diff, when generated files are out of date",
 		Long: `verify runs exactly what generate runs but writes nothing. When the tree is current it prints
 nothing and exits 0; otherwise it prints a unified diff, names missing and stale files and exits 1.
-Use it in CI and as a pre-commit check.`,
+Use it in CI and as a pre-commit check.
+
+When every input (apigen itself, the flags, the go environment, go.mod, go.sum, the module's Go
+files, the generated files) is byte for byte that of an earlier verify or generate that left the
+tree current, verify answers from a cache in the user cache directory without loading.
+--no-cache or APIGEN_CACHE=off turns this off.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			plan, err := flags.plan()
+			root, err := pipeline.FindRoot(".")
+			if err != nil {
+				return err
+			}
+			cache, _, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
+			if hit {
+				return nil
+			}
+			plan, err := flags.plan(root)
 			if err != nil {
 				return err
 			}
 			if plan.Current() {
+				cache.record(plan)
 				return nil
 			}
 			fmt.Fprint(cmd.OutOrStdout(), plan.Diff())
@@ -122,5 +147,14 @@ Use it in CI and as a pre-commit check.`,
 		},
 	}
 	flags.register(cmd)
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say whether the result cache answered, and why not")
 	return cmd
+}
+
+// logIf is w when verbose, and io.Discard otherwise.
+func logIf(verbose bool, w io.Writer) io.Writer {
+	if verbose {
+		return w
+	}
+	return io.Discard
 }

@@ -12,9 +12,11 @@ import (
 	"time"
 )
 
-// wardleCopy copies examples/wardle to a temp dir and makes it the working directory.
+// wardleCopy copies examples/wardle to a temp dir and makes it the working directory, with a
+// result cache of its own (see isolateCache).
 func wardleCopy(t *testing.T) string {
 	t.Helper()
+	isolateCache(t)
 	src, err := filepath.Abs("../../../examples/wardle")
 	if err != nil {
 		t.Fatal(err)

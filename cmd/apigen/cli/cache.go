@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/internal/runcache"
+)
+
+// resultCache is how generate and verify use the result cache: look the run up before the load,
+// record it after a run that left the tree current. Both record the same fact (for these
+// inputs, the tree is exactly what generate writes), so they share entries: a verify after a
+// generate hits.
+type resultCache struct {
+	root   string
+	flags  *generateFlags
+	store  *runcache.Store
+	before *runcache.Snapshot
+	log    io.Writer // -v: hit, miss and why; io.Discard otherwise
+}
+
+// openCache fingerprints the run about to happen. It returns the generated paths of a cached
+// success and true on a hit; on a miss the cache is ready to record (nil when bypassed).
+func openCache(root string, f *generateFlags, log io.Writer) (*resultCache, []string, bool) {
+	if f.noCache {
+		fmt.Fprintln(log, "apigen: cache miss: disabled by --no-cache")
+		return nil, nil, false
+	}
+	c := &resultCache{root: root, flags: f, log: log}
+	dir, err := runcache.DefaultDir()
+	if err != nil {
+		fmt.Fprintf(log, "apigen: cache miss: no cache directory: %v\n", err)
+		return nil, nil, false
+	}
+	c.store = runcache.NewStore(dir)
+	if c.before, err = c.snapshot(); err != nil {
+		fmt.Fprintf(log, "apigen: cache miss: %v\n", err)
+		return nil, nil, false
+	}
+	if paths, ok := c.store.Get(c.before.Key); ok {
+		fmt.Fprintln(log, "apigen: cache hit")
+		return nil, paths, true
+	}
+	fmt.Fprintln(log, "apigen: cache miss: no success recorded for these inputs")
+	return c, nil, false
+}
+
+// snapshot fingerprints the module and every flag that changes the output: --header-file as
+// given, the file it names and that file's content (or absence), and --year.
+func (c *resultCache) snapshot() (*runcache.Snapshot, error) {
+	header, _ := pipeline.HeaderPath(c.root, c.flags.headerFile)
+	content, err := runcache.FileFact(header)
+	if err != nil {
+		return nil, &runcache.Bypass{Reason: "reading the header file: " + err.Error()}
+	}
+	return runcache.Take(c.root, map[string]string{
+		"--header-file": c.flags.headerFile,
+		"header path":   header,
+		"header":        content,
+		"--year":        c.flags.year,
+	})
+}
+
+// record stores a run that left the tree current, having written or deleted the given paths.
+// It stores nothing unless the tree, apart from those paths, is what the run started from (so
+// nobody edited an input meanwhile) and the tree holds exactly the plan's output. Failing to
+// store is no failure of the run.
+func (c *resultCache) record(plan *engine.Plan, touched ...[]string) {
+	if c == nil {
+		return
+	}
+	if err := c.put(plan, slices.Concat(touched...)); err != nil {
+		fmt.Fprintf(c.log, "apigen: cache not written: %v\n", err)
+	}
+}
+
+func (c *resultCache) put(plan *engine.Plan, touched []string) error {
+	after, err := c.snapshot()
+	if err != nil {
+		return err
+	}
+	if !c.before.SameExcept(after, touched) {
+		return fmt.Errorf("the inputs changed during the run")
+	}
+	out := plan.Output()
+	for _, p := range out.Paths() {
+		if data, _ := out.Get(p); !after.Holds(p, data) {
+			return fmt.Errorf("%s is not among the inputs the cache hashes, or differs from the output", p)
+		}
+	}
+	return c.store.Put(after.Key, out.Paths())
+}

@@ -1,0 +1,224 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/internal/runcache"
+)
+
+// isolateCache gives the test an empty result cache of its own, so that it neither reads nor
+// writes the user's; where XDG_CACHE_HOME does not decide the user cache directory, it turns
+// the cache off instead and reports false. The go command's build cache, which lives in the
+// same directory by default, stays where it is: an empty one makes every load minutes long.
+func isolateCache(t *testing.T) bool {
+	t.Helper()
+	t.Setenv("GOCACHE", goCache())
+	xdg := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", xdg)
+	t.Setenv("APIGEN_CACHE", "")
+	if dir, err := runcache.DefaultDir(); err != nil || !strings.HasPrefix(dir, xdg) {
+		t.Setenv("APIGEN_CACHE", "off")
+		return false
+	}
+	return true
+}
+
+var goCache = sync.OnceValue(func() string {
+	out, _ := exec.Command("go", "env", "GOCACHE").Output()
+	return strings.TrimSpace(string(out))
+})
+
+// cachedWardle is wardleCopy for tests of the cache: it skips where the cache cannot be
+// isolated, and keeps a go.work or go/packages driver of the machine's from turning it off.
+func cachedWardle(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	if os.Getenv("APIGEN_CACHE") == "off" {
+		t.Skip("XDG_CACHE_HOME does not choose the user cache directory here")
+	}
+	t.Setenv("GOWORK", "off")
+	t.Setenv("GOPACKAGESDRIVER", "off")
+	return dir
+}
+
+// probe looks the run with the given flags up in the cache, without running it.
+func probe(t *testing.T, f generateFlags) (hit bool, log string) {
+	t.Helper()
+	root, err := pipeline.FindRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	_, _, hit = openCache(root, &f, &b)
+	return hit, b.String()
+}
+
+var timing = regexp.MustCompile(` in [0-9.]+s\n$`)
+
+func TestVerifyCache(t *testing.T) {
+	dir := cachedWardle(t)
+
+	if code, out, errOut := run("verify", "-v"); code != 0 || out != "" || errOut != "apigen: cache miss: no success recorded for these inputs\n" {
+		t.Fatalf("first verify: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, errOut := run("verify", "-v"); code != 0 || out != "" || errOut != "apigen: cache hit\n" {
+		t.Fatalf("second verify: exit %d, stdout %q, stderr %q; want a hit", code, out, errOut)
+	}
+	if code, out, errOut := run("verify"); code != 0 || out != "" || errOut != "" {
+		t.Fatalf("verify on a hit: exit %d, stdout %q, stderr %q; want 0 and silence", code, out, errOut)
+	}
+
+	// generate on a hit says what a generate that loads says: every file unchanged.
+	code, hitOut, errOut := run("generate", "-v")
+	if code != 0 || errOut != "apigen: cache hit\n" {
+		t.Fatalf("generate on a hit: exit %d, stderr %q", code, errOut)
+	}
+	code, loadOut, errOut := run("generate", "-v", "--no-cache")
+	if code != 0 || errOut != "apigen: cache miss: disabled by --no-cache\n" {
+		t.Fatalf("generate --no-cache: exit %d, stderr %q", code, errOut)
+	}
+	if timing.ReplaceAllString(hitOut, "") != timing.ReplaceAllString(loadOut, "") || !strings.Contains(hitOut, " 0 written, 27 unchanged, 0 deleted") {
+		t.Errorf("generate on a hit printed\n%s\na generate that loads printed\n%s", hitOut, loadOut)
+	}
+
+	// New times on unchanged files still hit.
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, name := range []string{"pkg/apis/wardle/v1alpha1/flunder_types.go", "pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "go.mod"} {
+		if err := os.Chtimes(filepath.Join(dir, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hit, log := probe(t, generateFlags{}); !hit {
+		t.Fatalf("after touching files: %s", log)
+	}
+
+	// One byte of any input makes a miss; putting it back hits again.
+	for _, name := range []string{
+		"pkg/apis/wardle/v1alpha1/flunder_types.go",
+		"pkg/apis/wardle/v1alpha1/flunder_hooks.go",
+		"pkg/apis/wardle/v1alpha1/doc.go",
+		"pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go",
+		"pkg/cmd/server/zz_generated.server.go",
+		"config/generated/rbac.yaml",
+		"go.mod",
+		"go.sum",
+		"hack/boilerplate.go.txt",
+	} {
+		path := filepath.Join(dir, name)
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := []byte(string(orig))
+		changed[len(changed)/2] ^= 1
+		if err := os.WriteFile(path, changed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if hit, _ := probe(t, generateFlags{}); hit {
+			t.Errorf("a hit after changing a byte of %s", name)
+		}
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if hit, log := probe(t, generateFlags{}); !hit {
+			t.Errorf("no hit after restoring %s: %s", name, log)
+		}
+	}
+	// So do a new file, and a missing generated file.
+	extra := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/extra.go")
+	if err := os.WriteFile(extra, []byte("package v1alpha1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if hit, _ := probe(t, generateFlags{}); hit {
+		t.Error("a hit after adding a Go file")
+	}
+	if err := os.Remove(extra); err != nil {
+		t.Fatal(err)
+	}
+	register := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/zz_generated.register.go")
+	if err := os.Rename(register, register+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	if hit, _ := probe(t, generateFlags{}); hit {
+		t.Error("a hit with a generated file missing")
+	}
+	if err := os.Rename(register+".moved", register); err != nil {
+		t.Fatal(err)
+	}
+
+	// Flags that change the output are part of the key.
+	for _, f := range []generateFlags{
+		{year: "2031"},
+		{headerFile: "hack/boilerplate.go.txt"},
+		{headerFile: filepath.Join(dir, "hack/boilerplate.go.txt")},
+	} {
+		if hit, _ := probe(t, f); hit {
+			t.Errorf("a hit with flags %+v", f)
+		}
+	}
+
+	// Both switches turn the cache off.
+	if hit, log := probe(t, generateFlags{noCache: true}); hit || log != "apigen: cache miss: disabled by --no-cache\n" {
+		t.Errorf("--no-cache: hit %t, %q", hit, log)
+	}
+	t.Setenv("APIGEN_CACHE", "off")
+	if hit, log := probe(t, generateFlags{}); hit || log != "apigen: cache miss: disabled by APIGEN_CACHE=off\n" {
+		t.Errorf("APIGEN_CACHE=off: hit %t, %q", hit, log)
+	}
+	t.Setenv("APIGEN_CACHE", "")
+	if hit, log := probe(t, generateFlags{}); !hit {
+		t.Errorf("no hit after all: %s", log)
+	}
+}
+
+// TestFailedVerifyIsNotCached: a stale tree fails every time, and the generate that fixes it
+// leaves a verify that hits.
+func TestFailedVerifyIsNotCached(t *testing.T) {
+	dir := cachedWardle(t)
+	types := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/flunder_types.go")
+	src, _ := os.ReadFile(types)
+	edited := strings.Replace(string(src), "type FlunderSpec struct {", "type FlunderSpec struct {\n\t// Size is new.\n\tSize *int32 `json:\"size,omitempty\"`\n", 1)
+	if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		code, out, errOut := run("verify", "-v")
+		if code != 1 || !strings.Contains(out, "Size") || !strings.HasPrefix(errOut, "apigen: cache miss: no success recorded") {
+			t.Fatalf("verify %d on a stale tree: exit %d\nstdout:\n%s\nstderr:\n%s", i+1, code, out, errOut)
+		}
+	}
+	if code, out, errOut := run("generate"); code != 0 || !strings.HasPrefix(out, "apigen: 2 written") {
+		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, errOut := run("verify", "-v"); code != 0 || out != "" || errOut != "apigen: cache hit\n" {
+		t.Fatalf("verify after generate: exit %d, stdout %q, stderr %q; want a hit", code, out, errOut)
+	}
+}
+
+// TestUnwritableCache: a cache that cannot be written costs the run nothing but the cache.
+func TestUnwritableCache(t *testing.T) {
+	cachedWardle(t)
+	file := filepath.Join(t.TempDir(), "not-a-directory")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", file)
+	code, out, errOut := run("verify", "-v")
+	if code != 0 || out != "" || !strings.Contains(errOut, "apigen: cache not written: ") {
+		t.Fatalf("verify with an unwritable cache: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if hit, _ := probe(t, generateFlags{}); hit {
+		t.Error("a hit from an unwritable cache")
+	}
+}
