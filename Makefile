@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server clean
 
 all: build
 
@@ -41,10 +41,14 @@ verify-examples: build ## Fail when an example's generated files are stale.
 demo: build tools ## Regenerate examples/wardle, start it on embedded etcd and talk to it with kubectl.
 	hack/demo.sh
 
-bench: build ## Generation speed and memory: apigen vs the upstream generators (not part of test; see BENCHMARKS.md).
+bench: build ## Generation speed and memory vs the upstream generators, then bench-server (not part of test; see BENCHMARKS.md).
 	hack/tools/codegen/build.sh
 	hack/bench/generate.sh 5
 	hack/bench/scale.sh 3
+	hack/bench/server.sh 6
+
+bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see BENCHMARKS.md).
+	hack/bench/server.sh 6
 
 clean:
 	rm -rf $(BIN)

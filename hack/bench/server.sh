@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Usage: hack/bench/server.sh [ROUNDS]        (make bench-server runs it with ROUNDS=6)
+#
+# The served side of the benchmarks: the API server apigen generates for examples/wardle
+# against k8s.io/sample-apiserver v0.37.2 (the same wardle.example.com/v1alpha1 API, hand
+# written), under the same client-go load, on the same etcd, in the same run
+# (hack/bench/serverload; BENCHMARKS.md explains the set-up and why it is fair):
+#   - builds etcd, kube-apiserver and sample-apiserver from their pinned Go modules
+#     (hack/tools/build.sh, a no-op when bin/ is current) and examples/wardle from a copy;
+#   - times the generated server's local mode (embedded etcd) from exec to /readyz, 5 times;
+#   - starts one etcd member and a kube-apiserver on 127.0.0.1 (test/cluster), then, ROUNDS
+#     times (default 6), starts both servers in cluster mode with the same flags (start-up to
+#     /readyz) and runs each operation on one and then the other, alternating which goes
+#     first: create, get, update, list of 1 000 and of 10 000 objects, watch fan-out to 50
+#     watchers at full speed and at a fixed rate (8 workers, bounded in count and time); then
+#     reads each one's peak RSS.
+# Prints a markdown table of medians and the apigen / sample-apiserver ratios against the
+# issue's targets. Figures per round are kept in $BENCH_OUT (default: a temp dir, printed at
+# the end); BENCH_KEEP=1 keeps the servers' logs and data. Extra arguments after ROUNDS go to
+# the load generator (go run ./hack/bench/serverload -h).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+runs=${1:-6}
+shift || true
+
+for tool in etcd kube-apiserver sample-apiserver; do
+	"$root/hack/tools/build.sh" "$tool" >&2
+done
+
+tmp=$(mktemp -d)
+out=${BENCH_OUT:-$tmp/results}
+mkdir -p "$out"
+(cd "$root" && go build -o "$tmp/serverload" ./hack/bench/serverload)
+
+args=(-root "$root" -rounds "$runs" -out "$out")
+if [[ -n ${BENCH_KEEP:-} ]]; then
+	args+=(-keep)
+fi
+"$tmp/serverload" "${args[@]}" "$@"
+echo >&2
+echo "figures per round in $out (summary.md, rounds.json)" >&2

@@ -1,0 +1,472 @@
+// Command serverload is the server benchmark of BENCHMARKS.md: the API server
+// apigen generates for examples/wardle against k8s.io/sample-apiserver, which
+// serves the same wardle.example.com/v1alpha1 API by hand, under the same
+// client-go workload.
+//
+// It builds both (examples/wardle from a copy; sample-apiserver with
+// hack/tools/build.sh from its pinned module), starts one etcd member and a
+// kube-apiserver with test/cluster, and runs both servers at once in cluster
+// mode with the same flags (but the port) against them, each under its default
+// etcd prefix. The load generator talks to each server directly, authenticated
+// as kube-apiserver's front proxy (see credentials). Each round restarts both
+// servers, timing their start-up to /readyz, then runs every operation (create,
+// get, update, list of -list-small and of -list-large objects, watch fan-out to
+// -watchers watchers at full speed and at -watch-rate; -workers concurrent
+// workers, bounded in count and time) on one server and right after on the
+// other, alternating between rounds which goes first, and reads their peak
+// RSS. Ratios are medians of the per-round pairs. It also times the generated
+// server's local mode (embedded etcd) from exec to /readyz.
+//
+//	go run ./hack/bench/serverload -rounds 6          (what make bench-server runs)
+//	go run ./hack/bench/serverload -smoke             (tiny counts, one round: does it work)
+//	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
+//
+// Everything listens on 127.0.0.1 only, and every loop is bounded.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+type options struct {
+	root, wardle, out string
+	keep, smoke       bool
+	rounds            int
+	startupRuns       int
+	only              string
+	pprofDir          string
+	pprofSeconds      int
+	config
+}
+
+func main() {
+	log.SetFlags(log.Ltime)
+	log.SetPrefix("serverload: ")
+	// client-go logs requests cut off by an operation's time limit; the
+	// workload counts what matters itself.
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
+	var o options
+	flag.StringVar(&o.root, "root", ".", "the apigen repository (bin/, hack/tools/)")
+	flag.StringVar(&o.wardle, "wardle", "", "the apigen project to benchmark (default <root>/examples/wardle)")
+	flag.StringVar(&o.out, "out", "", "also write summary.md and rounds.json here")
+	flag.BoolVar(&o.keep, "keep", false, "keep the work dir (logs, data)")
+	flag.BoolVar(&o.smoke, "smoke", false, "tiny counts and one round, to check that everything works")
+	flag.IntVar(&o.rounds, "rounds", 6, "rounds; each restarts both servers and runs every operation on one and then the other, alternating which goes first")
+	flag.IntVar(&o.startupRuns, "startup-runs", 5, "local-mode start-ups of the generated server (embedded etcd)")
+	flag.StringVar(&o.only, "only", "", "run only this server: apigen or sample-apiserver (no ratios)")
+	flag.StringVar(&o.pprofDir, "pprof", "", "instead of rounds: a CPU profile of each server per operation, into this dir")
+	flag.IntVar(&o.pprofSeconds, "pprof-seconds", 15, "with -pprof: seconds per operation")
+	flag.IntVar(&o.Workers, "workers", 8, "concurrent workers per operation")
+	flag.IntVar(&o.Creates, "creates", 2000, "creates per round")
+	flag.IntVar(&o.Gets, "gets", 5000, "gets per round")
+	flag.IntVar(&o.Updates, "updates", 2000, "updates per round")
+	flag.IntVar(&o.ListSmall, "list-small", 1000, "objects in the small list")
+	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
+	flag.IntVar(&o.ListSmallN, "list-small-n", 200, "lists of the small namespace per round")
+	flag.IntVar(&o.ListLargeN, "list-large-n", 40, "lists of the large namespace per round")
+	flag.IntVar(&o.Watchers, "watchers", 50, "watchers of the watch fan-out")
+	flag.IntVar(&o.WatchEvents, "watch-events", 500, "objects created while they watch, as fast as the server takes them (throughput)")
+	flag.IntVar(&o.WatchPacedEvents, "watch-paced-events", 300, "objects created while they watch at -watch-rate (latency)")
+	flag.Float64Var(&o.WatchRate, "watch-rate", 40, "creates per second of the paced watch (0: none)")
+	flag.DurationVar(&o.PhaseTimeout, "phase-timeout", 2*time.Minute, "time limit of each operation")
+	flag.Parse()
+	if o.smoke {
+		o.rounds, o.startupRuns = 1, 1
+		o.config = config{Workers: 4, Creates: 40, Gets: 40, Updates: 40, ListSmall: 30, ListLarge: 100,
+			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second}
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if err := run(ctx, &o); err != nil {
+		log.Fatal(err)
+	}
+}
+
+type bench struct {
+	dir     string
+	etcd    *cluster.Etcd
+	kas     *cluster.KubeAPIServer
+	serving *cluster.Pair
+	cred    *credentials
+}
+
+// runResult is one server's figures in one round.
+type runResult struct {
+	Server  string
+	Round   int
+	First   bool // this server ran first in the round
+	Startup time.Duration
+	Memory  memory
+	Phases  []*phaseResult
+}
+
+func run(ctx context.Context, o *options) error {
+	root, err := filepath.Abs(o.root)
+	if err != nil {
+		return err
+	}
+	if o.wardle == "" {
+		o.wardle = filepath.Join(root, "examples", "wardle")
+	}
+	dir, err := os.MkdirTemp("", "serverload-")
+	if err != nil {
+		return err
+	}
+	if o.keep {
+		log.Printf("work dir (kept): %s", dir)
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	b := &bench{dir: dir}
+
+	log.Printf("building etcd, kube-apiserver, sample-apiserver (hack/tools/build.sh) and %s ...", o.wardle)
+	bins, err := cluster.Build(root)
+	if err != nil {
+		return err
+	}
+	sampleBin, err := buildTool(root, "sample-apiserver")
+	if err != nil {
+		return err
+	}
+	wardleBin, err := buildWardle(o.wardle, dir)
+	if err != nil {
+		return err
+	}
+	servers := []server{{"apigen", wardleBin}, {"sample-apiserver", sampleBin}}
+	if o.only != "" {
+		var keep []server
+		for _, s := range servers {
+			if s.Name == o.only {
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) == 0 {
+			return fmt.Errorf("-only %q: want apigen or sample-apiserver", o.only)
+		}
+		servers = keep
+	}
+
+	// Local mode first, while nothing else of ours runs.
+	var local []localRun
+	if o.pprofDir == "" {
+		for i := range o.startupRuns {
+			d := filepath.Join(dir, fmt.Sprintf("local-%d", i))
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return err
+			}
+			took, m, err := localStartup(ctx, wardleBin, d)
+			if err != nil {
+				return fmt.Errorf("local-mode start-up: %w", err)
+			}
+			log.Printf("local mode (embedded etcd) ready in %v, RSS %s", took.Round(time.Millisecond), mib(m.RSS))
+			local = append(local, localRun{took, m})
+		}
+	}
+
+	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(dir, "etcd"), 1); err != nil {
+		return err
+	}
+	defer b.etcd.Stop()
+	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, "kube-apiserver"), b.etcd); err != nil {
+		return err
+	}
+	defer b.kas.Stop()
+	pki := filepath.Join(dir, "pki")
+	if err := os.MkdirAll(pki, 0o700); err != nil {
+		return err
+	}
+	servingCA, err := cluster.NewCA(pki, "serving-ca", "serverload-serving-ca")
+	if err != nil {
+		return err
+	}
+	if b.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
+		CommonName: "localhost", Server: true, DNSNames: []string{"localhost"}, IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}); err != nil {
+		return err
+	}
+	proxy, err := b.kas.FrontProxyCA.Issue(pki, "proxy-client", cluster.CertOptions{CommonName: cluster.FrontProxyClientName})
+	if err != nil {
+		return err
+	}
+	if b.cred, err = newCredentials(servingCA, proxy); err != nil {
+		return err
+	}
+
+	// NamespaceLifecycle admission (in both servers) refuses objects in
+	// namespaces kube-apiserver does not have.
+	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge)}
+	for r := 0; r <= o.rounds; r++ {
+		namespaces = append(namespaces, fmt.Sprintf("crud-r%d", r), fmt.Sprintf("watch-r%d", r), fmt.Sprintf("watchpaced-r%d", r))
+	}
+	if err := createNamespaces(ctx, b.kas, namespaces); err != nil {
+		return err
+	}
+
+	// The list namespaces are filled once per server, untimed; each server
+	// keeps its objects under its own etcd prefix across restarts.
+	for _, s := range servers {
+		log.Printf("%s: preparing %s and %s", s.Name, listNamespace(o.ListSmall), listNamespace(o.ListLarge))
+		r, err := b.start(ctx, s, s.Name+"-prepare")
+		if err != nil {
+			return err
+		}
+		err = waitAdmits(ctx, r.target, 0)
+		if err == nil {
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.Workers)
+		}
+		if err == nil {
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.Workers)
+		}
+		r.stop()
+		if err != nil {
+			return fmt.Errorf("%s: preparing: %w", s.Name, err)
+		}
+	}
+
+	if o.pprofDir != "" {
+		return profile(ctx, b, o, servers)
+	}
+
+	// Both servers run at once, on their own ports and etcd prefixes (each
+	// keeps its default: /registry/wardle and /registry/wardle.example.com).
+	// Each operation runs on one server and then on the other before the
+	// next operation starts, so the two figures of a pair are taken seconds
+	// apart and share the machine's state; rounds alternate which goes first.
+	var results []*runResult
+	ops := operations(o.config)
+	for round := 1; round <= o.rounds; round++ {
+		order := servers
+		if round%2 == 0 && len(servers) == 2 {
+			order = []server{servers[1], servers[0]}
+		}
+		rs, err := b.round(ctx, o, order, ops, round)
+		if err != nil {
+			return fmt.Errorf("round %d: %w", round, err)
+		}
+		for _, rr := range rs {
+			log.Printf("round %d/%d %s: %s", round, o.rounds, rr.Server, brief(rr))
+		}
+		results = append(results, rs...)
+	}
+
+	summary := report(o, servers, results, local)
+	fmt.Print(summary)
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(o.out, "summary.md"), []byte(summary), 0o644); err != nil {
+			return err
+		}
+		data, _ := json.MarshalIndent(struct {
+			Local  []localRun
+			Rounds []*runResult
+		}{local, results}, "", "  ")
+		if err := os.WriteFile(filepath.Join(o.out, "rounds.json"), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// round starts every server of order (in that order, timing each start-up),
+// warms them up, runs each operation on each of them in that order, reads
+// their memory and stops them.
+func (b *bench) round(ctx context.Context, o *options, order []server, ops []operation, round int) ([]*runResult, error) {
+	var rs []*runResult
+	var sessions []*session
+	var procs []*running
+	defer func() {
+		for _, r := range procs {
+			r.stop()
+		}
+	}()
+	// One at a time, each warmed up (its watch cache filled) before the next
+	// starts, so that a start-up competes with nothing of ours but an idle
+	// server.
+	for i, s := range order {
+		rr := &runResult{Server: s.Name, Round: round, First: i == 0}
+		r, err := b.start(ctx, s, fmt.Sprintf("%s-r%d", s.Name, round))
+		if err != nil {
+			return nil, err
+		}
+		procs = append(procs, r)
+		rr.Startup = r.startup
+		rs = append(rs, rr)
+		sessions = append(sessions, newSession(r.target, o.config, round))
+		if err := warmUp(ctx, r.target, round, o.config); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Name, err)
+		}
+	}
+	for _, op := range ops {
+		for i := range order {
+			load := load1()
+			p, err := op.measure(ctx, sessions[i], nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", order[i].Name, op.Name, err)
+			}
+			p.Load = load
+			rs[i].Phases = append(rs[i].Phases, p)
+		}
+	}
+	for i, r := range procs {
+		m, err := readMemory(r.proc.Pid())
+		if err != nil {
+			return nil, err
+		}
+		rs[i].Memory = m
+	}
+	return rs, nil
+}
+
+type localRun struct {
+	Startup time.Duration
+	Memory  memory
+}
+
+func createNamespaces(ctx context.Context, kas *cluster.KubeAPIServer, names []string) error {
+	cfg, err := kas.AdminConfig()
+	if err != nil {
+		return err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		_, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: n}}, metav1.CreateOptions{})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("creating namespace %s in kube-apiserver: %w", n, err)
+		}
+	}
+	return nil
+}
+
+// profile takes, for each server, a CPU profile of each operation: the
+// operation runs for -pprof-seconds without a count bound while
+// /debug/pprof/profile records the server (profiling is on by default, and
+// system:masters may read it).
+func profile(ctx context.Context, b *bench, o *options, servers []server) error {
+	if err := os.MkdirAll(o.pprofDir, 0o755); err != nil {
+		return err
+	}
+	c := o.config
+	c.Creates, c.Gets, c.Updates, c.ListSmallN, c.ListLargeN, c.WatchEvents, c.WatchPacedEvents = 0, 0, 0, 0, 0, 0, 0
+	c.PhaseTimeout = time.Duration(o.pprofSeconds) * time.Second
+	for _, s := range servers {
+		r, err := b.start(ctx, s, s.Name+"-pprof")
+		if err != nil {
+			return err
+		}
+		hook := func(op string) func() {
+			file := filepath.Join(o.pprofDir, s.Name+"-"+strings.NewReplacer(" ", "-", ",", "", "/", "per").Replace(op)+".pprof")
+			done := make(chan error, 1)
+			go func() { done <- fetchProfile(ctx, r.target, o.pprofSeconds, file) }()
+			return func() {
+				if err := <-done; err != nil {
+					log.Printf("%s %s: profile: %v", s.Name, op, err)
+				} else {
+					log.Printf("%s %s: %s", s.Name, op, file)
+				}
+			}
+		}
+		err = warmUp(ctx, r.target, 0, c)
+		var phases []*phaseResult
+		sess := newSession(r.target, c, 0)
+		for _, op := range operations(c) {
+			if err != nil {
+				break
+			}
+			var p *phaseResult
+			if p, err = op.measure(ctx, sess, hook); p != nil {
+				phases = append(phases, p)
+			}
+		}
+		r.stop()
+		if err != nil {
+			return fmt.Errorf("%s: %w", s.Name, err)
+		}
+		for _, p := range phases {
+			log.Printf("%s %s: %d ok, %.0f/s, p50 %v, p99 %v, server CPU/op %v", s.Name, p.Op, p.OK, p.Throughput(), p.P50, p.P99, p.CPUPerOp())
+		}
+	}
+	return nil
+}
+
+func fetchProfile(ctx context.Context, t *target, seconds int, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", t.url, seconds), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := t.rc.Client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		return fmt.Errorf("%s: %s", resp.Status, body)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func load1() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Fields(string(data))[0]
+}
+
+func brief(r *runResult) string {
+	var parts []string
+	parts = append(parts, fmt.Sprintf("ready %v", r.Startup.Round(time.Millisecond)))
+	for _, p := range r.Phases {
+		s := fmt.Sprintf("%s %.0f/s p99 %v", p.Op, p.Throughput(), p.P99.Round(100*time.Microsecond))
+		if p.Errors > 0 {
+			s += fmt.Sprintf(" (%d errors)", p.Errors)
+		}
+		parts = append(parts, s)
+	}
+	parts = append(parts, "peak RSS "+mib(r.Memory.HWM))
+	return strings.Join(parts, ", ")
+}
+
+// restHTTPClient is client-go's HTTP client for a kubeconfig's config.
+func restHTTPClient(cfg *rest.Config) (*http.Client, error) { return rest.HTTPClientFor(cfg) }
+
+func machine() string {
+	return fmt.Sprintf("%d cores (GOMAXPROCS of each process), %s/%s, %s", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+}

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Targets of the issue "Benchmarks and load".
+const (
+	targetThroughput = 1.0 // apigen / sample-apiserver, at least
+	targetP99        = 1.1 // apigen / sample-apiserver, at most
+	targetLocalReady = 3 * time.Second
+)
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// ms formats seconds.
+func ms(d float64) string {
+	switch {
+	case d >= 10:
+		return fmt.Sprintf("%.1f s", d)
+	case d >= 1:
+		return fmt.Sprintf("%.2f s", d)
+	case d >= 0.001:
+		return fmt.Sprintf("%.2f ms", d*1000)
+	default:
+		return fmt.Sprintf("%.0f µs", d*1e6)
+	}
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+// metrics of one operation on one server in one round.
+func tput(p *phaseResult) float64 { return p.Throughput() }
+func p50(p *phaseResult) float64  { return p.P50.Seconds() }
+func p99(p *phaseResult) float64  { return p.P99.Seconds() }
+func cpu(p *phaseResult) float64  { return p.CPUPerOp().Seconds() }
+
+// table holds the results by operation, server and round.
+type table struct {
+	servers []string
+	ops     []string
+	rounds  []int
+	cell    map[string]map[string]map[int]*phaseResult // op, server, round
+	runs    map[string]map[int]*runResult              // server, round
+}
+
+func newTable(servers []server, results []*runResult) *table {
+	t := &table{servers: names(servers), cell: map[string]map[string]map[int]*phaseResult{}, runs: map[string]map[int]*runResult{}}
+	for _, r := range results {
+		if !slices.Contains(t.rounds, r.Round) {
+			t.rounds = append(t.rounds, r.Round)
+		}
+		if t.runs[r.Server] == nil {
+			t.runs[r.Server] = map[int]*runResult{}
+		}
+		t.runs[r.Server][r.Round] = r
+		for _, p := range r.Phases {
+			if !slices.Contains(t.ops, p.Op) {
+				t.ops = append(t.ops, p.Op)
+			}
+			if t.cell[p.Op] == nil {
+				t.cell[p.Op] = map[string]map[int]*phaseResult{}
+			}
+			if t.cell[p.Op][r.Server] == nil {
+				t.cell[p.Op][r.Server] = map[int]*phaseResult{}
+			}
+			t.cell[p.Op][r.Server][r.Round] = p
+		}
+	}
+	return t
+}
+
+// med is the median over the rounds of f of op on server.
+func (t *table) med(op, server string, f func(*phaseResult) float64) float64 {
+	var xs []float64
+	for _, p := range t.cell[op][server] {
+		xs = append(xs, f(p))
+	}
+	return median(xs)
+}
+
+// ratio is the median over the rounds of f(a)/f(b) of op: each round's pair
+// was measured back to back, so its ratio is less exposed to the machine's
+// load than a ratio of medians.
+func (t *table) ratio(op, a, b string, f func(*phaseResult) float64) float64 {
+	var xs []float64
+	for _, round := range t.rounds {
+		pa, pb := t.cell[op][a][round], t.cell[op][b][round]
+		if pa != nil && pb != nil && f(pb) != 0 {
+			xs = append(xs, f(pa)/f(pb))
+		}
+	}
+	return median(xs)
+}
+
+func (t *table) paced(op string) bool {
+	for _, byRound := range t.cell[op] {
+		for _, p := range byRound {
+			return p.Paced
+		}
+	}
+	return false
+}
+
+func (t *table) errors(op, server string) int {
+	n := 0
+	for _, p := range t.cell[op][server] {
+		n += p.Errors
+	}
+	return n
+}
+
+func (t *table) runMed(server string, f func(*runResult) float64) float64 {
+	var xs []float64
+	for _, r := range t.runs[server] {
+		xs = append(xs, f(r))
+	}
+	return median(xs)
+}
+
+func (t *table) runRatio(a, b string, f func(*runResult) float64) float64 {
+	var xs []float64
+	for _, round := range t.rounds {
+		ra, rb := t.runs[a][round], t.runs[b][round]
+		if ra != nil && rb != nil && f(rb) != 0 {
+			xs = append(xs, f(ra)/f(rb))
+		}
+	}
+	return median(xs)
+}
+
+func report(o *options, servers []server, results []*runResult, local []localRun) string {
+	var sb strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
+	t := newTable(servers, results)
+
+	var loads []float64
+	for _, r := range results {
+		for _, ph := range r.Phases {
+			var l float64
+			if _, err := fmt.Sscan(ph.Load, &l); err == nil {
+				loads = append(loads, l)
+			}
+		}
+	}
+	p("Generated server (examples/wardle) vs k8s.io/sample-apiserver v0.37.2, %d rounds, %s, %s.\n",
+		len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
+	p("Per round and server: %d workers; %d creates, %d gets, %d updates, %d lists of %d objects, %d lists of %d objects, %d watchers × %d creates as fast as the server takes them",
+		o.Workers, o.Creates, o.Gets, o.Updates, o.ListSmallN, o.ListSmall, o.ListLargeN, o.ListLarge, o.Watchers, o.WatchEvents)
+	if o.WatchRate > 0 {
+		p(", %d watchers × %d creates at %g/s", o.Watchers, o.WatchPacedEvents, o.WatchRate)
+	}
+	p(".\n")
+	if len(loads) > 0 {
+		p("1-minute load average before each operation: median %.1f, min %.1f, max %.1f.\n", median(loads), slices.Min(loads), slices.Max(loads))
+	}
+	p("\n")
+
+	if len(servers) == 2 {
+		a, b := servers[0].Name, servers[1].Name
+		p("Medians over the rounds; ratios are %[1]s/%[2]s, the median of each round's pair.\n\n", a, b)
+		p("| operation | %[1]s ops/s | %[2]s ops/s | throughput ratio (≥ %.1[3]f) | %[1]s p50 | %[2]s p50 | %[1]s p99 | %[2]s p99 | p99 ratio (≤ %.1[4]f) | %[1]s CPU/op | %[2]s CPU/op | CPU/op ratio | target |\n",
+			a, b, targetThroughput, targetP99)
+		p("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, op := range t.ops {
+			tr, pr := t.ratio(op, a, b, tput), t.ratio(op, a, b, p99)
+			status := "met"
+			var missed []string
+			if t.paced(op) {
+				status = "met (p99; paced: throughput n/a)"
+			} else if tr < targetThroughput {
+				missed = append(missed, "throughput")
+			}
+			if pr > targetP99 {
+				missed = append(missed, "p99")
+			}
+			if len(missed) > 0 {
+				status = "**missed** (" + strings.Join(missed, ", ") + ")"
+			}
+			if ea, eb := t.errors(op, a), t.errors(op, b); ea+eb > 0 {
+				status += fmt.Sprintf("; errors: %s %d, %s %d", a, ea, b, eb)
+			}
+			p("| %s | %.0f | %.0f | %.2f | %s | %s | %s | %s | %.2f | %s | %s | %.2f | %s |\n", op,
+				t.med(op, a, tput), t.med(op, b, tput), tr,
+				ms(t.med(op, a, p50)), ms(t.med(op, b, p50)),
+				ms(t.med(op, a, p99)), ms(t.med(op, b, p99)), pr,
+				ms(t.med(op, a, cpu)), ms(t.med(op, b, cpu)), t.ratio(op, a, b, cpu), status)
+		}
+	} else {
+		a := servers[0].Name
+		p("Medians over the rounds.\n\n| operation | %s ops/s | p50 | p99 | CPU/op | errors |\n|---|---|---|---|---|---|\n", a)
+		for _, op := range t.ops {
+			p("| %s | %.0f | %s | %s | %s | %d |\n", op, t.med(op, a, tput), ms(t.med(op, a, p50)), ms(t.med(op, a, p99)), ms(t.med(op, a, cpu)), t.errors(op, a))
+		}
+	}
+	p("\n")
+
+	p("| measure | %s |", strings.Join(t.servers, " | "))
+	if len(servers) == 2 {
+		p(" ratio |")
+	}
+	p("\n|---|%s", strings.Repeat("---|", len(servers)))
+	if len(servers) == 2 {
+		p("---|")
+	}
+	p("\n")
+	row := func(what string, f func(r *runResult) float64, format func(float64) string) {
+		p("| %s |", what)
+		for _, s := range t.servers {
+			p(" %s |", format(t.runMed(s, f)))
+		}
+		if len(servers) == 2 {
+			p(" %.2f |", t.runRatio(t.servers[0], t.servers[1], f))
+		}
+		p("\n")
+	}
+	row("start-up to /readyz, cluster mode (exec → 200)", func(r *runResult) float64 { return r.Startup.Seconds() }, ms)
+	row("peak RSS (VmHWM) after the round", func(r *runResult) float64 { return float64(r.Memory.HWM) }, func(x float64) string { return mib(int64(x)) })
+	row("RSS (VmRSS) after the round", func(r *runResult) float64 { return float64(r.Memory.RSS) }, func(x float64) string { return mib(int64(x)) })
+	p("\n")
+
+	if len(local) > 0 {
+		var ts, m []float64
+		for _, l := range local {
+			ts = append(ts, l.Startup.Seconds())
+			m = append(m, float64(l.Memory.RSS))
+		}
+		status := "met"
+		if median(ts) > targetLocalReady.Seconds() {
+			status = "**missed**"
+		}
+		p("apigen local mode with embedded etcd (fresh --data-dir; exec → GET /readyz 200 through the kubeconfig it writes), %d runs: median %s (min %s, max %s); target ≤ %v: %s. RSS when ready (etcd included): %s.\n\n",
+			len(local), ms(median(ts)), ms(slices.Min(ts)), ms(slices.Max(ts)), targetLocalReady, status, mib(int64(median(m))))
+	}
+
+	// Every round, to judge the noise.
+	p("Throughput per round (ops/s), and start-up and peak RSS:\n\n| round | server |")
+	for _, op := range t.ops {
+		p(" %s |", op)
+	}
+	p(" start-up | peak RSS |\n|---|---|%s---|---|\n", strings.Repeat("---|", len(t.ops)))
+	for _, round := range t.rounds {
+		for _, s := range t.servers {
+			r := t.runs[s][round]
+			if r == nil {
+				continue
+			}
+			name := s
+			if r.First {
+				name += " (first)"
+			}
+			p("| %d | %s |", round, name)
+			for _, op := range t.ops {
+				cell := ""
+				if ph := t.cell[op][s][round]; ph != nil {
+					cell = fmt.Sprintf("%.0f", ph.Throughput())
+					if ph.Errors > 0 {
+						cell += fmt.Sprintf(" (%d err)", ph.Errors)
+					}
+				}
+				p(" %s |", cell)
+			}
+			p(" %s | %s |\n", ms(r.Startup.Seconds()), mib(r.Memory.HWM))
+		}
+	}
+	var notes []string
+	for _, op := range t.ops {
+		for _, s := range t.servers {
+			seen := map[string]bool{}
+			for _, round := range t.rounds {
+				if ph := t.cell[op][s][round]; ph != nil && ph.Note != "" && !seen[ph.Note] && len(seen) < 2 {
+					seen[ph.Note] = true
+					notes = append(notes, fmt.Sprintf("%s on %s: %s", op, s, ph.Note))
+				}
+			}
+		}
+	}
+	if len(notes) > 0 {
+		p("\nNotes: %s.\n", strings.Join(notes, "; "))
+	}
+	return sb.String()
+}
+
+func names(servers []server) []string {
+	var n []string
+	for _, s := range servers {
+		n = append(n, s.Name)
+	}
+	return n
+}
