@@ -16,25 +16,29 @@ type Process struct {
 	Args    []string
 	LogPath string
 
-	cmd     *exec.Cmd
-	done    chan struct{}
-	waitErr error
+	cmd  *exec.Cmd
+	done chan struct{}
 }
 
 // Start runs name with args, output to logPath, and returns at once.
 func Start(logPath, name string, args ...string) (*Process, error) {
+	return StartCommand(logPath, exec.Command(name, args...))
+}
+
+// StartCommand starts cmd (with its Dir and Env as set), output to logPath,
+// and returns at once.
+func StartCommand(logPath string, cmd *exec.Cmd) (*Process, error) {
 	f, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close() // the child has its own descriptor
-	cmd := exec.Command(name, args...)
 	cmd.Stdout, cmd.Stderr = f, f
-	p := &Process{Args: append([]string{name}, args...), LogPath: logPath, cmd: cmd, done: make(chan struct{})}
+	p := &Process{Args: cmd.Args, LogPath: logPath, cmd: cmd, done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", name, err)
+		return nil, fmt.Errorf("starting %s: %w", strings.Join(cmd.Args, " "), err)
 	}
-	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
+	go func() { _ = cmd.Wait(); close(p.done) }() // the exit status is in cmd.ProcessState
 	return p, nil
 }
 
@@ -54,8 +58,13 @@ func (p *Process) Exited() bool {
 // Done is closed when the process has ended.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
-// ExitCode is the exit code once Exited, -1 for death by a signal.
-func (p *Process) ExitCode() int { return p.cmd.ProcessState.ExitCode() }
+// State is how the process ended; nil while it runs.
+func (p *Process) State() *os.ProcessState {
+	if !p.Exited() {
+		return nil
+	}
+	return p.cmd.ProcessState
+}
 
 // Log is what the process printed so far.
 func (p *Process) Log() string {
@@ -66,33 +75,41 @@ func (p *Process) Log() string {
 	return string(data)
 }
 
-// Describe is the command line, the state and the last lines of output, for
-// failure messages.
+// Describe is the command line, the state and the output, for failure
+// messages.
 func (p *Process) Describe() string {
 	state := "running"
 	if p.Exited() {
-		state = p.cmd.ProcessState.String()
+		state = "exited: " + p.cmd.ProcessState.String()
 	}
 	out := p.Log()
-	if lines := strings.SplitAfter(out, "\n"); len(lines) > 60 {
-		out = "...\n" + strings.Join(lines[len(lines)-60:], "")
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
 	}
-	return fmt.Sprintf("$ %s\n  (pid %d, %s; log %s)\n%s", strings.Join(p.Args, " "), p.Pid(), state, p.LogPath, out)
+	return fmt.Sprintf("$ %s\n  (pid %d, %s)\n--- output (%s) ---\n%s", strings.Join(p.Args, " "), p.Pid(), state, p.LogPath, out)
+}
+
+// Signal sends sig and waits up to timeout for the process to exit; it
+// returns the exit code (-1 for death by a signal). A process still running
+// after timeout is killed, and that is an error.
+func (p *Process) Signal(sig os.Signal, timeout time.Duration) (int, error) {
+	if !p.Exited() {
+		if err := p.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+			return 0, err
+		}
+	}
+	select {
+	case <-p.done:
+		return p.cmd.ProcessState.ExitCode(), nil
+	case <-time.After(timeout):
+		p.Kill()
+		return -1, fmt.Errorf("still running %s after %v; killed it", p.Args[0], timeout)
+	}
 }
 
 // Stop asks the process to end (SIGTERM) and kills it if it has not after
 // timeout.
-func (p *Process) Stop(timeout time.Duration) {
-	if p.Exited() {
-		return
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(timeout):
-		p.Kill()
-	}
-}
+func (p *Process) Stop(timeout time.Duration) { _, _ = p.Signal(syscall.SIGTERM, timeout) }
 
 // Kill ends the process with SIGKILL, as a crash would, and waits for it.
 func (p *Process) Kill() {

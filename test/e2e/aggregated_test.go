@@ -161,7 +161,7 @@ patches:
 	r = a.admin.run("", "wait", "--for=condition=Available", "apiservice/"+wardleAPIService, "--timeout=90s")
 	if r.ExitCode != 0 {
 		t.Fatalf("APIService %s did not become Available:\n%s\n%s\n%s", wardleAPIService, r,
-			a.admin.run("", "get", "apiservice", wardleAPIService, "-o", "yaml").Stdout, a.replicas[0].describe())
+			a.admin.run("", "get", "apiservice", wardleAPIService, "-o", "yaml").Stdout, a.replicas[0].Describe())
 	}
 	t.Logf("APIService Available %s after the replicas started", time.Since(start).Round(time.Millisecond))
 	return a
@@ -435,10 +435,10 @@ func (a *aggregation) checkFailover(t *testing.T) {
 	}
 	survivor := a.replicas[1-victim]
 	a.etcd.Members[0].Process.Kill()
-	a.replicas[victim].kill()
+	a.replicas[victim].Kill()
 	close(killed)
 	t.Logf("killed etcd member %s and replica %d (pid %d, %d connections open to it; %v)",
-		a.etcd.Members[0].Name, victim, a.replicas[victim].pid(), active[victim], active)
+		a.etcd.Members[0].Name, victim, a.replicas[victim].Pid(), active[victim], active)
 
 	// Writes go on through the remaining replica and etcd members.
 	err := poll(60*time.Second, func() error {
@@ -455,7 +455,7 @@ func (a *aggregation) checkFailover(t *testing.T) {
 	t.Logf("%d creates acknowledged (%d after the kill), %d failed while the connections moved", len(acked), afterKill, failures)
 	mu.Unlock()
 	if err != nil {
-		t.Fatalf("writes did not resume after losing an etcd member and a replica: %v\n%s", err, survivor.describe())
+		t.Fatalf("writes did not resume after losing an etcd member and a replica: %v\n%s", err, survivor.Describe())
 	}
 
 	got := a.admin.names(t, "flunders", "-n", "default", "-l", "e2e=failover")
@@ -468,8 +468,8 @@ func (a *aggregation) checkFailover(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("%d acknowledged creates are missing after the failover: %v", len(missing), missing)
 	}
-	if survivor.exited() {
-		t.Errorf("the surviving replica exited:\n%s", survivor.describe())
+	if survivor.Exited() {
+		t.Errorf("the surviving replica exited:\n%s", survivor.Describe())
 	}
 }
 
@@ -516,7 +516,7 @@ func (a *aggregation) checkCertManagerOverlay(t *testing.T) {
 
 func (a *aggregation) checkNoForbidden(t *testing.T) {
 	for i, r := range a.replicas {
-		for _, line := range strings.Split(r.log(), "\n") {
+		for _, line := range strings.Split(r.Log(), "\n") {
 			if strings.Contains(line, "forbidden") || strings.Contains(line, "Forbidden") {
 				t.Errorf("replica %d was refused something by kube-apiserver (service account %s/%s):\n%s", i, wardleNamespace, wardleService, line)
 			}

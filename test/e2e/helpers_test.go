@@ -32,6 +32,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
+
+	"github.com/apigen-dev/apigen/test/cluster"
 )
 
 const (
@@ -238,88 +240,22 @@ func mustSucceed(t *testing.T, r *cmdResult) *cmdResult {
 // ---------------------------------------------------------------------------------------
 // Long-running processes (the API server, kubectl -w).
 
-type process struct {
-	args    []string
-	cmd     *exec.Cmd
-	logPath string
-	done    chan struct{}
-	waitErr error
-}
+// process is a child process with its output in a log file.
+type process = cluster.Process
 
 // startProcess starts a process with stdout and stderr going to logPath and kills it in
 // t.Cleanup if it is still running then.
 func startProcess(t *testing.T, o cmdOpts, logPath, name string, args ...string) *process {
 	t.Helper()
-	f, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close() // the child has its own descriptor
 	cmd := exec.Command(name, args...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(os.Environ(), o.Env...)
-	cmd.Stdout, cmd.Stderr = f, f
-	p := &process{args: append([]string{name}, args...), cmd: cmd, logPath: logPath, done: make(chan struct{})}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", shellJoin(p.args), err)
-	}
-	go func() { p.waitErr = cmd.Wait(); close(p.done) }()
-	t.Cleanup(p.kill)
-	return p
-}
-
-func (p *process) pid() int { return p.cmd.Process.Pid }
-
-func (p *process) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// log returns what the process printed so far.
-func (p *process) log() string {
-	data, err := os.ReadFile(p.logPath)
+	p, err := cluster.StartCommand(logPath, cmd)
 	if err != nil {
-		return fmt.Sprintf("(cannot read %s: %v)", p.logPath, err)
+		t.Fatal(err)
 	}
-	return string(data)
-}
-
-// describe is the process's command line, state and output, for failure messages.
-func (p *process) describe() string {
-	state := "running"
-	if p.exited() {
-		state = fmt.Sprintf("exited: %v", p.cmd.ProcessState)
-	}
-	return fmt.Sprintf("$ %s\n  (pid %d, %s)\n--- output (%s) ---\n%s", shellJoin(p.args), p.pid(), state, p.logPath, ensureNL(p.log()))
-}
-
-// stop sends sig and waits up to timeout for the process to exit; it returns the exit code
-// (-1 for death by signal).
-func (p *process) stop(sig os.Signal, timeout time.Duration) (int, error) {
-	if !p.exited() {
-		if err := p.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
-			return 0, err
-		}
-	}
-	select {
-	case <-p.done:
-		return p.cmd.ProcessState.ExitCode(), nil
-	case <-time.After(timeout):
-		p.kill()
-		return -1, fmt.Errorf("still running %s after %v; killed it", p.args[0], timeout)
-	}
-}
-
-func (p *process) kill() {
-	if p.exited() {
-		return
-	}
-	_ = p.cmd.Process.Kill()
-	<-p.done
+	t.Cleanup(p.Kill)
+	return p
 }
 
 // ---------------------------------------------------------------------------------------
@@ -499,12 +435,11 @@ func buildServer(t *testing.T, dir, out string) {
 
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := cluster.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return port
 }
 
 type server struct {
@@ -532,7 +467,7 @@ func startServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, l
 func (s *server) waitReady(t *testing.T, kubeconfig string) {
 	t.Helper()
 	err := poll(readyTimeout, func() error {
-		if s.proc.exited() {
+		if s.proc.Exited() {
 			return stopPolling{errors.New("the server exited")}
 		}
 		if _, err := os.Stat(kubeconfig); err != nil {
@@ -552,7 +487,7 @@ func (s *server) waitReady(t *testing.T, kubeconfig string) {
 		return nil
 	})
 	if err != nil {
-		t.Fatalf("server did not become ready (kubeconfig %s): %v\n%s", kubeconfig, err, s.proc.describe())
+		t.Fatalf("server did not become ready (kubeconfig %s): %v\n%s", kubeconfig, err, s.proc.Describe())
 	}
 }
 
@@ -608,12 +543,12 @@ func anonymousGet(url string) (int, string, error) {
 // addresses.
 func checkLoopbackOnly(t *testing.T, s *server) {
 	t.Helper()
-	listens, err := listeningAddrs(s.proc.pid())
+	listens, err := listeningAddrs(s.proc.Pid())
 	if err != nil {
 		t.Logf("cannot read the server's listening sockets from /proc (%v); checking by connecting only", err)
 	} else {
 		if len(listens) == 0 {
-			t.Errorf("found no listening TCP socket of the server (pid %d) in /proc", s.proc.pid())
+			t.Errorf("found no listening TCP socket of the server (pid %d) in /proc", s.proc.Pid())
 		}
 		var secure bool
 		for _, a := range listens {

@@ -144,8 +144,8 @@ func (e *loadEnv) connect(t *testing.T, kubeconfig string) {
 // stop stops the server with SIGINT and expects a clean exit.
 func (e *loadEnv) stop(t *testing.T) {
 	t.Helper()
-	if code, err := e.srv.proc.stop(os.Interrupt, stopTimeout); err != nil || code != 0 {
-		t.Errorf("after SIGINT the wardle server should exit 0; got exit %d, %v\n%s", code, err, e.srv.proc.describe())
+	if code, err := e.srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
+		t.Errorf("after SIGINT the wardle server should exit 0; got exit %d, %v\n%s", code, err, e.srv.proc.Describe())
 	}
 }
 
@@ -524,7 +524,7 @@ func TestLoadKillDuringWrites(t *testing.T) {
 	}); err != nil {
 		cancel()
 		wg.Wait()
-		t.Fatalf("waiting for %d acknowledged creates: %v; errors: %v\n%s", killAfter, err, before, e.srv.proc.describe())
+		t.Fatalf("waiting for %d acknowledged creates: %v; errors: %v\n%s", killAfter, err, before, e.srv.proc.Describe())
 	}
 	// The server rewrites its kubeconfig on start; clients after the restart use this copy.
 	oldKubeconfig := writeFile(t, filepath.Join(e.work, "kubeconfig-before-kill"), readFile(t, e.kubeconfig))
@@ -532,16 +532,11 @@ func TestLoadKillDuringWrites(t *testing.T) {
 	killedAt = time.Now()
 	killed.Store(true)
 	mu.Unlock()
-	if err := e.srv.proc.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatalf("SIGKILL: %v", err)
+	if _, err := e.srv.proc.Signal(syscall.SIGKILL, 10*time.Second); err != nil {
+		t.Fatalf("SIGKILL: the server did not die within 10s: %v", err)
 	}
-	select {
-	case <-e.srv.proc.done:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("the server did not die within 10s of SIGKILL")
-	}
-	if ws, ok := e.srv.proc.cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("the server did not die of SIGKILL: %v", e.srv.proc.cmd.ProcessState)
+	if ws, ok := e.srv.proc.State().Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Fatalf("the server did not die of SIGKILL: %v", e.srv.proc.State())
 	}
 	wg.Wait()
 	t.Logf("SIGKILL after %d acknowledged creates; %d acknowledged in all, %d requests in flight failed, %d attempted",
@@ -625,8 +620,8 @@ func TestLoadDataDirInUse(t *testing.T) {
 	}
 
 	// The first server still serves, with its data.
-	if e.srv.proc.exited() {
-		t.Fatalf("the first server exited:\n%s", e.srv.proc.describe())
+	if e.srv.proc.Exited() {
+		t.Fatalf("the first server exited:\n%s", e.srv.proc.Describe())
 	}
 	if status, body, err := restGet(restConfig(t, e.kubeconfig), "/readyz"); err != nil || status != http.StatusOK {
 		t.Errorf("GET /readyz on the first server: %d %q %v", status, body, err)
@@ -760,8 +755,8 @@ func TestLoadMalformedRequests(t *testing.T) {
 	if r := e.create(ctx, ns, loadFlunderJSON(ns, "valid", nil)); r.code != http.StatusCreated {
 		t.Errorf("a valid create after the malformed ones: %s", r)
 	}
-	if e.srv.proc.exited() {
-		t.Fatalf("the server exited:\n%s", e.srv.proc.describe())
+	if e.srv.proc.Exited() {
+		t.Fatalf("the server exited:\n%s", e.srv.proc.Describe())
 	}
 	if status, body, err := restGet(restConfig(t, e.kubeconfig), "/readyz"); err != nil || status != http.StatusOK || strings.TrimSpace(body) != "ok" {
 		t.Errorf("GET /readyz after the malformed requests: %d %q %v", status, body, err)

@@ -183,8 +183,8 @@ func TestNewProject(t *testing.T) {
 	dataDir := filepath.Join(work, "data")
 	kubeconfig := filepath.Join(work, "kubeconfig")
 	srv := startServer(t, serverBin, proj, port, dataDir, kubeconfig, filepath.Join(work, "server-1.log"))
-	if !strings.Contains(srv.proc.log(), kubeconfig) {
-		t.Errorf("the server's output should name the kubeconfig it wrote (%s):\n%s", kubeconfig, srv.proc.describe())
+	if !strings.Contains(srv.proc.Log(), kubeconfig) {
+		t.Errorf("the server's output should name the kubeconfig it wrote (%s):\n%s", kubeconfig, srv.proc.Describe())
 	}
 	if info, err := os.Stat(kubeconfig); err == nil && info.Mode().Perm()&0o077 != 0 {
 		t.Errorf("the admin kubeconfig %s holds a private key but has mode %v; want no group/other access", kubeconfig, info.Mode().Perm())
@@ -755,20 +755,20 @@ func testKubectlWatch(t *testing.T, k *kubectl, kc kindCase, work string) {
 	k.okStdin(t, toYAML(t, kc.object(prefix+"-sentinel", ns, nil, 1, nil)), "create", "-f", "-")
 	logPath := filepath.Join(work, "kubectl-watch-"+kc.Plural+".log")
 	w := startProcess(t, cmdOpts{}, logPath, k.bin, k.args(append([]string{"get", kc.Plural, "-w", "--output-watch-events"}, nsa...)...)...)
-	defer w.kill()
+	defer w.Kill()
 	waitFor := func(what string, re *regexp.Regexp) {
 		t.Helper()
 		err := poll(eventTimeout, func() error {
-			if re.MatchString(w.log()) {
+			if re.MatchString(w.Log()) {
 				return nil
 			}
-			if w.exited() {
+			if w.Exited() {
 				return stopPolling{fmt.Errorf("kubectl -w exited")}
 			}
 			return fmt.Errorf("no line matching %s", re)
 		})
 		if err != nil {
-			t.Fatalf("kubectl get %s -w --output-watch-events: %s not seen: %v\n%s", kc.Plural, what, err, w.describe())
+			t.Fatalf("kubectl get %s -w --output-watch-events: %s not seen: %v\n%s", kc.Plural, what, err, w.Describe())
 		}
 	}
 	event := func(typ, name string) *regexp.Regexp {
@@ -1059,12 +1059,12 @@ func testRestart(t *testing.T, srv *server, k *kubectl, work string) {
 		t.Fatal("no objects to compare across the restart")
 	}
 	oldKubeconfig := writeFile(t, filepath.Join(work, "kubeconfig.first-run"), readFile(t, srv.kubeconfig))
-	code, err := srv.proc.stop(os.Interrupt, stopTimeout)
+	code, err := srv.proc.Signal(os.Interrupt, stopTimeout)
 	if err != nil || code != 0 {
-		t.Errorf("after SIGINT the server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.describe())
+		t.Errorf("after SIGINT the server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
 	}
-	if strings.Contains(srv.proc.log(), "panic:") {
-		t.Errorf("the server panicked while stopping:\n%s", srv.proc.describe())
+	if strings.Contains(srv.proc.Log(), "panic:") {
+		t.Errorf("the server panicked while stopping:\n%s", srv.proc.Describe())
 	}
 	srv2 := startServer(t, srv.bin, srv.dir, srv.port, srv.dataDir, srv.kubeconfig, filepath.Join(work, "server-2.log"))
 	srv2.waitReady(t, oldKubeconfig)
@@ -1080,7 +1080,7 @@ func testRestart(t *testing.T, srv *server, k *kubectl, work string) {
 	if got := k2.names(t, "gadgets", "--field-selector", "metadata.name=after-restart"); !slices.Equal(got, []string{"after-restart"}) {
 		t.Errorf("a Gadget created after the restart is not listed: %v", got)
 	}
-	if code, err := srv2.proc.stop(os.Interrupt, stopTimeout); err != nil || code != 0 {
-		t.Errorf("after SIGINT the restarted server should exit 0; got exit %d, %v\n%s", code, err, srv2.proc.describe())
+	if code, err := srv2.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
+		t.Errorf("after SIGINT the restarted server should exit 0; got exit %d, %v\n%s", code, err, srv2.proc.Describe())
 	}
 }

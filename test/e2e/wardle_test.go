@@ -105,7 +105,7 @@ func TestWardleExample(t *testing.T) {
 	if f := k.get(t, "fischers", "my-fischer"); f.GetNamespace() != "" || f.GetUID() == "" {
 		t.Errorf("Fischer my-fischer: namespace %q uid %q; want cluster-scoped with a uid", f.GetNamespace(), f.GetUID())
 	}
-	if code, err := srv.proc.stop(os.Interrupt, stopTimeout); err != nil || code != 0 {
-		t.Errorf("after SIGINT the wardle server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.describe())
+	if code, err := srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
+		t.Errorf("after SIGINT the wardle server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
 	}
 }
