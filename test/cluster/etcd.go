@@ -89,8 +89,13 @@ func StartEtcd(bin, dir string, size int) (*Etcd, error) {
 		e.Members = append(e.Members, &EtcdMember{Name: name, ClientURL: clientURL, Process: proc})
 		e.Endpoints = append(e.Endpoints, clientURL)
 	}
+	hc, err := e.httpClient()
+	if err != nil {
+		e.Stop()
+		return nil, err
+	}
 	for _, m := range e.Members {
-		if err := Poll(60*time.Second, m.Process.Done(), func() error { return e.health(m) }); err != nil {
+		if err := Poll(60*time.Second, m.Process.Done(), func() error { return health(hc, m) }); err != nil {
 			e.Stop()
 			return nil, fmt.Errorf("etcd %s not healthy: %w\n%s", m.Name, err, m.Process.Describe())
 		}
@@ -98,17 +103,21 @@ func StartEtcd(bin, dir string, size int) (*Etcd, error) {
 	return e, nil
 }
 
-// health asks one member's /health, which is true only with a leader.
-func (e *Etcd) health(m *EtcdMember) error {
+// httpClient talks to the members with the client certificate.
+func (e *Etcd) httpClient() (*http.Client, error) {
 	cert, err := tls.X509KeyPair(e.Client.CertPEM, e.Client.KeyPEM)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(e.CA.Cert)
-	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
+	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}},
-	}}
+	}}, nil
+}
+
+// health asks one member's /health, which is true only with a leader.
+func health(c *http.Client, m *EtcdMember) error {
 	resp, err := c.Get(m.ClientURL + "/health")
 	if err != nil {
 		return err

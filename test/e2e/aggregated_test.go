@@ -322,14 +322,14 @@ func (a *aggregation) checkRBAC(t *testing.T) {
 func (a *aggregation) checkForgedHeaders(t *testing.T) {
 	kas := a.kas
 	url := fmt.Sprintf("https://127.0.0.1:%d/apis/%s/v1alpha1/namespaces/default/flunders", a.lb.Port, wardleGroup)
+	caPEM, err := os.ReadFile(filepath.Join(a.certDir, "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
 	get := func(cert *tls.Certificate) (int, string) {
 		t.Helper()
-		caPEM, err := os.ReadFile(filepath.Join(a.certDir, "ca.crt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pool := x509.NewCertPool()
-		pool.AppendCertsFromPEM(caPEM)
 		cfg := &tls.Config{RootCAs: pool, ServerName: wardleService + "." + wardleNamespace + ".svc"}
 		if cert != nil {
 			cfg.Certificates = []tls.Certificate{*cert}
