@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apigen-dev/apigen/generators/loader"
@@ -31,6 +32,11 @@ func Run(ctx *Context, generators []Generator) (*Output, error) {
 	out := NewOutput()
 	for _, g := range generators {
 		if err := runOne(ctx, g, out); err != nil {
+			// Errors about the user's input stand on their own, file:line:col first.
+			var positioned model.ErrorList
+			if errors.As(err, &positioned) {
+				return nil, err
+			}
 			return nil, fmt.Errorf("%s: %w", g.Name(), err)
 		}
 	}

@@ -25,8 +25,8 @@ func (apiserverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range p.Groups {
 		importVersions(f, g)
 		f.ImportAlias(path.Join(p.Module, installDir(g)), sanitize(g.Package)+"install")
-		for _, r := range g.StorageVersion().Resources {
-			f.ImportAlias(path.Join(p.Module, registryDir(g, r)), sanitize(g.Package)+registryPackage(r))
+		for _, h := range g.Hubs() {
+			f.ImportAlias(path.Join(p.Module, registryDir(g, h.Resource)), sanitize(g.Package)+registryPackage(h.Resource))
 		}
 	}
 	f.ImportName(path.Join(p.Module, serverDir), "server")
@@ -66,16 +66,13 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 			field{"Name", jen.Lit(p.Name)},
 			field{"Scheme", jen.Id("Scheme")},
 			field{"Codecs", jen.Id("Codecs")},
-			field{"GroupVersions", jen.Index().Qual(schemaPkg, "GroupVersion").ValuesFunc(func(l *jen.Group) {
+			field{"StorageVersions", jen.Qual(serverPkg, "StorageVersions").Values(jen.DictFunc(func(d jen.Dict) {
 				for _, g := range p.Groups {
-					for _, v := range orderedVersions(g) {
-						l.Line().Qual(v.Package, "SchemeGroupVersion")
+					for _, h := range g.Hubs() {
+						d[jen.Qual(h.Version.Package, "Kind").Call(jen.Lit(h.Resource.Kind))] = jen.Qual(h.Version.Package, "SchemeGroupVersion")
 					}
 				}
-				if len(p.Groups) > 0 {
-					l.Line()
-				}
-			})},
+			}))},
 			field{"OpenAPIDefinitions", jen.Qual(path.Join(p.Module, openapiDir), "GetOpenAPIDefinitions")},
 			field{"Install", jen.Id("installAPIGroups")},
 			field{"Deployment", jen.Qual(serverPkg, "Deployment").Add(structLit(
@@ -107,35 +104,47 @@ func installGroupFunc(g *model.Group) string {
 	return "install" + strings.ToUpper(name[:1]) + name[1:]
 }
 
-// emitInstallGroup emits the function that builds one group's APIGroupInfo: every version
-// serves the same storage, which converts to and from the storage version.
+// emitInstallGroup emits the function that builds one group's APIGroupInfo: one storage per
+// kind, shared by every version that declares the kind, converting to and from its hub.
 func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
-	hub := g.StorageVersion()
+	versions := g.ByPriority()
 	f.Comment(fmt.Sprintf("%s installs the %s API group.", installGroupFunc(g), g.Name))
 	f.Func().Id(installGroupFunc(g)).Params(
 		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
 		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
 	).Error().BlockFunc(func(b *jen.Group) {
 		b.Id("apiGroupInfo").Op(":=").Qual(genericapiserverPkg, "NewDefaultAPIGroupInfo").Call(
-			jen.Qual(hub.Package, "GroupName"), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
-		b.Id("storage").Op(":=").Map(jen.String()).Qual(restPkg, "Storage").Values()
-		for _, r := range hub.Resources {
+			jen.Qual(versions[0].Package, "GroupName"), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
+		for _, h := range g.Hubs() {
+			r := h.Resource
 			reg := path.Join(p.Module, registryDir(g, r))
-			local := lowerFirst(r.Kind) + "Storage"
 			if r.Subresources.Status {
-				b.List(jen.Id(local), jen.Id(lowerFirst(r.Kind)+"StatusStorage"), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
+				b.List(jen.Id(storageVar(r, "")), jen.Id(storageVar(r, "status")), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
 			} else {
-				b.List(jen.Id(local), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
+				b.List(jen.Id(storageVar(r, "")), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
 			}
 			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-			b.Id("storage").Index(jen.Lit(r.Plural)).Op("=").Id(local)
-			if r.Subresources.Status {
-				b.Id("storage").Index(jen.Lit(r.Plural + "/status")).Op("=").Id(lowerFirst(r.Kind) + "StatusStorage")
-			}
 		}
-		for _, v := range orderedVersions(g) {
-			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Qual(v.Package, "SchemeGroupVersion").Dot("Version")).Op("=").Id("storage")
+		for _, v := range versions {
+			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Lit(v.Name)).Op("=").Map(jen.String()).Qual(restPkg, "Storage").Values(jen.DictFunc(func(d jen.Dict) {
+				for _, r := range v.Resources {
+					_, hub := g.Hub(r.Kind)
+					d[jen.Lit(r.Plural)] = jen.Id(storageVar(hub, ""))
+					if hub.Subresources.Status {
+						d[jen.Lit(r.Plural+"/status")] = jen.Id(storageVar(hub, "status"))
+					}
+				}
+			}))
 		}
 		b.Return(jen.Id("s").Dot("InstallAPIGroup").Call(jen.Op("&").Id("apiGroupInfo")))
 	})
+}
+
+// storageVar names the local variable of a kind's storage or of one of its subresources.
+func storageVar(r *model.Resource, subresource string) string {
+	name := lowerFirst(r.Kind)
+	if subresource != "" {
+		name += strings.ToUpper(subresource[:1]) + subresource[1:]
+	}
+	return name + "Storage"
 }

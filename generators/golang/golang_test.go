@@ -12,7 +12,10 @@ import (
 const api = "example.com/p/pkg/apis/toys/v1"
 
 func group(resources ...*model.Resource) (*model.Group, *model.Version) {
-	v := &model.Version{Name: "v1", Package: api, Dir: "pkg/apis/toys/v1", Storage: true, Resources: resources}
+	for _, r := range resources {
+		r.Storage = true
+	}
+	v := &model.Version{Name: "v1", Package: api, Dir: "pkg/apis/toys/v1", Resources: resources}
 	return &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{v}}, v
 }
 
@@ -101,16 +104,35 @@ func TestRegisterWithDefaulting(t *testing.T) {
 		&model.Resource{Kind: "Gadget", ListKind: "GadgetList"},
 	)
 	f := newFile(api, "v1")
-	emitRegister(f, g, v)
+	emitRegister(f, g, v, map[string]bool{"Widget": true, "Gadget": true})
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		`const GroupName = "toys.example.com"`,
 		`var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}`,
-		"localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs)",
-		"scheme.AddTypeDefaultingFunc(&Widget{}, func(obj any) {\n\t\tobj.(*Widget).Default()",
+		"localSchemeBuilder.Register(addKnownTypes, RegisterDefaults, addDefaultingHooks)",
+		// The hook runs after the declarative defaults, for the kind and its list's items.
+		"o := obj.(*Widget)\n\t\tSetObjectDefaults_Widget(o)\n\t\to.Default()",
+		"for i := range list.Items {\n\t\t\tSetObjectDefaults_Widget(&list.Items[i])\n\t\t\tlist.Items[i].Default()",
 		"&Widget{},\n\t\t&WidgetList{},\n\t\t&Gadget{},\n\t\t&GadgetList{},",
 	)
-	lacks(t, src, "(*Gadget).Default()")
+	lacks(t, src, "(*Gadget)")
+}
+
+// Without declarative defaults the hook is called alone; without hooks RegisterDefaults is.
+func TestRegisterHookWithoutDeclarativeDefaults(t *testing.T) {
+	g, v := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}})
+	f := newFile(api, "v1")
+	emitRegister(f, g, v, nil)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src, "o := obj.(*Widget)\n\t\to.Default()")
+	lacks(t, src, "SetObjectDefaults_")
+
+	g, v = group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	f = newFile(api, "v1")
+	emitRegister(f, g, v, map[string]bool{"Widget": true})
+	src = fmt.Sprintf("%#v", f)
+	contains(t, src, "localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)")
+	lacks(t, src, "addDefaultingHooks")
 }
 
 func TestInstallRegistersTheHubAsInternal(t *testing.T) {

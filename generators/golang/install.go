@@ -46,45 +46,33 @@ func importVersions(f *jen.File, g *model.Group) {
 	}
 }
 
-// orderedVersions returns the storage version first, then the others in model order: the
-// order of preference for clients and for the storage codec.
-func orderedVersions(g *model.Group) []*model.Version {
-	out := []*model.Version{g.StorageVersion()}
-	for _, v := range g.Versions {
-		if !v.Storage {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 func emitInstall(f *jen.File, g *model.Group) {
-	hub := g.StorageVersion()
+	versions := g.ByPriority()
 	f.PackageComment(fmt.Sprintf("Package install registers the %s API group.", g.Name))
-	f.Comment(fmt.Sprintf("Install registers every version of %s in a scheme, preferring %s, and", g.Name, hub.Name))
-	f.Comment("registers the storage version's types as the group's internal version.")
+	f.Comment(fmt.Sprintf("Install registers every version of %s in a scheme, in version priority (%s first),", g.Name, versions[0].Name))
+	f.Comment("and each kind's storage version type as the group's internal version.")
 	f.Func().Id("Install").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).BlockFunc(func(b *jen.Group) {
-		for _, v := range orderedVersions(g) {
+		for _, v := range versions {
 			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "AddToScheme").Call(jen.Id("scheme")))
 		}
 		b.Qual(utilruntimePkg, "Must").Call(jen.Id("addInternalTypes").Call(jen.Id("scheme")))
 		b.Qual(utilruntimePkg, "Must").Call(jen.Id("scheme").Dot("SetVersionPriority").CallFunc(func(c *jen.Group) {
-			for _, v := range orderedVersions(g) {
+			for _, v := range versions {
 				c.Qual(v.Package, "SchemeGroupVersion")
 			}
 		}))
 	})
 	f.Line()
-	f.Comment("addInternalTypes registers the storage version's types as the internal version: the")
-	f.Comment("server converts every request to it and stores it, so no separate internal types are needed.")
+	f.Comment("addInternalTypes registers each kind's storage version type as the internal version: the")
+	f.Comment("server converts every request to it, and stores it, so no separate internal types are needed.")
 	f.Func().Id("addInternalTypes").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
 		jen.Id("internal").Op(":=").Qual(schemaPkg, "GroupVersion").Values(
-			jen.Id("Group").Op(":").Qual(hub.Package, "GroupName"), jen.Id("Version").Op(":").Qual(runtimePkg, "APIVersionInternal")),
+			jen.Id("Group").Op(":").Qual(versions[0].Package, "GroupName"), jen.Id("Version").Op(":").Qual(runtimePkg, "APIVersionInternal")),
 		jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
 			c.Line().Id("internal")
-			for _, r := range hub.Resources {
-				c.Line().Op("&").Qual(hub.Package, r.Kind).Values()
-				c.Line().Op("&").Qual(hub.Package, r.ListKind).Values()
+			for _, h := range g.Hubs() {
+				c.Line().Op("&").Qual(h.Version.Package, h.Resource.Kind).Values()
+				c.Line().Op("&").Qual(h.Version.Package, h.Resource.ListKind).Values()
 			}
 			c.Line()
 		}),

@@ -2,10 +2,12 @@ package golang
 
 import (
 	"path"
+	"regexp"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -21,7 +23,8 @@ func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range ctx.Project.Groups {
 		for _, v := range g.Versions {
 			f := newFile(v.Package, goPackageName(v))
-			emitRegister(f, g, v)
+			defaults, _ := out.Get(path.Join(v.Dir, kube.DefaultsFile))
+			emitRegister(f, g, v, objectDefaulters(defaults))
 			if err := add(ctx, out, path.Join(v.Dir, "zz_generated.register.go"), f); err != nil {
 				return err
 			}
@@ -30,7 +33,23 @@ func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 	return nil
 }
 
-func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
+// objectDefaulter finds defaulter-gen's SetObjectDefaults_<Type> functions.
+var objectDefaulter = regexp.MustCompile(`(?m)^func SetObjectDefaults_(\w+)\(`)
+
+// objectDefaulters returns the types defaulter-gen wrote an object defaulter for in a
+// version's defaults file (the kinds that have anything to default).
+func objectDefaulters(src []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range objectDefaulter.FindAllSubmatch(src, -1) {
+		out[string(m[1])] = true
+	}
+	return out
+}
+
+// emitRegister emits a version's registration. objectDefaulters are the types with a
+// generated SetObjectDefaults_ function; RegisterDefaults (defaulter-gen's) registers those,
+// and the kinds' Default hooks, when present, run after them.
+func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulters map[string]bool) {
 	f.Comment("GroupName is the API group of the types in this package.")
 	f.Const().Id("GroupName").Op("=").Lit(g.Name)
 	f.Line()
@@ -46,16 +65,16 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 		jen.Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme"),
 	)
 	f.Line()
-	defaulted := false
+	hooked := false
 	for _, r := range v.Resources {
-		defaulted = defaulted || r.Hooks.Default
+		hooked = hooked || r.Hooks.Default
 	}
 	f.Func().Id("init").Params().BlockFunc(func(b *jen.Group) {
-		if defaulted {
-			b.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("addKnownTypes"), jen.Id("addDefaultingFuncs"))
-		} else {
-			b.Id("localSchemeBuilder").Dot("Register").Call(jen.Id("addKnownTypes"))
+		funcs := []jen.Code{jen.Id("addKnownTypes"), jen.Id("RegisterDefaults")}
+		if hooked {
+			funcs = append(funcs, jen.Id("addDefaultingHooks"))
 		}
+		b.Id("localSchemeBuilder").Dot("Register").Call(funcs...)
 	})
 	f.Line()
 	f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
@@ -81,20 +100,43 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 		jen.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Id("SchemeGroupVersion")),
 		jen.Return(jen.Nil()),
 	)
-	if defaulted {
+	if hooked {
 		f.Line()
-		f.Comment("addDefaultingFuncs registers the kinds' Default methods, so that defaults apply whenever an object is decoded.")
-		f.Func().Id("addDefaultingFuncs").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
-			for _, r := range v.Resources {
-				if !r.Hooks.Default {
-					continue
-				}
-				b.Id("scheme").Dot("AddTypeDefaultingFunc").Call(
-					jen.Op("&").Id(r.Kind).Values(),
-					jen.Func().Params(jen.Id("obj").Any()).Block(jen.Id("obj").Assert(jen.Op("*").Id(r.Kind)).Dot("Default").Call()),
-				)
-			}
-			b.Return(jen.Nil())
-		})
+		emitDefaultingHooks(f, v, objectDefaulters)
 	}
+}
+
+// emitDefaultingHooks registers, for every kind with a Default method, a defaulting function
+// that applies the declarative defaults first (as RegisterDefaults would) and then calls the
+// method, for the kind and for the items of its list.
+func emitDefaultingHooks(f *jen.File, v *model.Version, objectDefaulters map[string]bool) {
+	// apply defaults the object ptr points to, which expression value names.
+	apply := func(ptr, value *jen.Statement, r *model.Resource) []jen.Code {
+		var calls []jen.Code
+		if objectDefaulters[r.Kind] {
+			calls = append(calls, jen.Id("SetObjectDefaults_"+r.Kind).Call(ptr))
+		}
+		return append(calls, value.Dot("Default").Call())
+	}
+	f.Comment("addDefaultingHooks makes decoding call the kinds' Default methods after their declarative defaults.")
+	f.Func().Id("addDefaultingHooks").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+		for _, r := range v.Resources {
+			if !r.Hooks.Default {
+				continue
+			}
+			b.Id("scheme").Dot("AddTypeDefaultingFunc").Call(
+				jen.Op("&").Id(r.Kind).Values(),
+				jen.Func().Params(jen.Id("obj").Any()).Block(
+					append([]jen.Code{jen.Id("o").Op(":=").Id("obj").Assert(jen.Op("*").Id(r.Kind))}, apply(jen.Id("o"), jen.Id("o"), r)...)...),
+			)
+			b.Id("scheme").Dot("AddTypeDefaultingFunc").Call(
+				jen.Op("&").Id(r.ListKind).Values(),
+				jen.Func().Params(jen.Id("obj").Any()).Block(
+					jen.Id("list").Op(":=").Id("obj").Assert(jen.Op("*").Id(r.ListKind)),
+					jen.For(jen.Id("i").Op(":=").Range().Id("list").Dot("Items")).Block(apply(jen.Op("&").Id("list").Dot("Items").Index(jen.Id("i")), jen.Id("list").Dot("Items").Index(jen.Id("i")), r)...),
+				),
+			)
+		}
+		b.Return(jen.Nil())
+	})
 }

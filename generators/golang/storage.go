@@ -21,8 +21,8 @@ func (storageGen) Name() string { return "storage" }
 
 func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range ctx.Project.Groups {
-		hub := g.StorageVersion()
-		for _, r := range hub.Resources {
+		for _, h := range g.Hubs() {
+			hub, r := h.Version, h.Resource
 			dir := registryDir(g, r)
 			f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
 			emitStorage(f, g, hub, r)

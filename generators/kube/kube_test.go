@@ -42,8 +42,8 @@ func fixtureProject() *model.Project {
 				Name:    "v1alpha1",
 				Package: widgetsPkg,
 				Dir:     widgetsDir,
-				Storage: true,
 				Resources: []*model.Resource{{
+					Storage:      true,
 					Kind:         "Widget",
 					ListKind:     "WidgetList",
 					Plural:       "widgets",

@@ -71,6 +71,9 @@ func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 		// explain, no server-side apply). Naming the model package gives both the same name.
 		tags.addPackageTag(ctx.Load.Universe[p], modelPackageTag, restFriendlyName(p))
 	}
+	if err := addFieldDefaults(ctx, &tags); err != nil {
+		return err
+	}
 	inputs, err := openAPIInputs(ctx.Load, pkgs, &tags)
 	if err != nil {
 		return err

@@ -26,6 +26,34 @@ func (e *tagEdits) addPackageTag(pkg *types.Package, name, value string) {
 	e.undo = append(e.undo, func() { pkg.Comments = old })
 }
 
+// addPackageTagValues adds one "+name=value" line per value to a package's comments unless the
+// package already has a +name tag, which is then honoured as it is.
+func (e *tagEdits) addPackageTagValues(pkg *types.Package, name string, values ...string) {
+	if hasTag(pkg.Comments, name) {
+		return
+	}
+	old := pkg.Comments
+	pkg.Comments = slices.Clip(old)
+	for _, v := range values {
+		pkg.Comments = append(pkg.Comments, "+"+name+"="+v)
+	}
+	e.undo = append(e.undo, func() { pkg.Comments = old })
+}
+
+// addMemberTag adds "+name=value" to the comments of a struct member unless it has a +name
+// tag already.
+func (e *tagEdits) addMemberTag(t *types.Type, member, name, value string) {
+	for i := range t.Members {
+		m := &t.Members[i]
+		if m.Name != member || hasTag(m.CommentLines, name) {
+			continue
+		}
+		old := m.CommentLines
+		m.CommentLines = append(slices.Clip(old), "+"+name+"="+value)
+		e.undo = append(e.undo, func() { m.CommentLines = old })
+	}
+}
+
 // removePackageTag takes every "+name=value" line out of a package's comments.
 func (e *tagEdits) removePackageTag(pkg *types.Package, name, value string) {
 	old := pkg.Comments

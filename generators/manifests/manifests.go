@@ -10,7 +10,6 @@ package manifests
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -25,7 +24,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
 
@@ -47,8 +45,9 @@ const (
 	securePort           = 8443
 	certDir              = "/var/run/serving-cert"
 	groupPriorityMinimum = 1000
-	// topVersionPriority is the storage version's versionPriority; the group's other versions
-	// get lower ones, in Kubernetes version order.
+	// topVersionPriority is the versionPriority of a group's preferred version; the others get
+	// lower ones, in Kubernetes version priority (model.Group.ByPriority), as the server's
+	// scheme and discovery order them.
 	topVersionPriority = 100
 )
 
@@ -163,7 +162,7 @@ func newData(p *model.Project) (*data, error) {
 	groups := slices.Clone(p.Groups)
 	slices.SortFunc(groups, func(a, b *model.Group) int { return strings.Compare(a.Name, b.Name) })
 	for _, g := range groups {
-		versions := orderVersions(g)
+		versions := g.ByPriority()
 		step := 10
 		if len(versions) > 10 {
 			step = 1
@@ -181,23 +180,6 @@ func newData(p *model.Project) (*data, error) {
 		}
 	}
 	return d, nil
-}
-
-// orderVersions returns a group's versions from the most preferred: the storage version first
-// (the server's preferred version, see the encoder in the generated apiserver), then the others
-// in Kubernetes version order (v2 > v1 > v1beta2 > v1beta1 > v1alpha1).
-func orderVersions(g *model.Group) []*model.Version {
-	versions := slices.Clone(g.Versions)
-	slices.SortStableFunc(versions, func(a, b *model.Version) int {
-		if a.Storage != b.Storage {
-			if a.Storage {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(version.CompareKubeAwareVersionStrings(b.Name, a.Name), strings.Compare(a.Name, b.Name))
-	})
-	return versions
 }
 
 // serviceDNSNames are the names of a Service that a serving certificate must hold: short,

@@ -27,11 +27,11 @@ func toyProject() *model.Project {
 		Groups: []*model.Group{
 			// Out of order on purpose: groups and versions are sorted by the generator.
 			{Name: "zoo.example.com", Package: "zoo", Versions: []*model.Version{
-				{Name: "v1alpha1", Storage: true},
+				{Name: "v1alpha1"},
 			}},
 			{Name: "farm.example.com", Package: "farm", Versions: []*model.Version{
 				{Name: "v1alpha1"},
-				{Name: "v1beta1", Storage: true},
+				{Name: "v1beta1"},
 				{Name: "v1"},
 			}},
 		},
@@ -140,8 +140,8 @@ func TestAPIServices(t *testing.T) {
 		got = append(got, row{a.Metadata.Name, s.VersionPriority})
 	}
 	want := []row{
-		{"v1beta1.farm.example.com", 100}, // storage version first and highest
-		{"v1.farm.example.com", 90},
+		{"v1.farm.example.com", 100}, // Kubernetes version priority, whatever the storage version
+		{"v1beta1.farm.example.com", 90},
 		{"v1alpha1.farm.example.com", 80},
 		{"v1alpha1.zoo.example.com", 100},
 	}

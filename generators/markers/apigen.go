@@ -1,6 +1,12 @@
 package markers
 
-import "reflect"
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
 
 // Resource is the argument struct of +apigen:resource (and kubebuilder's +kubebuilder:resource).
 type Resource struct {
@@ -46,6 +52,9 @@ const (
 	SelectableMarker  = "apigen:selectablefield"
 	Domain            = "apigen:domain"
 	DeployMarker      = "apigen:deploy"
+	// DefaultMarker is Kubernetes' field default (JSON); KubebuilderDefault is kubebuilder's.
+	DefaultMarker      = "default"
+	KubebuilderDefault = "kubebuilder:default"
 )
 
 // ProjectMarkers belong in pkg/apis/doc.go, the project's package, and nowhere else.
@@ -114,12 +123,118 @@ func Apigen() *Registry {
 			Example: "+kubebuilder:validation:Minimum=1",
 		})
 	}
-	for _, t := range []Target{Type, Field} {
-		r.Register(&Definition{
-			Name: "kubebuilder:default", Target: t, PassThrough: true,
-			Help:    "kubebuilder's default value marker, accepted for compatibility and not applied yet (write a Default() hook)",
-			Example: "+kubebuilder:default=1",
-		})
-	}
+	r.Register(&Definition{
+		Name: "kubebuilder:default", Target: Type, PassThrough: true,
+		Help:    "kubebuilder's default value marker on a type, accepted for compatibility and not applied (put it on the fields)",
+		Example: "+kubebuilder:default=1",
+	})
+	// Field defaults keep the text after the name as written (Marker.Args, "=value"); parse
+	// turns it into JSON with FieldDefaultJSON.
+	r.Register(&Definition{
+		Name: KubebuilderDefault, Target: Field, PassThrough: true,
+		Help: "the field's default, applied on decode in every version to a field left at its zero value (a nil pointer, " +
+			"\"\", 0, false, an empty list or map); kubebuilder's value syntax: JSON, a bare string, or {a,b} for a list",
+		Example: "+kubebuilder:default=blue",
+	})
+	r.Register(&Definition{
+		Name: DefaultMarker, Target: Field, PassThrough: true,
+		Help:    "the field's default as JSON (Kubernetes' +default tag), applied like +kubebuilder:default",
+		Example: `+default="blue"`,
+	})
 	return r
+}
+
+// FieldDefaultJSON returns the value of a field default marker as compact JSON. rest is the
+// marker's text after its name ("=blue", ":=blue" is accepted too). +default takes JSON (or
+// a ref(...) to a constant, which defaulter-gen resolves). +kubebuilder:default takes
+// controller-gen's syntax: JSON, a bare word for a string, or {a,b} for a list.
+func FieldDefaultJSON(name, rest string) (string, error) {
+	v, ok := strings.CutPrefix(rest, ":=")
+	if !ok {
+		v, ok = strings.CutPrefix(rest, "=")
+	}
+	v = strings.TrimSpace(v)
+	if !ok || v == "" {
+		return "", fmt.Errorf("expected a value, as in +%s=1", name)
+	}
+	if name == DefaultMarker {
+		if strings.HasPrefix(v, "ref(") && strings.HasSuffix(v, ")") {
+			return v, nil
+		}
+		var out bytes.Buffer
+		if err := json.Compact(&out, []byte(v)); err != nil {
+			return "", fmt.Errorf("%q is not JSON (a string default is quoted: +default=\"blue\"): %v", v, err)
+		}
+		return out.String(), nil
+	}
+	val, err := kubebuilderValue(v)
+	if err != nil {
+		return "", fmt.Errorf("%s is not a value in kubebuilder's syntax (JSON, a bare string, or {a,b} for a list): %v", v, err)
+	}
+	b, err := json.Marshal(val)
+	return string(b), err
+}
+
+// kubebuilderValue reads a value in controller-gen's marker syntax.
+func kubebuilderValue(v string) (any, error) {
+	var out any
+	if err := json.Unmarshal([]byte(v), &out); err == nil {
+		return out, nil
+	}
+	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") {
+		inner := strings.TrimSpace(v[1 : len(v)-1])
+		parts := splitTopLevel(inner)
+		if len(parts) > 0 && strings.Contains(parts[0], ":") && !strings.HasPrefix(strings.TrimSpace(parts[0]), "{") {
+			m := map[string]any{}
+			for _, p := range parts {
+				k, val, ok := strings.Cut(p, ":")
+				if !ok {
+					return nil, fmt.Errorf("%q: %q is not key: value", v, p)
+				}
+				x, err := kubebuilderValue(strings.TrimSpace(val))
+				if err != nil {
+					return nil, err
+				}
+				m[strings.Trim(strings.TrimSpace(k), `"`)] = x
+			}
+			return m, nil
+		}
+		list := []any{}
+		for _, p := range parts {
+			x, err := kubebuilderValue(strings.TrimSpace(p))
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, x)
+		}
+		return list, nil
+	}
+	if strings.ContainsAny(v, "{}[]\"") {
+		return nil, fmt.Errorf("%q is neither JSON nor a bare string", v)
+	}
+	return v, nil
+}
+
+// splitTopLevel splits s at the commas outside braces, brackets and quotes.
+func splitTopLevel(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var parts []string
+	depth, quoted, start := 0, false, 0
+	for i, c := range s {
+		switch {
+		case c == '"' && (i == 0 || s[i-1] != '\\'):
+			quoted = !quoted
+		case quoted:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			parts = append(parts, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(parts, strings.TrimSpace(s[start:]))
 }

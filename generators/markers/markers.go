@@ -216,13 +216,17 @@ func (r *Registry) unknown(text string, target Target, pos token.Position) error
 			best, bestDist = n, d
 		}
 	}
-	shown := written
-	if segs := strings.Count(best, ":") + 1; best != "" {
-		parts := strings.SplitN(written, ":", segs+1)
-		shown = strings.Join(parts[:min(segs, len(parts))], ":")
+	// Show what was written as far as a name goes: as many ":"-segments as the suggestion
+	// has, or, without one, the namespace and one name ("+apigen:optional", arguments cut).
+	suggested := best != "" && bestDist <= max(2, len(best)/3)
+	segs := 2
+	if suggested {
+		segs = strings.Count(best, ":") + 1
 	}
+	parts := strings.SplitN(written, ":", segs+1)
+	shown := strings.Join(parts[:min(segs, len(parts))], ":")
 	msg := fmt.Sprintf("unknown marker %q", "+"+shown)
-	if best != "" && bestDist <= max(2, len(best)/3) {
+	if suggested {
 		msg += fmt.Sprintf(" (did you mean %q?)", "+"+best)
 	}
 	return &Error{Pos: pos, Msg: msg}

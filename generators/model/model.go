@@ -3,9 +3,13 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"go/token"
+	"slices"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/version"
 )
 
 // Project is everything apigen generates for one Go module.
@@ -73,11 +77,27 @@ type Version struct {
 	// Package is the Go import path of the version's types.
 	Package string `json:"package"`
 	// Dir is the package directory relative to the project root, slash-separated.
-	Dir string `json:"dir"`
-	// Storage marks the storage version; its types are the group's hub (internal) types.
-	Storage   bool           `json:"storage,omitempty"`
-	Resources []*Resource    `json:"resources,omitempty"`
-	Pos       token.Position `json:"pos"`
+	Dir       string      `json:"dir"`
+	Resources []*Resource `json:"resources,omitempty"`
+	// DeclPos is where each type and function of the package is declared, for errors about
+	// declarations that are not resources (a conversion function missing or mistyped).
+	DeclPos map[string]token.Position `json:"-"`
+	// Defaults are the declarative defaults of the package's struct fields (+default,
+	// +kubebuilder:default), sorted by position.
+	Defaults []*FieldDefault `json:"defaults,omitempty"`
+	Pos      token.Position  `json:"pos"`
+}
+
+// FieldDefault is a field's default value, applied whenever an object of any version is
+// decoded (request bodies and objects read from etcd) to a field left at its zero value.
+type FieldDefault struct {
+	// Type and Field name the Go struct and field.
+	Type  string `json:"type"`
+	Field string `json:"field"`
+	// JSON is the value as JSON; Marker is the marker as written.
+	JSON   string         `json:"json"`
+	Marker string         `json:"marker"`
+	Pos    token.Position `json:"pos"`
 }
 
 // Scope says whether a resource lives in a namespace.
@@ -105,6 +125,10 @@ type Resource struct {
 	// package, with a leading "*" for a pointer; empty otherwise.
 	StatusType   string       `json:"statusType,omitempty"`
 	Subresources Subresources `json:"subresources,omitempty"`
+	// Storage marks the version of the group this kind is stored in (+apigen:storageversion,
+	// or the only version that declares the kind). Its Go type is the kind's hub: registered as
+	// the group's internal version, converted to and from every other version.
+	Storage bool `json:"storage,omitempty"`
 	// PrintColumns are kubectl get's extra columns (+apigen:printcolumn), in marker order.
 	// They are parsed and checked; no emitter prints them yet.
 	PrintColumns []PrintColumn `json:"printColumns,omitempty"`
@@ -150,14 +174,58 @@ type Hooks struct {
 	WarningsOnUpdate bool `json:"warningsOnUpdate,omitempty"` // WarningsOnUpdate(ctx, old) []string
 }
 
-// StorageVersion returns the group's storage (hub) version.
-func (g *Group) StorageVersion() *Version {
-	for _, v := range g.Versions {
-		if v.Storage {
-			return v
+// Kind returns the resource of a kind in this version, or nil.
+func (v *Version) Kind(kind string) *Resource {
+	for _, r := range v.Resources {
+		if r.Kind == kind {
+			return r
 		}
 	}
 	return nil
+}
+
+// Hub returns the version a kind is stored in and its resource there, or nils when no
+// version of the group stores it (a model that failed validation).
+func (g *Group) Hub(kind string) (*Version, *Resource) {
+	for _, v := range g.Versions {
+		if r := v.Kind(kind); r != nil && r.Storage {
+			return v, r
+		}
+	}
+	return nil, nil
+}
+
+// Hubs returns every kind of the group once, as the resource of its storage version, sorted
+// by kind, each with its version.
+func (g *Group) Hubs() []Hub {
+	var out []Hub
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if r.Storage {
+				out = append(out, Hub{v, r})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Hub) int { return strings.Compare(a.Resource.Kind, b.Resource.Kind) })
+	return out
+}
+
+// Hub is a kind in its storage version.
+type Hub struct {
+	Version  *Version
+	Resource *Resource
+}
+
+// ByPriority returns the group's versions in Kubernetes version priority, the most preferred
+// first: GA before beta before alpha, higher numbers first (v2, v1, v1beta2, v1beta1,
+// v1alpha1), then names that follow no convention, alphabetically. The scheme, discovery's
+// preferred version and every APIService's versionPriority follow this one order.
+func (g *Group) ByPriority() []*Version {
+	vs := slices.Clone(g.Versions)
+	slices.SortStableFunc(vs, func(a, b *Version) int {
+		return cmp.Or(version.CompareKubeAwareVersionStrings(b.Name, a.Name), strings.Compare(a.Name, b.Name))
+	})
+	return vs
 }
 
 // JSON is the model as apigen generate --dump-model prints it: indented, fields in declaration

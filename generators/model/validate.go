@@ -68,26 +68,53 @@ func (p *Project) validateDeploy(errs *ErrorList) {
 }
 
 func (g *Group) validateVersions(errs *ErrorList) {
-	var storage []*Version
 	for _, v := range g.Versions {
 		if !versionName.MatchString(v.Name) {
 			errs.Add(v.Pos, "version %q (directory %s) must look like v1, v1beta1 or v2alpha1", v.Name, v.Dir)
 		}
-		if v.Storage {
-			storage = append(storage, v)
-		}
 		v.validateResources(errs)
 	}
-	switch {
-	case len(g.Versions) > 0 && len(storage) == 0:
-		names := make([]string, len(g.Versions))
-		for i, v := range g.Versions {
-			names[i] = v.Name
+	g.validateStorage(errs)
+}
+
+// validateStorage wants exactly one storage version for every kind of the group: the version
+// whose Go type is the kind's hub. A kind declared in one version is stored there (parse marks
+// it); a kind declared in several needs +apigen:storageversion on one of them.
+func (g *Group) validateStorage(errs *ErrorList) {
+	type declared struct {
+		versions []string
+		first    *Resource
+		storage  []*Resource
+		in       []*Version
+	}
+	kinds := map[string]*declared{}
+	var order []string
+	for _, v := range g.ByPriority() {
+		for _, r := range v.Resources {
+			d := kinds[r.Kind]
+			if d == nil {
+				d = &declared{first: r}
+				kinds[r.Kind] = d
+				order = append(order, r.Kind)
+			}
+			d.versions = append(d.versions, v.Name)
+			if r.Storage {
+				d.storage = append(d.storage, r)
+				d.in = append(d.in, v)
+			}
 		}
-		errs.Add(g.Pos, "group %s has %d versions (%s) and none is marked +apigen:storageversion; mark the kinds of the version stored in etcd with it", g.Name, len(g.Versions), strings.Join(names, ", "))
-	case len(storage) > 1:
-		for _, v := range storage[1:] {
-			errs.Add(v.Pos, "group %s has more than one storage version (%s and %s); keep +apigen:storageversion on one", g.Name, storage[0].Name, v.Name)
+	}
+	for _, kind := range order {
+		d := kinds[kind]
+		switch {
+		case len(d.storage) == 0:
+			errs.Add(d.first.Pos, "kind %s of group %s is declared in %d versions (%s) and none marks it +apigen:storageversion; add the marker to the %s of the version stored in etcd",
+				kind, g.Name, len(d.versions), strings.Join(d.versions, ", "), kind)
+		case len(d.storage) > 1:
+			for i, r := range d.storage[1:] {
+				errs.Add(r.Pos, "kind %s of group %s is marked +apigen:storageversion in %s and in %s (%s); a kind is stored in one version, keep the marker on one",
+					kind, g.Name, d.in[i+1].Name, d.in[0].Name, d.storage[0].Pos)
+			}
 		}
 	}
 }

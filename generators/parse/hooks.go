@@ -2,6 +2,8 @@ package parse
 
 import (
 	"fmt"
+	"go/token"
+	"path"
 	"strings"
 
 	gengotypes "k8s.io/gengo/v2/types"
@@ -32,7 +34,7 @@ var hookSignatures = []hookSignature{
 // hooks finds the strategy hooks the user wrote on a kind. A method with a hook's name but
 // another signature is an error: the generated strategy could not call it, and silently
 // skipping it would hide the user's validation.
-func (p *parser_) hooks(t *gengotypes.Type) model.Hooks {
+func (p *parser_) hooks(t *gengotypes.Type, r *model.Resource) model.Hooks {
 	var h model.Hooks
 	if t == nil {
 		return h
@@ -47,8 +49,39 @@ func (p *parser_) hooks(t *gengotypes.Type) model.Hooks {
 			continue
 		}
 		sig.set(&h)
+		if sig.name != "Default" {
+			p.strategyHooks[r] = append(p.strategyHooks[r], hookAt{sig.name, p.pos(p.methods[t.Name.Name+"."+sig.name])})
+		}
 	}
 	return h
+}
+
+// hookAt is a strategy hook the user wrote, and where.
+type hookAt struct {
+	name string
+	pos  token.Position
+}
+
+// checkStrategyHooks reports strategy hooks written on a kind in a version that does not store
+// it: the strategy works on the storage version's type, so they would never be called. Default
+// is fine anywhere: it runs when an object of its version is decoded.
+func (p *parser_) checkStrategyHooks(g *model.Group) {
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if r.Storage {
+				continue
+			}
+			hub, _ := g.Hub(r.Kind)
+			for _, h := range p.strategyHooks[r] {
+				where := "its storage version"
+				if hub != nil {
+					where = hub.Name
+				}
+				p.errs.Add(h.pos, "method %s.%s is never called: %s is stored in %s, and the generated strategy calls the hooks of that version's type; move the method to %s/%s",
+					r.Kind, h.name, r.Kind, where, path.Dir(v.Dir), where)
+			}
+		}
+	}
 }
 
 func (s hookSignature) describe(kind string) string {

@@ -28,19 +28,19 @@ import (
 // as a model.ErrorList with positions relative to the project root.
 func Project(load *loader.Result) (*model.Project, error) {
 	p := &parser_{
-		load: load,
-		reg:  markers.Apigen(),
-		fset: token.NewFileSet(),
-		proj: &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module))},
+		load:          load,
+		reg:           markers.Apigen(),
+		strategyHooks: map[*model.Resource][]hookAt{},
+		fset:          token.NewFileSet(),
+		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module))},
 	}
 	groups := map[string]*model.Group{}
 	for _, pkgPath := range load.APIPackages {
 		p.parsePackage(pkgPath, groups)
 	}
 	for _, g := range p.proj.Groups {
-		if len(g.Versions) == 1 {
-			g.Versions[0].Storage = true
-		}
+		storeSoleVersions(g)
+		p.checkStrategyHooks(g)
 	}
 	if err := p.errs.Err(); err != nil {
 		return nil, err
@@ -54,11 +54,17 @@ func Project(load *loader.Result) (*model.Project, error) {
 type parser_ struct {
 	// methods maps "Type.Method" to the method's name in the package being parsed.
 	methods map[string]token.Pos
-	load    *loader.Result
-	reg     *markers.Registry
-	fset    *token.FileSet
-	proj    *model.Project
-	errs    model.ErrorList
+	// declPos maps the types and functions of the package being parsed to their positions.
+	declPos map[string]token.Position
+	// strategyHooks are the hooks other than Default that each resource's type has.
+	strategyHooks map[*model.Resource][]hookAt
+	// defaults are the field defaults of the package being parsed.
+	defaults []*model.FieldDefault
+	load     *loader.Result
+	reg      *markers.Registry
+	fset     *token.FileSet
+	proj     *model.Project
+	errs     model.ErrorList
 }
 
 // pos converts a token.Pos into a position relative to the project root, so that the model
@@ -94,6 +100,7 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 	version := &model.Version{Name: parts[3], Package: pkgPath, Dir: strings.Join(parts, "/"), Pos: p.pos(files[0].Package)}
 	groupName, groupPos := p.groupName(files)
 	resources := p.resources(files, gpkg)
+	version.DeclPos, version.Defaults = p.declPos, p.defaults
 	if groupName == "" {
 		if len(resources) > 0 {
 			p.errs.Add(version.Pos, "package %s has resources but no +groupName; add \"// +groupName=%s.<your domain>\" to its doc.go", pkgPath, parts[2])
@@ -101,7 +108,6 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 		return
 	}
 	for _, r := range resources {
-		version.Storage = version.Storage || r.storage
 		version.Resources = append(version.Resources, &r.Resource)
 	}
 	g, ok := groups[parts[2]]
@@ -234,7 +240,24 @@ func (p *parser_) markersIn(cg *ast.CommentGroup, target markers.Target) []*mark
 
 type resource struct {
 	model.Resource
-	storage bool
+}
+
+// storeSoleVersions stores a kind that only one version of the group declares in that version,
+// as if it carried +apigen:storageversion.
+func storeSoleVersions(g *model.Group) {
+	count := map[string]int{}
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			count[r.Kind]++
+		}
+	}
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if count[r.Kind] == 1 {
+				r.Storage = true
+			}
+		}
+	}
 }
 
 // typeComments returns the comment groups whose markers apply to a type: its doc comment and,
@@ -271,11 +294,15 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 	}
 	var candidates []marked
 	p.methods = map[string]token.Pos{}
+	p.declPos = map[string]token.Position{}
+	p.defaults = nil
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok {
 				if recv := receiverName(fn); recv != "" {
 					p.methods[recv+"."+fn.Name.Name] = fn.Name.Pos()
+				} else if fn.Recv == nil {
+					p.declPos[fn.Name.Name] = p.pos(fn.Name.Pos())
 				}
 				continue
 			}
@@ -285,11 +312,11 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 			}
 			for _, s := range decl.Specs {
 				spec := s.(*ast.TypeSpec)
+				p.declPos[spec.Name.Name] = p.pos(spec.Name.Pos())
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
 					for _, field := range st.Fields.List {
-						// Field markers are only checked: none of them changes the model yet.
-						p.markersIn(field.Doc, markers.Field)
+						p.fieldMarkers(spec.Name.Name, field)
 					}
 				}
 				var ms []*markers.Marker
@@ -310,6 +337,29 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 	p.checkJSONTags(out, structs)
 	slices.SortFunc(out, func(a, b *resource) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
+}
+
+// fieldMarkers reads the markers of a struct field: its defaults. Other field markers are
+// only checked.
+func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
+	var set *model.FieldDefault
+	for _, m := range p.markersIn(field.Doc, markers.Field) {
+		if m.Def.Name != markers.DefaultMarker && m.Def.Name != markers.KubebuilderDefault {
+			continue
+		}
+		value, err := markers.FieldDefaultJSON(m.Def.Name, m.Args.(string))
+		switch {
+		case err != nil:
+			p.errs.Add(m.Pos, "+%s: %v", m.Name, err)
+		case len(field.Names) != 1:
+			p.errs.Add(m.Pos, "+%s is set on an embedded field or a field list of %s; set it on one named field", m.Name, typeName)
+		case set != nil:
+			p.errs.Add(m.Pos, "+%s: field %s.%s already has a default (%s at %s)", m.Name, typeName, field.Names[0].Name, set.Marker, set.Pos)
+		default:
+			set = &model.FieldDefault{Type: typeName, Field: field.Names[0].Name, JSON: value, Marker: "+" + m.Name, Pos: m.Pos}
+			p.defaults = append(p.defaults, set)
+		}
+	}
 }
 
 var plural = namer.NewAllLowercasePluralNamer(nil)
@@ -375,7 +425,8 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(resPos, "+%s is set on %s, which is not exported; a kind must start with an upper-case letter", res.Name, kind)
 		return nil
 	}
-	r := &resource{storage: storage}
+	r := &resource{}
+	r.Storage = storage
 	r.Kind, r.ListKind, r.Pos, r.Marker = kind, kind+"List", resPos, "+"+res.Name
 	r.PrintColumns, r.SelectableFields = columns, selectable
 	r.Plural = args.Path
@@ -417,7 +468,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
-	r.Hooks = p.hooks(gpkg.Types[kind])
+	r.Hooks = p.hooks(gpkg.Types[kind], &r.Resource)
 	return r
 }
 

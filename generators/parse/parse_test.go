@@ -93,7 +93,7 @@ type PolicyList struct {
 		t.Fatalf("want one group with one version, got %+v", p.Groups)
 	}
 	g, v := p.Groups[0], p.Groups[0].Versions[0]
-	if g.Name != "toys.example.com" || g.Package != "toys" || v.Name != "v1" || !v.Storage || v.Dir != "pkg/apis/toys/v1" {
+	if g.Name != "toys.example.com" || g.Package != "toys" || v.Name != "v1" || v.Dir != "pkg/apis/toys/v1" {
 		t.Errorf("group/version: got %+v / %+v", g, v)
 	}
 	var got []model.Resource
@@ -101,10 +101,10 @@ type PolicyList struct {
 		got = append(got, *r) // positions are checked below
 	}
 	want := []model.Resource{
-		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster, Marker: "+kubebuilder:resource"},
+		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster, Storage: true, Marker: "+kubebuilder:resource"},
 		{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"},
 			Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
-			Subresources: model.Subresources{Status: true}, Hooks: model.Hooks{Validate: true, Default: true}, Marker: "+apigen:resource"},
+			Subresources: model.Subresources{Status: true}, Storage: true, Hooks: model.Hooks{Validate: true, Default: true}, Marker: "+apigen:resource"},
 	}
 	if diff := cmp.Diff(want, got, cmpIgnorePos); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)

@@ -22,6 +22,8 @@ import (
 func All() []engine.Generator {
 	return []engine.Generator{
 		kube.DeepCopy(),
+		kube.Defaulter(),
+		kube.Conversion(),
 		kube.OpenAPI(),
 		golang.Register(),
 		golang.Install(),

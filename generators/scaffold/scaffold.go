@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"go/format"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/template"
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/templates"
 )
 
@@ -110,4 +114,27 @@ func render(f File, data any) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// conversionStubs is the data of templates/scaffold/api/conversion.go.tmpl.
+type conversionStubs struct {
+	Package string
+	Imports []struct{ Name, Path string }
+	Stubs   []kube.ConversionStub
+}
+
+// ConversionStubs writes, in a version directory dir (project-relative), the user-owned
+// conversion file with a stub for each conversion function conversion-gen left to the user:
+// it calls the generated autoConvert function and then fails until the user finishes it.
+// It refuses to overwrite an existing file.
+func ConversionStubs(root, dir string, stubs []kube.ConversionStub) (Result, error) {
+	data := conversionStubs{Package: path.Base(dir), Stubs: stubs}
+	imports := map[string]string{}
+	for _, s := range stubs {
+		maps.Copy(imports, s.Imports)
+	}
+	for _, name := range slices.Sorted(maps.Keys(imports)) {
+		data.Imports = append(data.Imports, struct{ Name, Path string }{name, imports[name]})
+	}
+	return Write(root, []File{{Path: path.Join(dir, kube.ConversionStubFile), Template: "scaffold/api/conversion.go.tmpl"}}, data)
 }

@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
 type generateFlags struct {
@@ -38,9 +43,24 @@ func planAt(root string, o pipeline.Options) (*engine.Plan, error) {
 	return engine.NewPlan(root, res.Output)
 }
 
+// writeConversionStubs scaffolds the conversion functions a run found missing, one file per
+// version directory, and says which.
+func writeConversionStubs(w io.Writer, root string, missing *kube.MissingConversions) error {
+	for _, dir := range slices.Sorted(maps.Keys(missing.Stubs)) {
+		res, err := scaffold.ConversionStubs(root, dir, missing.Stubs[dir])
+		if err != nil {
+			return fmt.Errorf("%w; add these functions to a file of your own in %s:\n%s", err, dir, relativeTo(root, missing))
+		}
+		for _, p := range res.Written {
+			fmt.Fprintf(w, "apigen: wrote %s with %d conversion stubs: finish them, they fail until you do\n", p, len(missing.Stubs[dir]))
+		}
+	}
+	return nil
+}
+
 func newGenerate() *cobra.Command {
 	var flags generateFlags
-	var dumpModel, verbose bool
+	var dumpModel, verbose, scaffoldConversions bool
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Regenerate code from the types in pkg/apis",
@@ -79,6 +99,13 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				sum.Unchanged = cached
 			} else {
 				plan, err := flags.plan(root)
+				var missing *kube.MissingConversions
+				if scaffoldConversions && errors.As(err, &missing) {
+					if err := writeConversionStubs(cmd.OutOrStdout(), root, missing); err != nil {
+						return err
+					}
+					plan, err = flags.plan(root)
+				}
 				if err != nil {
 					return err
 				}
@@ -104,6 +131,9 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 		},
 	}
 	flags.register(cmd)
+	cmd.Flags().BoolVar(&scaffoldConversions, "scaffold-conversions", false,
+		"when conversion-gen leaves conversion functions to you, write them as stubs into <version dir>/"+kube.ConversionStubFile+
+			" (never overwritten) and generate; each stub fails at run time until you finish it")
 	cmd.Flags().BoolVar(&dumpModel, "dump-model", false, "print the model as JSON instead of writing files")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file written, deleted or unchanged, and say whether the result cache answered")
 	return cmd

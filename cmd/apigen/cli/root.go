@@ -86,5 +86,14 @@ func relativeTo(root string, err error) error {
 		}
 		out[i] = &c
 	}
-	return out
+	return relativeErrors{out, err}
 }
+
+// relativeErrors prints the errors with positions relative to the working directory and keeps
+// the original error in the chain, for errors.As (a *kube.MissingConversions, say).
+type relativeErrors struct {
+	model.ErrorList
+	cause error
+}
+
+func (e relativeErrors) Unwrap() []error { return []error{e.ErrorList, e.cause} }

@@ -1,0 +1,318 @@
+package kube
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	cgargs "k8s.io/code-generator/cmd/conversion-gen/args"
+	cggen "k8s.io/code-generator/cmd/conversion-gen/generators"
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+const (
+	conversionFile = "zz_generated.conversion.go"
+	conversionTag  = "k8s:conversion-gen"
+)
+
+// Conversion returns the generator that runs conversion-gen, writing
+// <version dir>/zz_generated.conversion.go: the conversions between every version of a kind
+// and its hub, the kind's storage version. Conversions between two versions live in the one
+// of lower priority (v1alpha1 converts to and from v1, never the reverse), so version packages
+// import each other in one direction only, whichever version stores which kind. A package
+// with a +k8s:conversion-gen tag of its own keeps it.
+//
+// Where conversion-gen cannot convert a type by itself (a field renamed, removed or of another
+// type), it leaves the public Convert_ function to the user. Generation then fails with a
+// positioned error per missing function, naming its signature; a *MissingConversions error
+// carries the stubs that apigen generate --scaffold-conversions writes.
+func Conversion() engine.Generator { return conversionGen{} }
+
+type conversionGen struct{}
+
+func (conversionGen) Name() string { return "conversion" }
+
+func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
+	peers := conversionPeers(ctx.Project)
+	if len(peers) == 0 {
+		return nil
+	}
+	_, dirs, err := versionPackages(ctx)
+	if err != nil {
+		return err
+	}
+	var tags tagEdits
+	defer tags.restore()
+	inputs := slices.Sorted(maps.Keys(peers))
+	for _, pkg := range inputs {
+		tags.addPackageTagValues(ctx.Load.Universe[pkg], conversionTag, peers[pkg]...)
+	}
+
+	args := cgargs.New()
+	args.OutputFile = conversionFile
+	files := engine.NewOutput()
+	err = run(ctx, files, upstream{
+		name:              "conversion-gen",
+		nameSystems:       cggen.NameSystems(),
+		defaultNameSystem: cggen.DefaultNameSystem(),
+		inputs:            inputs,
+		dirs:              dirs,
+		targets: func(c *generator.Context) []generator.Target {
+			return cggen.GetTargets(c, args)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	missing := &MissingConversions{}
+	for _, name := range files.Paths() {
+		src, _ := files.Get(name)
+		v := versionInDir(ctx.Project, path.Dir(name))
+		if err := missing.find(name, src, v, ctx.Load.Universe[v.Package].Functions); err != nil {
+			return err
+		}
+		if err := out.Add(name, src); err != nil {
+			return err
+		}
+	}
+	if len(missing.Errors) > 0 {
+		return missing
+	}
+	return nil
+}
+
+// conversionPeers maps the import path of every version package that holds conversions to
+// the packages it converts to and from, sorted.
+func conversionPeers(p *model.Project) map[string][]string {
+	sets := map[string]map[string]bool{}
+	for _, g := range p.Groups {
+		rank := map[*model.Version]int{}
+		for i, v := range g.ByPriority() {
+			rank[v] = i
+		}
+		for _, v := range g.Versions {
+			for _, r := range v.Resources {
+				hub, _ := g.Hub(r.Kind)
+				if hub == nil || hub == v {
+					continue
+				}
+				low, high := v, hub
+				if rank[low] < rank[high] {
+					low, high = high, low
+				}
+				if sets[low.Package] == nil {
+					sets[low.Package] = map[string]bool{}
+				}
+				sets[low.Package][high.Package] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for pkg, set := range sets {
+		out[pkg] = slices.Sorted(maps.Keys(set))
+	}
+	return out
+}
+
+func versionInDir(p *model.Project, dir string) *model.Version {
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			if v.Dir == dir {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// MissingConversions is the error of a run in which conversion-gen left conversion functions
+// to the user that the user has not written. Errors has one positioned error per function;
+// Stubs holds, per version directory, the functions to scaffold.
+type MissingConversions struct {
+	Errors model.ErrorList
+	Stubs  map[string][]ConversionStub
+}
+
+// ConversionStub is one conversion function the user must write in a version package.
+type ConversionStub struct {
+	// Name is the function's name; In and Out its parameter types as the package writes them
+	// (FlunderSpec, v1beta1.FlunderSpec).
+	Name, In, Out string
+	// Imports maps the package names In and Out use to their import paths.
+	Imports map[string]string
+	// Reasons are conversion-gen's words for what it could not convert.
+	Reasons []string
+}
+
+// Signature is the function's declaration, as the user writes it in the version package.
+func (s ConversionStub) Signature() string {
+	return fmt.Sprintf("func %s(in *%s, out *%s, s conversion.Scope) error", s.Name, s.In, s.Out)
+}
+
+func (m *MissingConversions) Error() string { return m.Errors.Err().Error() }
+
+// Unwrap gives the positioned errors, sorted.
+func (m *MissingConversions) Unwrap() error { return m.Errors.Err() }
+
+// warning is conversion-gen's note inside an autoConvert function about a field it could not
+// convert.
+var warning = regexp.MustCompile(`^// WARNING: (in\.\S+ requires manual conversion: .*)$`)
+
+// find records the conversion functions that the generated file src of version v registers
+// but the package's own functions (userFuncs) lack, and the user's Convert_ functions whose
+// signature conversion-gen did not recognise.
+func (m *MissingConversions) find(name string, src []byte, v *model.Version, userFuncs map[string]*types.Type) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", name, err)
+	}
+	imports := map[string]string{}
+	for _, imp := range f.Imports {
+		p := strings.Trim(imp.Path.Value, `"`)
+		n := path.Base(p)
+		if imp.Name != nil {
+			n = imp.Name.Name
+		}
+		imports[n] = p
+	}
+	generated := map[string]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			generated[fn.Name.Name] = fn
+		}
+	}
+	// stubFor describes the function name converting *in to *out, both as the generated file
+	// writes them.
+	stubFor := func(name string, in, out ast.Expr) ConversionStub {
+		stub := ConversionStub{Name: name, In: exprString(in), Out: exprString(out), Imports: map[string]string{}}
+		for _, e := range []ast.Expr{in, out} {
+			if sel, ok := e.(*ast.SelectorExpr); ok {
+				if pkg, ok := sel.X.(*ast.Ident); ok {
+					stub.Imports[pkg.Name] = imports[pkg.Name]
+				}
+			}
+		}
+		if auto := generated["auto"+name]; auto != nil {
+			for _, cg := range f.Comments {
+				if cg.Pos() < auto.Pos() || cg.End() > auto.End() {
+					continue
+				}
+				for _, c := range cg.List {
+					if w := warning.FindStringSubmatch(c.Text); w != nil {
+						stub.Reasons = append(stub.Reasons, w[1])
+					}
+				}
+			}
+		}
+		return stub
+	}
+	// A user function that conversion-gen also wrote: it did not take the user's as the
+	// conversion, because the parameter types do not match the name.
+	for _, fn := range slices.Sorted(maps.Keys(generated)) {
+		decl := generated[fn]
+		if _, mine := userFuncs[fn]; !mine || !strings.HasPrefix(fn, "Convert_") || len(decl.Type.Params.List) != 3 {
+			continue
+		}
+		params := decl.Type.Params.List
+		stub := stubFor(fn, params[0].Type.(*ast.StarExpr).X, params[1].Type.(*ast.StarExpr).X)
+		m.Errors.Add(v.DeclPos[fn], "%s does not have the signature conversion-gen expects, so it is not used as the conversion; declare it as %s",
+			fn, stub.Signature())
+	}
+	seen := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		id, ok := call.Fun.(*ast.Ident)
+		if !ok || !strings.HasPrefix(id.Name, "Convert_") || generated[id.Name] != nil || seen[id.Name] || len(call.Args) != 3 {
+			return true
+		}
+		// RegisterConversions calls it as Convert_X(a.(*In), b.(*Out), scope).
+		var types [2]ast.Expr
+		for i := range types {
+			assert, ok := call.Args[i].(*ast.TypeAssertExpr)
+			if !ok {
+				return true
+			}
+			star, ok := assert.Type.(*ast.StarExpr)
+			if !ok {
+				return true
+			}
+			types[i] = star.X
+		}
+		seen[id.Name] = true
+		stub := stubFor(id.Name, types[0], types[1])
+		if fn, written := userFuncs[id.Name]; written {
+			if !conversionSignature(fn, typeName(types[0], v.Package, imports), typeName(types[1], v.Package, imports)) {
+				m.Errors.Add(v.DeclPos[id.Name], "%s does not have the signature conversion-gen expects; declare it as %s", id.Name, stub.Signature())
+			}
+			return true
+		}
+		local := stub.In
+		if strings.Contains(local, ".") {
+			local = stub.Out
+		}
+		if len(stub.Reasons) == 0 {
+			stub.Reasons = []string{"conversion-gen could not convert it"}
+		}
+		m.Errors.Add(v.DeclPos[local], "conversion-gen cannot convert %s to %s by itself (%s); write %s in a file of package %s (apigen generate --scaffold-conversions writes %s with a stub)",
+			stub.In, stub.Out, strings.Join(stub.Reasons, "; "), stub.Signature(), path.Base(v.Package), path.Join(v.Dir, ConversionStubFile))
+		if m.Stubs == nil {
+			m.Stubs = map[string][]ConversionStub{}
+		}
+		m.Stubs[v.Dir] = append(m.Stubs[v.Dir], stub)
+		return true
+	})
+	return nil
+}
+
+// ConversionStubFile is the user-owned file apigen generate --scaffold-conversions writes in a
+// version directory.
+const ConversionStubFile = "conversion.go"
+
+// typeName resolves a type as the generated file writes it (FlunderSpec, v1beta1.FlunderSpec).
+func typeName(e ast.Expr, local string, imports map[string]string) types.Name {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if pkg, ok := sel.X.(*ast.Ident); ok {
+			return types.Name{Package: imports[pkg.Name], Name: sel.Sel.Name}
+		}
+	}
+	return types.Name{Package: local, Name: exprString(e)}
+}
+
+// conversionSignature reports whether fn is func(in *In, out *Out, s conversion.Scope) error.
+func conversionSignature(fn *types.Type, in, out types.Name) bool {
+	if fn.Underlying == nil || fn.Underlying.Signature == nil {
+		return false
+	}
+	sig := fn.Underlying.Signature
+	ptrTo := func(t *types.Type, name types.Name) bool {
+		return t.Kind == types.Pointer && t.Elem != nil && t.Elem.Name == name
+	}
+	return sig.Receiver == nil && len(sig.Parameters) == 3 && len(sig.Results) == 1 &&
+		ptrTo(sig.Parameters[0].Type, in) && ptrTo(sig.Parameters[1].Type, out) &&
+		sig.Parameters[2].Type.Name == types.Name{Package: "k8s.io/apimachinery/pkg/conversion", Name: "Scope"} &&
+		sig.Results[0].Type.Name.Name == "error"
+}
+
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprString(e.X) + "." + e.Sel.Name
+	}
+	return fmt.Sprintf("%T", e)
+}

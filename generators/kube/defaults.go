@@ -1,0 +1,74 @@
+package kube
+
+import (
+	"fmt"
+
+	dgargs "k8s.io/code-generator/cmd/defaulter-gen/args"
+	dggen "k8s.io/code-generator/cmd/defaulter-gen/generators"
+	"k8s.io/gengo/v2/generator"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+)
+
+const (
+	// DefaultsFile is defaulter-gen's output in every version directory: RegisterDefaults and
+	// a SetObjectDefaults_<Kind> per kind that has anything to default.
+	DefaultsFile = "zz_generated.defaults.go"
+	defaulterTag = "k8s:defaulter-gen"
+	defaultTag   = "default"
+)
+
+// Defaulter returns the generator that runs defaulter-gen over every version package,
+// writing <version dir>/zz_generated.defaults.go. Every type with TypeMeta gets an object
+// defaulter that applies the fields' +default values (and kubebuilder's +kubebuilder:default,
+// which becomes a +default tag for the run) and calls the package's SetDefaults_<Type>
+// functions; the generated registration adds RegisterDefaults to the scheme, so defaults apply
+// whenever an object of any version is decoded.
+func Defaulter() engine.Generator { return defaulter{} }
+
+type defaulter struct{}
+
+func (defaulter) Name() string { return "defaulter" }
+
+func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
+	pkgs, dirs, err := versionPackages(ctx)
+	if err != nil || len(pkgs) == 0 {
+		return err
+	}
+	var tags tagEdits
+	defer tags.restore()
+	for _, p := range pkgs {
+		tags.addPackageTag(ctx.Load.Universe[p], defaulterTag, "TypeMeta")
+	}
+	if err := addFieldDefaults(ctx, &tags); err != nil {
+		return err
+	}
+	args := dgargs.New()
+	args.OutputFile = DefaultsFile
+	return run(ctx, out, upstream{
+		name:              "defaulter-gen",
+		nameSystems:       dggen.NameSystems(),
+		defaultNameSystem: dggen.DefaultNameSystem(),
+		inputs:            pkgs,
+		dirs:              dirs,
+		targets: func(c *generator.Context) []generator.Target {
+			return dggen.GetTargets(c, args)
+		},
+	})
+}
+
+// addFieldDefaults gives the upstream generators (defaulter-gen, and openapi-gen, which puts
+// defaults in the schema) every field default of the model as a +default tag: kubebuilder's
+// markers become the Kubernetes tag they mean.
+func addFieldDefaults(ctx *engine.Context, tags *tagEdits) error {
+	for _, v := range versions(ctx.Project) {
+		for _, d := range v.Defaults {
+			t := ctx.Load.Universe[v.Package].Types[d.Type]
+			if t == nil {
+				return fmt.Errorf("%stype %s of %s not found in package %s", at(d.Pos), d.Type, d.Marker, v.Package)
+			}
+			tags.addMemberTag(t, d.Field, defaultTag, d.JSON)
+		}
+	}
+	return nil
+}
