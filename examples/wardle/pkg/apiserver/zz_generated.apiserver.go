@@ -24,6 +24,7 @@ package apiserver
 import (
 	wardleinstall "example.com/wardle/pkg/apis/wardle/install"
 	wardlev1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
+	wardlev1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
 	"example.com/wardle/pkg/cmd/server"
 	"example.com/wardle/pkg/generated/openapi"
 	wardlefischer "example.com/wardle/pkg/registry/wardle/fischer"
@@ -58,8 +59,9 @@ func APIs() server.APIs {
 		Name:   "wardle",
 		Scheme: Scheme,
 		Codecs: Codecs,
-		GroupVersions: []schema.GroupVersion{
-			wardlev1alpha1.SchemeGroupVersion,
+		StorageVersions: server.StorageVersions{
+			wardlev1alpha1.Kind("Fischer"): wardlev1alpha1.SchemeGroupVersion,
+			wardlev1beta1.Kind("Flunder"):  wardlev1beta1.SchemeGroupVersion,
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Install:            installAPIGroups,
@@ -81,19 +83,23 @@ func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.R
 
 // installWardle installs the wardle.example.com API group.
 func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
-	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(wardlev1alpha1.GroupName, Scheme, metav1.ParameterCodec, Codecs)
-	storage := map[string]rest.Storage{}
+	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(wardlev1beta1.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	fischerStorage, err := wardlefischer.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err
 	}
-	storage["fischers"] = fischerStorage
 	flunderStorage, flunderStatusStorage, err := wardleflunder.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err
 	}
-	storage["flunders"] = flunderStorage
-	storage["flunders/status"] = flunderStatusStorage
-	apiGroupInfo.VersionedResourcesStorageMap[wardlev1alpha1.SchemeGroupVersion.Version] = storage
+	apiGroupInfo.VersionedResourcesStorageMap["v1beta1"] = map[string]rest.Storage{
+		"flunders":        flunderStorage,
+		"flunders/status": flunderStatusStorage,
+	}
+	apiGroupInfo.VersionedResourcesStorageMap["v1alpha1"] = map[string]rest.Storage{
+		"fischers":        fischerStorage,
+		"flunders":        flunderStorage,
+		"flunders/status": flunderStatusStorage,
+	}
 	return s.InstallAPIGroup(&apiGroupInfo)
 }

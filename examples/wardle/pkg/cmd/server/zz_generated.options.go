@@ -29,7 +29,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utilerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -53,9 +52,8 @@ type APIs struct {
 	// the unversioned meta types.
 	Scheme *runtime.Scheme
 	Codecs serializer.CodecFactory
-	// GroupVersions lists every served group version, the preferred (storage)
-	// version first within each group.
-	GroupVersions []schema.GroupVersion
+	// StorageVersions is the version each served kind is stored in.
+	StorageVersions StorageVersions
 	// OpenAPIDefinitions is the generated openapi package's GetOpenAPIDefinitions.
 	OpenAPIDefinitions openapicommon.GetOpenAPIDefinitions
 	// Install installs an APIGroupInfo for every group, with storage from optsGetter.
@@ -147,14 +145,14 @@ func newOptions(apis APIs) *options {
 		apis: apis,
 		recommended: genericoptions.NewRecommendedOptions(
 			"/registry/"+apis.Name,
-			apis.Codecs.LegacyCodec(apis.GroupVersions...),
+			storageCodec(apis),
 		),
 		dataDir:        defaultDataDir,
 		kubeconfigPath: defaultKubeconfig,
 	}
-	// Lets discovery report each resource's storage version hash; objects are
-	// stored in the first listed version of their group, as the codec encodes.
-	o.recommended.Etcd.StorageConfig.EncodeVersioner = schema.GroupVersions(apis.GroupVersions)
+	// Lets discovery report each resource's storage version hash, from the
+	// version the codec encodes its kind in.
+	o.recommended.Etcd.StorageConfig.EncodeVersioner = apis.StorageVersions
 	return o
 }
 

@@ -23,29 +23,31 @@ package install
 
 import (
 	wardlev1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
+	wardlev1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
-// Install registers every version of wardle.example.com in a scheme, preferring v1alpha1, and
-// registers the storage version's types as the group's internal version.
+// Install registers every version of wardle.example.com in a scheme, in version priority (v1beta1 first),
+// and each kind's storage version type as the group's internal version.
 func Install(scheme *runtime.Scheme) {
+	utilruntime.Must(wardlev1beta1.AddToScheme(scheme))
 	utilruntime.Must(wardlev1alpha1.AddToScheme(scheme))
 	utilruntime.Must(addInternalTypes(scheme))
-	utilruntime.Must(scheme.SetVersionPriority(wardlev1alpha1.SchemeGroupVersion))
+	utilruntime.Must(scheme.SetVersionPriority(wardlev1beta1.SchemeGroupVersion, wardlev1alpha1.SchemeGroupVersion))
 }
 
-// addInternalTypes registers the storage version's types as the internal version: the
-// server converts every request to it and stores it, so no separate internal types are needed.
+// addInternalTypes registers each kind's storage version type as the internal version: the
+// server converts every request to it, and stores it, so no separate internal types are needed.
 func addInternalTypes(scheme *runtime.Scheme) error {
-	internal := schema.GroupVersion{Group: wardlev1alpha1.GroupName, Version: runtime.APIVersionInternal}
+	internal := schema.GroupVersion{Group: wardlev1beta1.GroupName, Version: runtime.APIVersionInternal}
 	scheme.AddKnownTypes(
 		internal,
 		&wardlev1alpha1.Fischer{},
 		&wardlev1alpha1.FischerList{},
-		&wardlev1alpha1.Flunder{},
-		&wardlev1alpha1.FlunderList{},
+		&wardlev1beta1.Flunder{},
+		&wardlev1beta1.FlunderList{},
 	)
 	return nil
 }

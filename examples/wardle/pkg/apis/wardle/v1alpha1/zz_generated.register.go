@@ -41,7 +41,7 @@ var (
 )
 
 func init() {
-	localSchemeBuilder.Register(addKnownTypes, addDefaultingFuncs)
+	localSchemeBuilder.Register(addKnownTypes, RegisterDefaults, addDefaultingHooks)
 }
 
 // Kind takes an unqualified kind and returns a group-qualified GroupKind.
@@ -67,10 +67,17 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 	return nil
 }
 
-// addDefaultingFuncs registers the kinds' Default methods, so that defaults apply whenever an object is decoded.
-func addDefaultingFuncs(scheme *runtime.Scheme) error {
+// addDefaultingHooks makes decoding call the kinds' Default methods after their declarative defaults.
+func addDefaultingHooks(scheme *runtime.Scheme) error {
 	scheme.AddTypeDefaultingFunc(&Flunder{}, func(obj any) {
-		obj.(*Flunder).Default()
+		o := obj.(*Flunder)
+		o.Default()
+	})
+	scheme.AddTypeDefaultingFunc(&FlunderList{}, func(obj any) {
+		list := obj.(*FlunderList)
+		for i := range list.Items {
+			list.Items[i].Default()
+		}
 	})
 	return nil
 }

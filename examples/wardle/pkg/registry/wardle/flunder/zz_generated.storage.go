@@ -25,7 +25,7 @@ import (
 	"context"
 	"fmt"
 
-	v1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
+	v1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/meta/table"
@@ -61,20 +61,23 @@ func (strategy) NamespaceScoped() bool {
 // GetResetFields returns the fields that server-side apply leaves alone on the main resource:
 // status belongs to the status subresource.
 func (strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return map[fieldpath.APIVersion]*fieldpath.Set{"wardle.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("status"))}
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"wardle.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+		"wardle.example.com/v1beta1":  fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
 }
 
 // PrepareForCreate clears status, which only the status subresource sets, and starts the generation at 1.
 func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
-	flunder := obj.(*v1alpha1.Flunder)
-	flunder.Status = v1alpha1.FlunderStatus{}
+	flunder := obj.(*v1beta1.Flunder)
+	flunder.Status = v1beta1.FlunderStatus{}
 	flunder.Generation = 1
 }
 
 // PrepareForUpdate keeps the stored status, which only the status subresource changes, and bumps the generation when the spec changed.
 func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
-	newFlunder := obj.(*v1alpha1.Flunder)
-	oldFlunder := old.(*v1alpha1.Flunder)
+	newFlunder := obj.(*v1beta1.Flunder)
+	oldFlunder := old.(*v1beta1.Flunder)
 	newFlunder.Status = oldFlunder.Status
 	if !apiequality.Semantic.DeepEqual(newFlunder.Spec, oldFlunder.Spec) {
 		newFlunder.Generation = oldFlunder.Generation + 1
@@ -83,7 +86,7 @@ func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 
 // Validate checks a new flunder.
 func (strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	flunder := obj.(*v1alpha1.Flunder)
+	flunder := obj.(*v1beta1.Flunder)
 	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(flunder, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, flunder.Validate(ctx)...)
 	return allErrs
@@ -109,8 +112,8 @@ func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
 
 // ValidateUpdate checks an update of a flunder: the new object must be valid, and immutable metadata unchanged.
 func (strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	newFlunder := obj.(*v1alpha1.Flunder)
-	oldFlunder := old.(*v1alpha1.Flunder)
+	newFlunder := obj.(*v1beta1.Flunder)
+	oldFlunder := old.(*v1beta1.Flunder)
 	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(newFlunder, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFlunder, oldFlunder, field.NewPath("metadata"))...)
 	allErrs = append(allErrs, newFlunder.Validate(ctx)...)
@@ -129,14 +132,17 @@ type statusStrategy struct {
 
 // GetResetFields returns the fields that server-side apply leaves alone on the status subresource.
 func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return map[fieldpath.APIVersion]*fieldpath.Set{"wardle.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec"))}
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"wardle.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec")),
+		"wardle.example.com/v1beta1":  fieldpath.NewSet(fieldpath.MakePathOrDie("spec")),
+	}
 }
 
 // PrepareForUpdate keeps everything of the stored object but the new status (and the managed
 // fields, which record who set it).
 func (statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
-	newFlunder := obj.(*v1alpha1.Flunder)
-	oldFlunder := old.(*v1alpha1.Flunder)
+	newFlunder := obj.(*v1beta1.Flunder)
+	oldFlunder := old.(*v1beta1.Flunder)
 	status, managedFields := newFlunder.Status, newFlunder.ManagedFields
 	*newFlunder = *oldFlunder.DeepCopy()
 	newFlunder.Status, newFlunder.ManagedFields = status, managedFields
@@ -144,7 +150,7 @@ func (statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obj
 
 // ValidateUpdate checks that immutable metadata is unchanged.
 func (statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return apimachineryvalidation.ValidateObjectMetaAccessorUpdate(obj.(*v1alpha1.Flunder), old.(*v1alpha1.Flunder), field.NewPath("metadata"))
+	return apimachineryvalidation.ValidateObjectMetaAccessorUpdate(obj.(*v1beta1.Flunder), old.(*v1beta1.Flunder), field.NewPath("metadata"))
 }
 
 // WarningsOnUpdate returns no warnings for status updates.
@@ -154,7 +160,7 @@ func (statusStrategy) WarningsOnUpdate(ctx context.Context, obj, old runtime.Obj
 
 // getAttrs returns the labels and fields that lists and watches of flunders select on.
 func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
-	flunder, ok := obj.(*v1alpha1.Flunder)
+	flunder, ok := obj.(*v1beta1.Flunder)
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Flunder: %T", obj)
 	}
@@ -209,14 +215,14 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 	strategy := newStrategy(scheme)
 	store := &genericregistry.Store{
 		NewFunc: func() runtime.Object {
-			return &v1alpha1.Flunder{}
+			return &v1beta1.Flunder{}
 		},
 		NewListFunc: func() runtime.Object {
-			return &v1alpha1.FlunderList{}
+			return &v1beta1.FlunderList{}
 		},
 		PredicateFunc:             match,
-		DefaultQualifiedResource:  v1alpha1.Resource("flunders"),
-		SingularQualifiedResource: v1alpha1.Resource("flunder"),
+		DefaultQualifiedResource:  v1beta1.Resource("flunders"),
+		SingularQualifiedResource: v1beta1.Resource("flunder"),
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
@@ -255,7 +261,7 @@ type StatusREST struct {
 
 // New returns an empty object to decode a request into.
 func (r *StatusREST) New() runtime.Object {
-	return &v1alpha1.Flunder{}
+	return &v1beta1.Flunder{}
 }
 
 // Destroy does nothing: the main resource's store owns the storage.
