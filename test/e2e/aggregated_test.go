@@ -27,10 +27,12 @@ import (
 
 // The wardle example's deployment names (the +apigen:deploy defaults).
 const (
-	wardleNamespace  = "wardle-system"
-	wardleService    = "wardle-apiserver"
-	wardleAPIService = "v1alpha1.wardle.example.com"
+	wardleNamespace = "wardle-system"
+	wardleService   = "wardle-apiserver"
 )
+
+// wardleAPIServices are the example's APIServices, one per version.
+var wardleAPIServices = []string{"apiservice/v1beta1.wardle.example.com", "apiservice/v1alpha1.wardle.example.com"}
 
 var flundersGVR = schema.GroupVersionResource{Group: wardleGroup, Version: "v1alpha1", Resource: "flunders"}
 
@@ -158,12 +160,12 @@ patches:
 	// kube-apiserver reports the APIService Available once it reached the
 	// server through the Service with the caBundle.
 	start = time.Now()
-	r = a.admin.run("", "wait", "--for=condition=Available", "apiservice/"+wardleAPIService, "--timeout=90s")
+	r = a.admin.run("", append([]string{"wait", "--for=condition=Available", "--timeout=90s"}, wardleAPIServices...)...)
 	if r.ExitCode != 0 {
-		t.Fatalf("APIService %s did not become Available:\n%s\n%s\n%s", wardleAPIService, r,
-			a.admin.run("", "get", "apiservice", wardleAPIService, "-o", "yaml").Stdout, a.replicas[0].Describe())
+		t.Fatalf("APIServices %v did not become Available:\n%s\n%s\n%s", wardleAPIServices, r,
+			a.admin.run("", append([]string{"get", "-o", "yaml"}, wardleAPIServices...)...).Stdout, a.replicas[0].Describe())
 	}
-	t.Logf("APIService Available %s after the replicas started", time.Since(start).Round(time.Millisecond))
+	t.Logf("APIServices Available %s after the replicas started", time.Since(start).Round(time.Millisecond))
 	return a
 }
 
@@ -213,7 +215,8 @@ func (a *aggregation) checkDiscovery(t *testing.T) {
 	}
 	t.Logf("kubectl explain works %s after discovery", time.Since(start).Round(time.Millisecond))
 	out = r.Stdout
-	for _, want := range []string{"GROUP:      " + wardleGroup, "reference", "referenceType"} {
+	// The preferred version's schema: v1beta1's reference object.
+	for _, want := range []string{"GROUP:      " + wardleGroup, "VERSION:    v1beta1", "reference\t<FlunderReference>"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("kubectl explain flunders.spec through kube-apiserver lacks %q:\n%s", want, out)
 		}
@@ -234,10 +237,15 @@ func (a *aggregation) checkCRUD(t *testing.T) {
 	if out := a.admin.okStdin(t, flunder, "create", "-f", "-"); !strings.Contains(out, "flunder."+wardleGroup+"/agg created") {
 		t.Errorf("kubectl create through kube-apiserver: %q", out)
 	}
-	got := a.admin.get(t, "flunder", "agg", "-n", "default")
-	// The Default() hook ran in the extension server.
+	got := a.admin.get(t, "flunders.v1alpha1."+wardleGroup, "agg", "-n", "default")
+	// v1alpha1's Default() hook ran in the extension server.
 	if rt, _, _ := unstructured.NestedString(got.Object, "spec", "referenceType"); rt != "Flunder" {
 		t.Errorf("spec.referenceType = %q, want the defaulted Flunder", rt)
+	}
+	// kubectl's default is the preferred version, v1beta1, converted by the extension server.
+	got = a.admin.get(t, "flunder", "agg", "-n", "default")
+	if ref, _, _ := unstructured.NestedStringMap(got.Object, "spec", "reference"); got.GetAPIVersion() != wardleGroup+"/v1beta1" || ref["name"] != "other" || ref["kind"] != "Flunder" {
+		t.Errorf("kubectl get flunder agg: %s spec.reference %v, want %s/v1beta1 with {kind: Flunder, name: other}", got.GetAPIVersion(), ref, wardleGroup)
 	}
 	if names := a.admin.names(t, "flunders", "-n", "default", "-l", "e2e=crud"); !slices.Equal(names, []string{"agg"}) {
 		t.Errorf("kubectl get flunders -l e2e=crud: %v, want [agg]", names)
@@ -509,8 +517,8 @@ func (a *aggregation) checkCertManagerOverlay(t *testing.T) {
 			t.Errorf("with cert-manager, config/default still generates a Secret:\n%s", doc)
 		}
 	}
-	if apiservices != 1 || certificates != 1 {
-		t.Errorf("kubectl kustomize with cert-manager: %d APIServices and %d Certificates, want 1 and 1:\n%s", apiservices, certificates, out)
+	if apiservices != len(wardleAPIServices) || certificates != 1 {
+		t.Errorf("kubectl kustomize with cert-manager: %d APIServices and %d Certificates, want %d and 1:\n%s", apiservices, certificates, len(wardleAPIServices), out)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -142,5 +143,79 @@ func TestDumpModel(t *testing.T) {
 	}
 	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
 		t.Error("--dump-model must not change the tree")
+	}
+}
+
+// TestScaffoldConversions removes wardle's hand-written conversions: generate then names both
+// missing functions and writes nothing; with --scaffold-conversions it writes the stubs,
+// which build, generates, and never overwrites the stub file again.
+func TestScaffoldConversions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	conversion := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/conversion.go")
+	if err := os.Remove(conversion); err != nil {
+		t.Fatal(err)
+	}
+	generated := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/zz_generated.conversion.go")
+	before, err := os.ReadFile(generated)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	code, _, errOut := run("generate")
+	for _, want := range []string{
+		"pkg/apis/wardle/v1alpha1/flunder_types.go:",
+		"write func Convert_v1alpha1_FlunderSpec_To_v1beta1_FlunderSpec(in *FlunderSpec, out *v1beta1.FlunderSpec, s conversion.Scope) error",
+		"write func Convert_v1beta1_FlunderSpec_To_v1alpha1_FlunderSpec(in *v1beta1.FlunderSpec, out *FlunderSpec, s conversion.Scope) error",
+		"in.ReferenceType requires manual conversion: does not exist in peer-type",
+	} {
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("generate without the conversions: exit %d, want 1 and %q in:\n%s", code, want, errOut)
+		}
+	}
+	if after, _ := os.ReadFile(generated); !bytes.Equal(before, after) {
+		t.Error("a failed generate changed zz_generated.conversion.go")
+	}
+	if _, err := os.Stat(conversion); err == nil {
+		t.Error("generate without --scaffold-conversions wrote conversion.go")
+	}
+
+	code, out, errOut := run("generate", "--scaffold-conversions")
+	if code != 0 || !strings.Contains(out, "wrote pkg/apis/wardle/v1alpha1/conversion.go with 2 conversion stubs") {
+		t.Fatalf("generate --scaffold-conversions: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	stub, err := os.ReadFile(conversion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"func Convert_v1alpha1_FlunderSpec_To_v1beta1_FlunderSpec(in *FlunderSpec, out *v1beta1.FlunderSpec, s conversion.Scope) error {",
+		"autoConvert_v1alpha1_FlunderSpec_To_v1beta1_FlunderSpec(in, out, s)",
+		`return fmt.Errorf("Convert_v1beta1_FlunderSpec_To_v1alpha1_FlunderSpec is not written yet")`,
+		`"example.com/wardle/pkg/apis/wardle/v1beta1"`,
+	} {
+		if !strings.Contains(string(stub), want) {
+			t.Errorf("conversion.go lacks %q:\n%s", want, stub)
+		}
+	}
+	if code, out, errOut := run("verify"); code != 0 {
+		t.Errorf("verify after scaffolding: exit %d\n%s%s", code, out, errOut)
+	}
+	// The stubs are the user's now: a second scaffold leaves them alone.
+	if err := os.WriteFile(conversion, append(stub, []byte("\n// edited\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := run("generate", "--scaffold-conversions"); code != 0 {
+		t.Errorf("generate --scaffold-conversions with the functions written: exit %d\n%s", code, errOut)
+	}
+	if got, _ := os.ReadFile(conversion); !strings.HasSuffix(string(got), "// edited\n") {
+		t.Error("a second --scaffold-conversions rewrote the user's conversion.go")
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build with the scaffolded stubs: %v\n%s", err, out)
 	}
 }

@@ -1,0 +1,127 @@
+package kube
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// knobs is a type with field defaults, added to a copy of the fixture.
+const knobs = `package v1alpha1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Knobs has defaults of every shape.
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+type Knobs struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+
+	Replicas *int32   ` + "`json:\"replicas,omitempty\"`" + `
+	Count    int32    ` + "`json:\"count,omitempty\"`" + `
+	Color    string   ` + "`json:\"color,omitempty\"`" + `
+	Tags     []string ` + "`json:\"tags,omitempty\"`" + `
+	// +default="kept"
+	Mode string ` + "`json:\"mode,omitempty\"`" + `
+}
+`
+
+// knobsTest runs in the generated package: what the defaults do to decoded objects.
+const knobsTest = `package v1alpha1
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+func decode(t *testing.T, s string) *Knobs {
+	var k Knobs
+	if err := json.Unmarshal([]byte(s), &k); err != nil {
+		t.Fatal(err)
+	}
+	SetObjectDefaults_Knobs(&k)
+	return &k
+}
+
+func TestDefaults(t *testing.T) {
+	// Absent fields are defaulted, whatever their shape.
+	k := decode(t, "{}")
+	if k.Replicas == nil || *k.Replicas != 3 || k.Count != 3 || k.Color != "blue" || !reflect.DeepEqual(k.Tags, []string{"a", "b"}) || k.Mode != "kept" {
+		t.Errorf("absent fields: %+v (replicas %v)", k, k.Replicas)
+	}
+	// An explicit zero is kept in a pointer, as a CRD keeps it; a non-pointer field cannot tell
+	// it from absent and is defaulted.
+	k = decode(t, ` + "`" + `{"replicas": 0, "count": 0, "color": ""}` + "`" + `)
+	if k.Replicas == nil || *k.Replicas != 0 {
+		t.Errorf("explicit replicas: 0 became %v", k.Replicas)
+	}
+	if k.Count != 3 || k.Color != "blue" {
+		t.Errorf("explicit zero non-pointer fields: count %d color %q, want the defaults", k.Count, k.Color)
+	}
+	// Set values are kept.
+	k = decode(t, ` + "`" + `{"replicas": 5, "count": 7, "color": "red", "tags": ["x"], "mode": "m"}` + "`" + `)
+	if *k.Replicas != 5 || k.Count != 7 || k.Color != "red" || !reflect.DeepEqual(k.Tags, []string{"x"}) || k.Mode != "m" {
+		t.Errorf("set fields changed: %+v", k)
+	}
+}
+`
+
+// TestDefaulter runs defaulter-gen over a type with +kubebuilder:default and +default fields
+// and runs the generated defaulter on decoded objects: pointer and non-pointer fields, lists,
+// and explicit zero values.
+func TestDefaulter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads and builds a copy of the fixture")
+	}
+	dir := copyFixture(t)
+	typesFile := filepath.Join(dir, widgetsDir, "knobs.go")
+	if err := os.WriteFile(typesFile, []byte(knobs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load, err := loader.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := fixtureProject()
+	v := p.Groups[0].Versions[0]
+	for _, d := range [][2]string{{"Replicas", "3"}, {"Count", "3"}, {"Color", `"blue"`}, {"Tags", `["a","b"]`}} {
+		v.Defaults = append(v.Defaults, &model.FieldDefault{Type: "Knobs", Field: d[0], JSON: d[1], Marker: "+kubebuilder:default"})
+	}
+	out, err := engine.Run(&engine.Context{Project: p, Load: load, GoHeader: header}, []engine.Generator{DeepCopy(), Defaulter(), OpenAPI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaults, ok := out.Get(widgetsDir + "/" + DefaultsFile)
+	if !ok || !strings.Contains(string(defaults), "func SetObjectDefaults_Knobs(in *Knobs)") {
+		t.Fatalf("no object defaulter for Knobs:\n%s", defaults)
+	}
+	openapi, _ := out.Get("pkg/generated/openapi/zz_generated.openapi.go")
+	if !strings.Contains(string(openapi), `Default: "blue"`) {
+		t.Errorf("the OpenAPI schema lacks the +kubebuilder:default of Knobs.Color")
+	}
+	for _, name := range out.Paths() {
+		src, _ := out.Get(name)
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, widgetsDir, "knobs_test.go"), []byte(knobsTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	goCmd(t, dir, "test", "./"+widgetsDir)
+	// The tags were injected for the run only.
+	for _, m := range load.Universe[widgetsPkg].Types["Knobs"].Members {
+		if m.Name != "Mode" && hasTag(m.CommentLines, defaultTag) {
+			t.Errorf("Knobs.%s keeps the +default tag injected for the run", m.Name)
+		}
+	}
+}
