@@ -68,8 +68,8 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 			field{"Codecs", jen.Id("Codecs")},
 			field{"StorageVersions", jen.Qual(serverPkg, "StorageVersions").Values(jen.DictFunc(func(d jen.Dict) {
 				for _, g := range p.Groups {
-					for _, h := range g.Hubs() {
-						d[jen.Qual(h.Version.Package, "Kind").Call(jen.Lit(h.Resource.Kind))] = jen.Qual(h.Version.Package, "SchemeGroupVersion")
+					for _, h := range g.StoredKinds() {
+						d[jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Kind").Op(":").Lit(h.Resource.Kind))] = jen.Qual(h.Version.Package, "SchemeGroupVersion")
 					}
 				}
 			}))},
@@ -114,7 +114,7 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
 	).Error().BlockFunc(func(b *jen.Group) {
 		b.Id("apiGroupInfo").Op(":=").Qual(genericapiserverPkg, "NewDefaultAPIGroupInfo").Call(
-			jen.Qual(versions[0].Package, "GroupName"), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
+			jen.Lit(g.Name), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
 		for _, h := range g.Hubs() {
 			r := h.Resource
 			reg := path.Join(p.Module, registryDir(g, r))

@@ -142,7 +142,7 @@ func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 	emitInstall(f, g)
 	contains(t, fmt.Sprintf("%#v", f),
 		"utilruntime.Must(toysv1.AddToScheme(scheme))",
-		"internal := schema.GroupVersion{Group: toysv1.GroupName, Version: runtime.APIVersionInternal}",
+		"internal := schema.GroupVersion{Group: \"toys.example.com\", Version: runtime.APIVersionInternal}",
 		"&toysv1.Widget{},\n\t\t&toysv1.WidgetList{},",
 		"utilruntime.Must(scheme.SetVersionPriority(toysv1.SchemeGroupVersion))",
 	)

@@ -20,6 +20,9 @@ func (install) Name() string { return "install" }
 
 func (install) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range ctx.Project.Groups {
+		if g.OwnInstall {
+			continue // the user's install package registers the group
+		}
 		dir := installDir(g)
 		f := newFile(path.Join(ctx.Project.Module, dir), "install")
 		importVersions(f, g)
@@ -50,24 +53,31 @@ func emitInstall(f *jen.File, g *model.Group) {
 	versions := g.ByPriority()
 	f.PackageComment(fmt.Sprintf("Package install registers the %s API group.", g.Name))
 	f.Comment(fmt.Sprintf("Install registers every version of %s in a scheme, in version priority (%s first),", g.Name, versions[0].Name))
-	f.Comment("and each kind's storage version type as the group's internal version.")
+	f.Comment("and each kind's hub type as the group's internal version.")
 	f.Func().Id("Install").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).BlockFunc(func(b *jen.Group) {
 		for _, v := range versions {
 			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "AddToScheme").Call(jen.Id("scheme")))
 		}
-		b.Qual(utilruntimePkg, "Must").Call(jen.Id("addInternalTypes").Call(jen.Id("scheme")))
+		if in := g.Internal; in != nil && in.OwnRegistration {
+			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(in.Package, "AddToScheme").Call(jen.Id("scheme")))
+		} else {
+			b.Qual(utilruntimePkg, "Must").Call(jen.Id("addInternalTypes").Call(jen.Id("scheme")))
+		}
 		b.Qual(utilruntimePkg, "Must").Call(jen.Id("scheme").Dot("SetVersionPriority").CallFunc(func(c *jen.Group) {
 			for _, v := range versions {
 				c.Qual(v.Package, "SchemeGroupVersion")
 			}
 		}))
 	})
+	if in := g.Internal; in != nil && in.OwnRegistration {
+		return
+	}
 	f.Line()
-	f.Comment("addInternalTypes registers each kind's storage version type as the internal version: the")
-	f.Comment("server converts every request to it, and stores it, so no separate internal types are needed.")
+	f.Comment("addInternalTypes registers each kind's hub type as the internal version: the")
+	f.Comment("server converts every request to it, and from it to the storage version.")
 	f.Func().Id("addInternalTypes").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
 		jen.Id("internal").Op(":=").Qual(schemaPkg, "GroupVersion").Values(
-			jen.Id("Group").Op(":").Qual(versions[0].Package, "GroupName"), jen.Id("Version").Op(":").Qual(runtimePkg, "APIVersionInternal")),
+			jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Qual(runtimePkg, "APIVersionInternal")),
 		jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
 			c.Line().Id("internal")
 			for _, h := range g.Hubs() {

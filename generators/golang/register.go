@@ -22,6 +22,9 @@ func (register) Name() string { return "register" }
 func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range ctx.Project.Groups {
 		for _, v := range g.Versions {
+			if v.OwnRegistration {
+				continue // the package's own register.go
+			}
 			f := newFile(v.Package, goPackageName(v))
 			defaults, _ := out.Get(path.Join(v.Dir, kube.DefaultsFile))
 			emitRegister(f, g, v, objectDefaulters(defaults))

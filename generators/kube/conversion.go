@@ -107,7 +107,7 @@ func conversionPeers(p *model.Project) map[string][]string {
 					continue
 				}
 				low, high := v, hub
-				if rank[low] < rank[high] {
+				if hub != g.Internal && rank[low] < rank[high] {
 					low, high = high, low
 				}
 				if sets[low.Package] == nil {

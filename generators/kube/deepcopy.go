@@ -38,7 +38,7 @@ type deepCopy struct{}
 func (deepCopy) Name() string { return "deepcopy" }
 
 func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
-	pkgs, dirs, err := versionPackages(ctx)
+	pkgs, dirs, err := packagesOf(ctx, withInternal(ctx.Project))
 	if err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 	var tags tagEdits
 	defer tags.restore()
 	var errs []error
-	for _, v := range versions(ctx.Project) {
+	for _, v := range withInternal(ctx.Project) {
 		pkg := ctx.Load.Universe[v.Package]
 		tags.addPackageTag(pkg, "k8s:deepcopy-gen", "package")
 		for _, r := range v.Resources {

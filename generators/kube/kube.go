@@ -253,12 +253,25 @@ func (s logSink) write(msg string, kv []any) {
 
 // versions returns the model's versions, sorted by import path.
 func versions(p *model.Project) []*model.Version {
+	return collect(p, false)
+}
+
+// withInternal returns the model's versions and the groups' internal versions, sorted by
+// import path.
+func withInternal(p *model.Project) []*model.Version {
+	return collect(p, true)
+}
+
+func collect(p *model.Project, internal bool) []*model.Version {
 	var vs []*model.Version
 	if p == nil {
 		return nil
 	}
 	for _, g := range p.Groups {
 		vs = append(vs, g.Versions...)
+		if internal && g.Internal != nil {
+			vs = append(vs, g.Internal)
+		}
 	}
 	slices.SortFunc(vs, func(a, b *model.Version) int { return strings.Compare(a.Package, b.Package) })
 	return vs
@@ -267,7 +280,11 @@ func versions(p *model.Project) []*model.Version {
 // versionPackages returns the import paths of the versions and the project-relative
 // directory of each.
 func versionPackages(ctx *engine.Context) ([]string, map[string]string, error) {
-	vs := versions(ctx.Project)
+	return packagesOf(ctx, versions(ctx.Project))
+}
+
+// packagesOf is versionPackages for the given versions.
+func packagesOf(ctx *engine.Context, vs []*model.Version) ([]string, map[string]string, error) {
 	pkgs := make([]string, 0, len(vs))
 	dirs := map[string]string{}
 	var errs []error

@@ -66,9 +66,16 @@ type Group struct {
 	// Name is the fully qualified group name from +groupName.
 	Name string `json:"name"`
 	// Package is the short name of the group's directory under pkg/apis.
-	Package  string         `json:"package"`
-	Versions []*Version     `json:"versions"`
-	Pos      token.Position `json:"pos"`
+	Package  string     `json:"package"`
+	Versions []*Version `json:"versions"`
+	// Internal is the group's own internal version when the project has one: hand-written
+	// types in pkg/apis/<Package> (the layout of k8s.io/sample-apiserver). Its types are then
+	// every kind's hub, and every version converts to and from them. It is not served.
+	Internal *Version `json:"internal,omitempty"`
+	// OwnInstall says pkg/apis/<Package>/install is the user's (it declares Install): it
+	// registers the group in a scheme, and apigen generates no install file.
+	OwnInstall bool           `json:"ownInstall,omitempty"`
+	Pos        token.Position `json:"pos"`
 }
 
 // Version is one version of a group; its Go package holds the types.
@@ -79,6 +86,10 @@ type Version struct {
 	// Dir is the package directory relative to the project root, slash-separated.
 	Dir       string      `json:"dir"`
 	Resources []*Resource `json:"resources,omitempty"`
+	// OwnRegistration says the package registers its types itself (it declares
+	// SchemeGroupVersion, AddToScheme and localSchemeBuilder, as Kubernetes' register.go
+	// files do): apigen generates no register file for it.
+	OwnRegistration bool `json:"ownRegistration,omitempty"`
 	// DeclPos is where each type and function of the package is declared, for errors about
 	// declarations that are not resources (a conversion function missing or mistyped).
 	DeclPos map[string]token.Position `json:"-"`
@@ -184,9 +195,9 @@ func (v *Version) Kind(kind string) *Resource {
 	return nil
 }
 
-// Hub returns the version a kind is stored in and its resource there, or nils when no
+// Stored returns the version a kind is stored in and its resource there, or nils when no
 // version of the group stores it (a model that failed validation).
-func (g *Group) Hub(kind string) (*Version, *Resource) {
+func (g *Group) Stored(kind string) (*Version, *Resource) {
 	for _, v := range g.Versions {
 		if r := v.Kind(kind); r != nil && r.Storage {
 			return v, r
@@ -195,9 +206,36 @@ func (g *Group) Hub(kind string) (*Version, *Resource) {
 	return nil, nil
 }
 
-// Hubs returns every kind of the group once, as the resource of its storage version, sorted
-// by kind, each with its version.
+// Hub returns the version whose Go type is a kind's hub (the group's internal version in the
+// server) and the kind's resource there: the internal version when the group has one, the
+// storage version otherwise.
+func (g *Group) Hub(kind string) (*Version, *Resource) {
+	if g.Internal != nil {
+		if r := g.Internal.Kind(kind); r != nil {
+			return g.Internal, r
+		}
+		return nil, nil
+	}
+	return g.Stored(kind)
+}
+
+// Hubs returns every kind of the group once, as the resource of its hub, sorted by kind, each
+// with its version.
 func (g *Group) Hubs() []Hub {
+	if g.Internal != nil {
+		var out []Hub
+		for _, r := range g.Internal.Resources {
+			out = append(out, Hub{g.Internal, r})
+		}
+		slices.SortFunc(out, func(a, b Hub) int { return strings.Compare(a.Resource.Kind, b.Resource.Kind) })
+		return out
+	}
+	return g.StoredKinds()
+}
+
+// StoredKinds returns every kind of the group once, as the resource of its storage version,
+// sorted by kind, each with its version.
+func (g *Group) StoredKinds() []Hub {
 	var out []Hub
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
@@ -210,7 +248,7 @@ func (g *Group) Hubs() []Hub {
 	return out
 }
 
-// Hub is a kind in its storage version.
+// Hub is a kind in one version: its hub or its storage version.
 type Hub struct {
 	Version  *Version
 	Resource *Resource

@@ -68,17 +68,21 @@ type hookAt struct {
 func (p *parser_) checkStrategyHooks(g *model.Group) {
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
-			if r.Storage {
+			hub, _ := g.Hub(r.Kind)
+			if hub == v {
 				continue
 			}
-			hub, _ := g.Hub(r.Kind)
 			for _, h := range p.strategyHooks[r] {
 				where := "its storage version"
 				if hub != nil {
 					where = hub.Name
 				}
-				p.errs.Add(h.pos, "method %s.%s is never called: %s is stored in %s, and the generated strategy calls the hooks of that version's type; move the method to %s/%s",
-					r.Kind, h.name, r.Kind, where, path.Dir(v.Dir), where)
+				dir := path.Dir(v.Dir) + "/" + where
+				if g.Internal != nil && hub == g.Internal {
+					where, dir = "the internal version", hub.Dir
+				}
+				p.errs.Add(h.pos, "method %s.%s is never called: %s's hub is %s, and the generated strategy calls the hooks of that version's type; move the method to %s",
+					r.Kind, h.name, r.Kind, where, dir)
 			}
 		}
 	}

@@ -31,6 +31,8 @@ func Project(load *loader.Result) (*model.Project, error) {
 		load:          load,
 		reg:           markers.Apigen(),
 		strategyHooks: map[*model.Resource][]hookAt{},
+		internals:     map[string]*groupPackage{},
+		installs:      map[string]*groupPackage{},
 		fset:          token.NewFileSet(),
 		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module))},
 	}
@@ -40,6 +42,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 	}
 	for _, g := range p.proj.Groups {
 		storeSoleVersions(g)
+		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
 	}
 	if err := p.errs.Err(); err != nil {
@@ -56,6 +59,9 @@ type parser_ struct {
 	methods map[string]token.Pos
 	// declPos maps the types and functions of the package being parsed to their positions.
 	declPos map[string]token.Position
+	// internals and installs are the packages of pkg/apis/<group> and
+	// pkg/apis/<group>/install, by group directory.
+	internals, installs map[string]*groupPackage
 	// strategyHooks are the hooks other than Default that each resource's type has.
 	strategyHooks map[*model.Resource][]hookAt
 	// defaults are the field defaults of the package being parsed.
@@ -90,7 +96,14 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 		p.parseProjectPackage(gpkg.Dir)
 		return
 	}
-	if len(parts) != 4 || parts[0] != "pkg" || parts[1] != "apis" {
+	if len(parts) < 3 || parts[0] != "pkg" || parts[1] != "apis" {
+		return
+	}
+	if len(parts) == 3 || (len(parts) == 4 && parts[3] == "install") {
+		p.parseGroupPackage(pkgPath, strings.Join(parts, "/"), parts, gpkg)
+		return
+	}
+	if len(parts) != 4 {
 		return
 	}
 	files := p.parseFiles(gpkg.Dir)
@@ -101,6 +114,9 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 	groupName, groupPos := p.groupName(files)
 	resources := p.resources(files, gpkg)
 	version.DeclPos, version.Defaults = p.declPos, p.defaults
+	if version.OwnRegistration = registers(gpkg); version.OwnRegistration {
+		p.checkOwnRegistration(version, files, gpkg)
+	}
 	if groupName == "" {
 		if len(resources) > 0 {
 			p.errs.Add(version.Pos, "package %s has resources but no +groupName; add \"// +groupName=%s.<your domain>\" to its doc.go", pkgPath, parts[2])

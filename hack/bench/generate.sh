@@ -7,7 +7,8 @@
 #          deepcopy, defaulter, conversion, register, openapi (+ model names),
 #          applyconfiguration, client, lister, informer; built from Go modules by
 #          hack/tools/codegen/build.sh into bin/.
-#   A-sub  the upstream generators for what apigen generates too: deepcopy-gen + openapi-gen
+#   A-sub  the upstream generators for what apigen generates too: deepcopy-gen, defaulter-gen,
+#          conversion-gen and openapi-gen
 #          (its model-name files included), and the same + register-gen (from the same runs).
 #   B      bin/apigen generate with every generated file deleted first (all are written), and
 #          bin/apigen verify on the current tree (a no-op): with the result cache off (it
@@ -95,8 +96,8 @@ fmt_row() { # fmt_row NAME WALL CPU RSS_KIB
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f×", a / b }'; }
 
 a_wall=$(med a '$1') a_cpu=$(med a '$2 + $3') a_rss=$(med a '$4')
-sub='deepcopy-gen|openapi-gen'
-subr='deepcopy-gen|openapi-gen|register-gen'
+sub='deepcopy-gen|defaulter-gen|conversion-gen|openapi-gen'
+subr='deepcopy-gen|defaulter-gen|conversion-gen|openapi-gen|register-gen'
 s_wall=$(steps_med wall "$sub") s_cpu=$(steps_med cpu "$sub") s_rss=$(steps_med rss "$sub")
 r_wall=$(steps_med wall "$subr") r_cpu=$(steps_med cpu "$subr") r_rss=$(steps_med rss "$subr")
 g_wall=$(med gen '$1') g_cpu=$(med gen '$2 + $3') g_rss=$(med gen '$4')
@@ -110,8 +111,8 @@ h_wall=$(med hit '$1') h_cpu=$(med hit '$2 + $3') h_rss=$(med hit '$4')
 	echo "| command | wall | CPU (user+sys) | peak RSS |"
 	echo "|---|---|---|---|"
 	fmt_row "A: upstream, all 9 generators (kube_codegen.sh equivalent)" "$a_wall" "$a_cpu" "$a_rss"
-	fmt_row "A-sub: deepcopy-gen + openapi-gen (with model names)" "$s_wall" "$s_cpu" "$s_rss"
-	fmt_row "A-sub+register: deepcopy-gen + openapi-gen + register-gen" "$r_wall" "$r_cpu" "$r_rss"
+	fmt_row "A-sub: deepcopy-gen + defaulter-gen + conversion-gen + openapi-gen (with model names)" "$s_wall" "$s_cpu" "$s_rss"
+	fmt_row "A-sub+register: A-sub + register-gen" "$r_wall" "$r_cpu" "$r_rss"
 	fmt_row "B: apigen generate (all files written)" "$g_wall" "$g_cpu" "$g_rss"
 	fmt_row "B: apigen verify (no-op, tree current; result cache off)" "$v_wall" "$v_cpu" "$v_rss"
 	fmt_row "B: apigen verify (no-op, result cache hit)" "$h_wall" "$h_cpu" "$h_rss"

@@ -35,13 +35,14 @@ copy_project() {
 
 # tag_upstream DIR: adds to the project at DIR the +k8s and +genclient tags kube_codegen.sh's
 # generators need and apigen injects in memory: on each version package's doc.go
-# deepcopy-gen=package, defaulter-gen=TypeMeta, conversion-gen=false (apigen projects have no
-# internal version to convert to: only the process and load are paid), openapi-gen=true and
+# deepcopy-gen=package, defaulter-gen=TypeMeta, conversion-gen=<the group's storage version> in a
+# version that does not store (the version with +apigen:storageversion; as apigen does when one
+# version stores every kind that converts) and conversion-gen=false elsewhere, openapi-gen=true and
 # openapi-model-package=<the name apigen gives>; on each +apigen:resource type +genclient
 # (+genclient:nonNamespaced when scope=Cluster) and the runtime.Object deepcopy interface, on
 # its List type the interface.
 tag_upstream() {
-	local dir=$1 module doc pkgdir pkg host model kinds cluster
+	local dir=$1 module doc pkgdir pkg host model kinds cluster peer other
 	module=$(awk '$1 == "module" { print $2; exit }' "$dir/go.mod")
 	while IFS= read -r doc; do
 		pkgdir=$(dirname "$doc")
@@ -49,12 +50,21 @@ tag_upstream() {
 		host=${pkg%%/*}
 		model=$(echo "$host" | awk -F. '{ for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? "." : "") }')
 		model=$model$(echo "${pkg#"$host"}" | tr / .)
-		awk -v model="$model" '
+		peer=false
+		if ! grep -qs '+apigen:storageversion' "$pkgdir"/*.go; then
+			for other in "$(dirname "$pkgdir")"/*/; do
+				if grep -qs '+apigen:storageversion' "$other"*.go; then
+					other=${other%/}
+					peer=$module/${other#"$dir"/}
+				fi
+			done
+		fi
+		awk -v model="$model" -v peer="$peer" '
 			/^package / && !done {
 				print "//"
 				print "// +k8s:deepcopy-gen=package"
 				print "// +k8s:defaulter-gen=TypeMeta"
-				print "// +k8s:conversion-gen=false"
+				print "// +k8s:conversion-gen=" peer
 				print "// +k8s:openapi-gen=true"
 				print "// +k8s:openapi-model-package=" model
 				done = 1

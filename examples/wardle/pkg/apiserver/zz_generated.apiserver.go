@@ -60,8 +60,8 @@ func APIs() server.APIs {
 		Scheme: Scheme,
 		Codecs: Codecs,
 		StorageVersions: server.StorageVersions{
-			wardlev1alpha1.Kind("Fischer"): wardlev1alpha1.SchemeGroupVersion,
-			wardlev1beta1.Kind("Flunder"):  wardlev1beta1.SchemeGroupVersion,
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}: wardlev1alpha1.SchemeGroupVersion,
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}: wardlev1beta1.SchemeGroupVersion,
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Install:            installAPIGroups,
@@ -83,7 +83,7 @@ func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.R
 
 // installWardle installs the wardle.example.com API group.
 func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
-	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(wardlev1beta1.GroupName, Scheme, metav1.ParameterCodec, Codecs)
+	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo("wardle.example.com", Scheme, metav1.ParameterCodec, Codecs)
 	fischerStorage, err := wardlefischer.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err

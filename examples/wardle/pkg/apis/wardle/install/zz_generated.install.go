@@ -30,7 +30,7 @@ import (
 )
 
 // Install registers every version of wardle.example.com in a scheme, in version priority (v1beta1 first),
-// and each kind's storage version type as the group's internal version.
+// and each kind's hub type as the group's internal version.
 func Install(scheme *runtime.Scheme) {
 	utilruntime.Must(wardlev1beta1.AddToScheme(scheme))
 	utilruntime.Must(wardlev1alpha1.AddToScheme(scheme))
@@ -38,10 +38,10 @@ func Install(scheme *runtime.Scheme) {
 	utilruntime.Must(scheme.SetVersionPriority(wardlev1beta1.SchemeGroupVersion, wardlev1alpha1.SchemeGroupVersion))
 }
 
-// addInternalTypes registers each kind's storage version type as the internal version: the
-// server converts every request to it, and stores it, so no separate internal types are needed.
+// addInternalTypes registers each kind's hub type as the internal version: the
+// server converts every request to it, and from it to the storage version.
 func addInternalTypes(scheme *runtime.Scheme) error {
-	internal := schema.GroupVersion{Group: wardlev1beta1.GroupName, Version: runtime.APIVersionInternal}
+	internal := schema.GroupVersion{Group: "wardle.example.com", Version: runtime.APIVersionInternal}
 	scheme.AddKnownTypes(
 		internal,
 		&wardlev1alpha1.Fischer{},

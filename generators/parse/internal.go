@@ -1,0 +1,143 @@
+package parse
+
+import (
+	"go/ast"
+	"go/token"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	gengotypes "k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// groupPackage is pkg/apis/<group> or pkg/apis/<group>/install, read before the model's
+// groups are complete and settled by settleGroupPackages.
+type groupPackage struct {
+	pkgPath string
+	dir     string
+	files   []*ast.File
+	gpkg    *gengotypes.Package
+}
+
+// parseGroupPackage records the package of a group's directory (pkg/apis/<group>: internal
+// types, as in k8s.io/sample-apiserver) or of its install directory, to settle once every
+// version is known.
+func (p *parser_) parseGroupPackage(pkgPath, dir string, parts []string, gpkg *gengotypes.Package) {
+	files := p.parseFiles(gpkg.Dir)
+	if len(files) == 0 {
+		return
+	}
+	gp := &groupPackage{pkgPath: pkgPath, dir: dir, files: files, gpkg: gpkg}
+	if len(parts) == 4 {
+		p.installs[parts[2]] = gp
+	} else {
+		p.internals[parts[2]] = gp
+	}
+}
+
+// settleGroupPackages makes a group's own internal package its hub when it declares the
+// group's kinds, and notes a user-owned install package.
+func (p *parser_) settleGroupPackages(g *model.Group) {
+	if in := p.installs[g.Package]; in != nil && in.gpkg.Functions["Install"] != nil {
+		g.OwnInstall = true
+	}
+	gp := p.internals[g.Package]
+	if gp == nil {
+		return
+	}
+	internal := &model.Version{Name: "__internal", Package: gp.pkgPath, Dir: gp.dir, Pos: p.pos(gp.files[0].Package)}
+	internal.OwnRegistration = registers(gp.gpkg)
+	var missing []string
+	for _, h := range g.StoredKinds() {
+		st := structType(gp.files, h.Resource.Kind)
+		if st == nil {
+			missing = append(missing, h.Resource.Kind)
+			continue
+		}
+		r := *h.Resource
+		r.Storage = false
+		r.HasSpec, r.HasStatus, r.StatusType = false, false, ""
+		for _, f := range st.Fields.List {
+			for _, n := range f.Names {
+				switch n.Name {
+				case "Spec":
+					r.HasSpec = true
+				case "Status":
+					r.HasStatus, r.StatusType = true, localTypeName(f.Type)
+				}
+			}
+		}
+		r.Hooks = p.hooks(gp.gpkg.Types[r.Kind], &r)
+		internal.Resources = append(internal.Resources, &r)
+	}
+	switch {
+	case len(internal.Resources) == 0:
+		return // a package of helpers, not internal types
+	case len(missing) > 0:
+		p.errs.Add(internal.Pos, "package %s declares internal types for group %s but not %s; the internal version needs every kind of the group",
+			gp.pkgPath, g.Name, strings.Join(missing, ", "))
+		return
+	}
+	g.Internal = internal
+}
+
+// structType finds a struct type declaration in files.
+func structType(files []*ast.File, name string) *ast.StructType {
+	for _, f := range files {
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.GenDecl)
+			if !ok || decl.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range decl.Specs {
+				if spec := s.(*ast.TypeSpec); spec.Name.Name == name {
+					st, _ := spec.Type.(*ast.StructType)
+					return st
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// registers reports whether a package registers its own types, as Kubernetes' register.go
+// files do: it declares SchemeGroupVersion and AddToScheme.
+func registers(gpkg *gengotypes.Package) bool {
+	return gpkg.Variables["SchemeGroupVersion"] != nil && gpkg.Variables["AddToScheme"] != nil
+}
+
+// checkOwnRegistration reports what a version package with its own register.go lacks for the
+// generated files: localSchemeBuilder, which the generated conversions register with, and a
+// call of RegisterDefaults when the package has defaults, which would otherwise never apply.
+func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg *gengotypes.Package) {
+	at := v.DeclPos["SchemeGroupVersion"]
+	if !at.IsValid() {
+		at = v.Pos
+	}
+	if gpkg.Variables["localSchemeBuilder"] == nil {
+		p.errs.Add(at, "package %s registers its types itself but declares no localSchemeBuilder; declare `localSchemeBuilder = &SchemeBuilder` (the generated conversions register with it) or remove its registration and let apigen generate it",
+			path.Base(v.Package))
+	}
+	defaulted := len(v.Defaults) > 0 || slices.ContainsFunc(slices.Collect(maps.Keys(gpkg.Functions)), func(n string) bool { return strings.HasPrefix(n, "SetDefaults_") })
+	if defaulted && !mentions(files, "RegisterDefaults") {
+		p.errs.Add(at, "package %s registers its types itself and has defaults, but never calls RegisterDefaults, so they would never apply; register it, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",
+			path.Base(v.Package))
+	}
+}
+
+// mentions reports whether any of files uses the identifier name.
+func mentions(files []*ast.File, name string) bool {
+	found := false
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == name {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
