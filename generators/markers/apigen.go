@@ -131,13 +131,13 @@ func Apigen() *Registry {
 	// Field defaults keep the text after the name as written (Marker.Args, "=value"); parse
 	// turns it into JSON with FieldDefaultJSON.
 	r.Register(&Definition{
-		Name: KubebuilderDefault, Target: Field, PassThrough: true,
+		Name: KubebuilderDefault, Target: Field, PassThrough: true, Form: "+kubebuilder:default=<value>",
 		Help: "the field's default, applied on decode in every version to a field left at its zero value (a nil pointer, " +
 			"\"\", 0, false, an empty list or map); kubebuilder's value syntax: JSON, a bare string, or {a,b} for a list",
 		Example: "+kubebuilder:default=blue",
 	})
 	r.Register(&Definition{
-		Name: DefaultMarker, Target: Field, PassThrough: true,
+		Name: DefaultMarker, Target: Field, PassThrough: true, Form: "+default=<JSON>, or +default=ref(<constant>)",
 		Help:    "the field's default as JSON (Kubernetes' +default tag), applied like +kubebuilder:default",
 		Example: `+default="blue"`,
 	})

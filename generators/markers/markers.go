@@ -56,6 +56,9 @@ type Definition struct {
 	// "=5") and otherwise ignored: other tools' markers apigen tolerates but does not act on
 	// yet, such as +kubebuilder:validation. Marker.Args is the text after the name.
 	PassThrough bool
+	// Form describes what follows the name of a PassThrough marker that apigen does read
+	// itself (a field default's value); empty for one it ignores.
+	Form string
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string

@@ -124,7 +124,7 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 		return
 	}
 	for _, r := range resources {
-		version.Resources = append(version.Resources, &r.Resource)
+		version.Resources = append(version.Resources, r)
 	}
 	g, ok := groups[parts[2]]
 	if !ok {
@@ -254,10 +254,6 @@ func (p *parser_) markersIn(cg *ast.CommentGroup, target markers.Target) []*mark
 	return out
 }
 
-type resource struct {
-	model.Resource
-}
-
 // storeSoleVersions stores a kind that only one version of the group declares in that version,
 // as if it carried +apigen:storageversion.
 func storeSoleVersions(g *model.Group) {
@@ -301,9 +297,9 @@ func typeComments(f *ast.File, fset *token.FileSet, decl *ast.GenDecl, spec *ast
 }
 
 // resources finds the types marked as resources and reads their shape.
-func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*resource {
+func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*model.Resource {
 	structs := map[string]*ast.StructType{}
-	var out []*resource
+	var out []*model.Resource
 	type marked struct {
 		spec *ast.TypeSpec
 		ms   []*markers.Marker
@@ -351,7 +347,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 		}
 	}
 	p.checkJSONTags(out, structs)
-	slices.SortFunc(out, func(a, b *resource) int { return strings.Compare(a.Kind, b.Kind) })
+	slices.SortFunc(out, func(a, b *model.Resource) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
 }
 
@@ -380,7 +376,7 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
 
 var plural = namer.NewAllLowercasePluralNamer(nil)
 
-func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *resource {
+func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *model.Resource {
 	var res, status *markers.Marker
 	storage := false
 	var columns []model.PrintColumn
@@ -441,7 +437,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(resPos, "+%s is set on %s, which is not exported; a kind must start with an upper-case letter", res.Name, kind)
 		return nil
 	}
-	r := &resource{}
+	r := &model.Resource{}
 	r.Storage = storage
 	r.Kind, r.ListKind, r.Pos, r.Marker = kind, kind+"List", resPos, "+"+res.Name
 	r.PrintColumns, r.SelectableFields = columns, selectable
@@ -484,7 +480,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
-	r.Hooks = p.hooks(gpkg.Types[kind], &r.Resource)
+	r.Hooks = p.hooks(gpkg.Types[kind], r)
 	return r
 }
 
@@ -554,7 +550,7 @@ func receiverName(fn *ast.FuncDecl) string {
 // resources' types and the local struct types they reach (Spec, Status and what they
 // contain), and in their list types: encoding/json would serialize such a field under its Go
 // name ("Replicas"), which is never what an API wants.
-func (p *parser_) checkJSONTags(rs []*resource, structs map[string]*ast.StructType) {
+func (p *parser_) checkJSONTags(rs []*model.Resource, structs map[string]*ast.StructType) {
 	seen := map[string]bool{}
 	var walk func(name string)
 	walkType := func(expr ast.Expr) {

@@ -45,6 +45,8 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 		fmt.Fprintf(w, "\n  +%s\n", d.Name)
 		fmt.Fprintf(w, "      %s\n", d.Help)
 		switch {
+		case d.Form != "":
+			fmt.Fprintf(w, "      form:    %s\n", d.Form)
 		case d.PassThrough:
 			fmt.Fprintf(w, "      form:    +%s followed by anything (not checked)\n", d.Name)
 		case d.Value && d.Args != nil:
