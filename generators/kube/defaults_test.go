@@ -104,16 +104,7 @@ func TestDefaulter(t *testing.T) {
 	if !strings.Contains(string(openapi), `Default: "blue"`) {
 		t.Errorf("the OpenAPI schema lacks the +kubebuilder:default of Knobs.Color")
 	}
-	for _, name := range out.Paths() {
-		src, _ := out.Get(name)
-		file := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, src, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeOutput(t, dir, out)
 	if err := os.WriteFile(filepath.Join(dir, widgetsDir, "knobs_test.go"), []byte(knobsTest), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -389,6 +389,14 @@ func definitions(src []byte) map[string]bool {
 func buildWith(t *testing.T, out *engine.Output) {
 	t.Helper()
 	dir := copyFixture(t)
+	writeOutput(t, dir, out)
+	goCmd(t, dir, "build", "./...")
+	goCmd(t, dir, "vet", "./...")
+}
+
+// writeOutput writes generated files into the project at dir.
+func writeOutput(t *testing.T, dir string, out *engine.Output) {
+	t.Helper()
 	for _, name := range out.Paths() {
 		src, _ := out.Get(name)
 		file := filepath.Join(dir, filepath.FromSlash(name))
@@ -399,8 +407,6 @@ func buildWith(t *testing.T, out *engine.Output) {
 			t.Fatal(err)
 		}
 	}
-	goCmd(t, dir, "build", "./...")
-	goCmd(t, dir, "vet", "./...")
 }
 
 func copyFixture(t *testing.T) string {

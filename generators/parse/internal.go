@@ -59,17 +59,7 @@ func (p *parser_) settleGroupPackages(g *model.Group) {
 		}
 		r := *h.Resource
 		r.Storage = false
-		r.HasSpec, r.HasStatus, r.StatusType = false, false, ""
-		for _, f := range st.Fields.List {
-			for _, n := range f.Names {
-				switch n.Name {
-				case "Spec":
-					r.HasSpec = true
-				case "Status":
-					r.HasStatus, r.StatusType = true, localTypeName(f.Type)
-				}
-			}
-		}
+		readShape(&r, st)
 		r.Hooks = p.hooks(gp.gpkg.Types[r.Kind], &r)
 		internal.Resources = append(internal.Resources, &r)
 	}

@@ -459,17 +459,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
-	for _, f := range st.Fields.List {
-		for _, n := range f.Names {
-			switch n.Name {
-			case "Spec":
-				r.HasSpec = true
-			case "Status":
-				r.HasStatus = true
-				r.StatusType = localTypeName(f.Type)
-			}
-		}
-	}
+	readShape(r, st)
 	if status != nil && !r.HasStatus {
 		p.errs.Add(status.Pos, "+%s is set on %s, which has no Status field; add `Status %sStatus` with the json tag \"status,omitempty\", or remove the marker", status.Name, kind, kind)
 	}
@@ -482,6 +472,21 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	}
 	r.Hooks = p.hooks(gpkg.Types[kind], r)
 	return r
+}
+
+// readShape records whether a kind's struct has Spec and Status fields, and Status's type.
+func readShape(r *model.Resource, st *ast.StructType) {
+	r.HasSpec, r.HasStatus, r.StatusType = false, false, ""
+	for _, f := range st.Fields.List {
+		for _, n := range f.Names {
+			switch n.Name {
+			case "Spec":
+				r.HasSpec = true
+			case "Status":
+				r.HasStatus, r.StatusType = true, localTypeName(f.Type)
+			}
+		}
+	}
 }
 
 // embeddedMeta returns the names of the metav1 types a struct embeds (TypeMeta, ObjectMeta,
