@@ -90,8 +90,9 @@ type Version struct {
 	// SchemeGroupVersion, AddToScheme and localSchemeBuilder, as Kubernetes' register.go
 	// files do): apigen generates no register file for it.
 	OwnRegistration bool `json:"ownRegistration,omitempty"`
-	// DeclPos is where each type and function of the package is declared, for errors about
-	// declarations that are not resources (a conversion function missing or mistyped).
+	// DeclPos is where each package-level name (type, function, variable, constant) of the
+	// package is declared, for errors about declarations that are not resources (a
+	// conversion function missing or mistyped, a hand-written registration).
 	DeclPos map[string]token.Position `json:"-"`
 	// Defaults are the declarative defaults of the package's struct fields (+default,
 	// +kubebuilder:default), sorted by position.

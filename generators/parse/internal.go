@@ -111,6 +111,12 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 		p.errs.Add(at, "package %s registers its types itself but declares no localSchemeBuilder; declare `localSchemeBuilder = &SchemeBuilder` (the generated conversions register with it) or remove its registration and let apigen generate it",
 			path.Base(v.Package))
 	}
+	for _, r := range v.Resources {
+		if r.Hooks.Default {
+			p.errs.Add(at, "package %s registers its types itself, so apigen cannot register %s's Default method; register it yourself (scheme.AddTypeDefaultingFunc(&%s{}, ...) in the function your SchemeBuilder runs) or remove the package's registration and let apigen generate it",
+				path.Base(v.Package), r.Kind, r.Kind)
+		}
+	}
 	defaulted := len(v.Defaults) > 0 || slices.ContainsFunc(slices.Collect(maps.Keys(gpkg.Functions)), func(n string) bool { return strings.HasPrefix(n, "SetDefaults_") })
 	if defaulted && !mentions(files, "RegisterDefaults") {
 		p.errs.Add(at, "package %s registers its types itself and has defaults, but never calls RegisterDefaults, so they would never apply; register it, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",

@@ -112,19 +112,16 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 	}
 	version := &model.Version{Name: parts[3], Package: pkgPath, Dir: strings.Join(parts, "/"), Pos: p.pos(files[0].Package)}
 	groupName, groupPos := p.groupName(files)
-	resources := p.resources(files, gpkg)
+	version.Resources = p.resources(files, gpkg)
 	version.DeclPos, version.Defaults = p.declPos, p.defaults
 	if version.OwnRegistration = registers(gpkg); version.OwnRegistration {
 		p.checkOwnRegistration(version, files, gpkg)
 	}
 	if groupName == "" {
-		if len(resources) > 0 {
+		if len(version.Resources) > 0 {
 			p.errs.Add(version.Pos, "package %s has resources but no +groupName; add \"// +groupName=%s.<your domain>\" to its doc.go", pkgPath, parts[2])
 		}
 		return
-	}
-	for _, r := range resources {
-		version.Resources = append(version.Resources, r)
 	}
 	g, ok := groups[parts[2]]
 	if !ok {
@@ -319,6 +316,13 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 				continue
 			}
 			decl, ok := d.(*ast.GenDecl)
+			if ok && (decl.Tok == token.VAR || decl.Tok == token.CONST) {
+				for _, s := range decl.Specs {
+					for _, n := range s.(*ast.ValueSpec).Names {
+						p.declPos[n.Name] = p.pos(n.Pos())
+					}
+				}
+			}
 			if !ok || decl.Tok != token.TYPE {
 				continue
 			}
