@@ -60,7 +60,7 @@ func TestVerifyAndGenerate(t *testing.T) {
 		t.Fatalf("verify on a current tree: exit %d, stdout %q, stderr %q; want 0 and silence", code, out, errOut)
 	}
 
-	// A new field makes the deepcopy and OpenAPI code stale.
+	// A new field makes the deepcopy, conversion and OpenAPI code stale.
 	types := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/flunder_types.go")
 	src, _ := os.ReadFile(types)
 	edited := strings.Replace(string(src), "type FlunderSpec struct {", "type FlunderSpec struct {\n\t// Size is new.\n\tSize *int32 `json:\"size,omitempty\"`\n", 1)
@@ -76,14 +76,14 @@ func TestVerifyAndGenerate(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "Size") || !strings.Contains(errOut, `run "apigen generate"`) {
 		t.Fatalf("verify on a stale tree: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"--- a/pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "+++ b/pkg/generated/openapi/zz_generated.openapi.go"} {
+	for _, want := range []string{"--- a/pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "--- a/pkg/apis/wardle/v1alpha1/zz_generated.conversion.go", "+++ b/pkg/generated/openapi/zz_generated.openapi.go"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verify's diff lacks %q", want)
 		}
 	}
 
 	code, out, errOut = run("generate")
-	if code != 0 || !regexp.MustCompile(`^apigen: 2 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`^apigen: 3 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
 		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if fi, _ := os.Stat(register); !fi.ModTime().Equal(old) {
@@ -121,9 +121,9 @@ func TestDumpModel(t *testing.T) {
 			Name     string
 			Versions []struct {
 				Name      string
-				Storage   bool
 				Resources []struct {
 					Kind, Plural, Scope string
+					Storage             bool
 					Pos                 struct{ Filename string }
 				}
 			}
@@ -135,10 +135,18 @@ func TestDumpModel(t *testing.T) {
 	if p.Module != "example.com/wardle" || len(p.Groups) != 1 || p.Groups[0].Name != "wardle.example.com" {
 		t.Fatalf("model: %s", out)
 	}
-	v := p.Groups[0].Versions[0]
-	if v.Name != "v1alpha1" || !v.Storage || len(v.Resources) != 2 || v.Resources[1].Kind != "Flunder" ||
+	if len(p.Groups[0].Versions) != 2 {
+		t.Fatalf("model: want two versions, got %s", out)
+	}
+	// Fischers are stored in v1alpha1, the only version that has them; Flunders in v1beta1.
+	v, beta := p.Groups[0].Versions[0], p.Groups[0].Versions[1]
+	if v.Name != "v1alpha1" || len(v.Resources) != 2 || v.Resources[1].Kind != "Flunder" ||
 		v.Resources[1].Scope != "Namespaced" || v.Resources[0].Scope != "Cluster" ||
+		!v.Resources[0].Storage || v.Resources[1].Storage ||
 		v.Resources[1].Pos.Filename != "pkg/apis/wardle/v1alpha1/flunder_types.go" {
+		t.Errorf("model: %s", out)
+	}
+	if beta.Name != "v1beta1" || len(beta.Resources) != 1 || !beta.Resources[0].Storage {
 		t.Errorf("model: %s", out)
 	}
 	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
