@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/golang"
@@ -70,16 +71,29 @@ func Run(root string, o Options) (*Result, error) {
 }
 
 // Model loads the project at root and builds and validates its model, without generating.
+// Go type errors of the API packages fail it too, reported with every error the model has.
 func Model(root string) (*loader.Result, *model.Project, error) {
 	load, err := loader.Load(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	project, err := parse.Project(load)
+	if len(load.TypeErrors) > 0 {
+		return nil, nil, withTypeErrors(load.TypeErrors, err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return load, project, nil
+}
+
+// withTypeErrors joins type errors with the model's errors into one sorted list.
+func withTypeErrors(typeErrs model.ErrorList, err error) error {
+	var list model.ErrorList
+	if err != nil && !errors.As(err, &list) {
+		return err
+	}
+	return append(slices.Clone(typeErrs), list...).Err()
 }
 
 // HeaderPath is the file Run reads the boilerplate from for Options.HeaderFile name: name or
