@@ -92,7 +92,7 @@ func TestInitDeploy(t *testing.T) {
 		t.Error(".gitignore does not ignore /config/certs/ (it holds private keys)")
 	}
 	dockerignore := strings.Fields(read(t, root, ".dockerignore"))
-	for _, want := range []string{"bin/", ".apigen/", "config/certs/"} {
+	for _, want := range []string{"bin/", "apiserver", ".apigen/", "config/certs/"} {
 		if !slices.Contains(dockerignore, want) {
 			t.Errorf(".dockerignore lacks %s", want)
 		}

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -180,6 +181,52 @@ func TestInitAndNewAPI(t *testing.T) {
 	}
 	if got := read(t, root, "pkg/apis/ships/v1beta1/doc.go"); !strings.Contains(got, "+groupName=ships.other.org") {
 		t.Errorf("doc.go:\n%s", got)
+	}
+}
+
+// TestGitignore asks git itself what a new project's .gitignore keeps out of "git status": the
+// local mode's CA key, admin key and kubeconfig where the server puts them by default, the
+// certs command's keys, built binaries, test binaries, coverage and editor files; and that it
+// does not hide the sources.
+func TestGitignore(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git on PATH")
+	}
+	root := t.TempDir()
+	if _, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	ignored := func(path string) bool {
+		err := exec.Command(git, "-C", root, "check-ignore", "-q", "--no-index", path).Run()
+		if exitErr, ok := err.(*exec.ExitError); ok && exitErr.ExitCode() == 1 {
+			return false
+		}
+		if err != nil {
+			t.Fatalf("git check-ignore %s: %v", path, err)
+		}
+		return true
+	}
+	for _, path := range []string{
+		".apigen/kubeconfig", ".apigen/data/pki/ca.key", ".apigen/data/member/snap/db",
+		"config/certs/ca.key", "config/certs/kustomization.yaml",
+		"bin/apiserver", "apiserver", "pkg/apis/toys/v1/v1.test", "cover.out", "coverage.html",
+		".idea/workspace.xml", ".vscode/settings.json", "pkg/apis/toys/v1/widget_types.go.swp", "go.work",
+	} {
+		if !ignored(path) {
+			t.Errorf(".gitignore does not ignore %s", path)
+		}
+	}
+	for _, path := range []string{
+		"go.mod", "go.sum", "Makefile", "cmd/apiserver/main.go", "pkg/apis/toys/v1/widget_types.go",
+		"pkg/apiserver/zz_generated.apiserver.go", "config/default/kustomization.yaml", "config/generated/deployment.yaml",
+	} {
+		if ignored(path) {
+			t.Errorf(".gitignore ignores %s, which belongs in the repository", path)
+		}
 	}
 }
 
