@@ -186,13 +186,22 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 	}
 	plural := o.Plural
 	if plural == "" {
-		plural = namer.NewAllLowercasePluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: o.Kind}})
+		plural = pluralOf(o.Kind)
+	}
+	if err := checkKind(o, plural); err != nil {
+		return Result{}, err
 	}
 	repo, err := projectModule(root)
 	if err != nil {
 		return Result{}, err
 	}
+	if err := checkGroupDir(root, short, groupName); err != nil {
+		return Result{}, err
+	}
 	dir := path.Join("pkg/apis", short, o.Version)
+	if err := checkClashes(root, dir, o); err != nil {
+		return Result{}, err
+	}
 	data := map[string]any{
 		"Repo": repo, "Group": short, "GroupName": groupName, "Version": o.Version, "Kind": o.Kind, "Plural": plural,
 		"Namespaced": o.Namespaced, "Status": o.Status,
@@ -202,6 +211,12 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_types.go"), Template: "scaffold/api/types.go.tmpl"},
 		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_test.go"), Template: "scaffold/api/test.go.tmpl"},
 	}, data)
+}
+
+// pluralOf is the resource name apigen generate gives a kind without path=: its lower-case
+// plural, as gengo's namer (and so Kubernetes' own generators) forms it.
+func pluralOf(kind string) string {
+	return namer.NewAllLowercasePluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
 }
 
 // qualifyGroup returns the directory name and full name of a group given as "wardle" (with the

@@ -1,12 +1,14 @@
 package scaffold
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/mod/modfile"
 	"sigs.k8s.io/yaml"
 )
@@ -182,6 +184,83 @@ func TestInitAndNewAPI(t *testing.T) {
 	if got := read(t, root, "pkg/apis/ships/v1beta1/doc.go"); !strings.Contains(got, "+groupName=ships.other.org") {
 		t.Errorf("doc.go:\n%s", got)
 	}
+}
+
+// TestNewAPIRefuses: new-api refuses, writing nothing, what would only fail at generate or in
+// the server: types that redeclare names of the package, plural and reserved kinds, an invalid
+// --plural, and a group that differs from the one already in its directory.
+func TestNewAPIRefuses(t *testing.T) {
+	root := t.TempDir()
+	if _, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"}); err != nil {
+		t.Fatal(err)
+	}
+	api := func(kind string, edit func(*APIOptions)) APIOptions {
+		o := APIOptions{Group: "toys", Version: "v1", Kind: kind, Namespaced: true, Status: true}
+		if edit != nil {
+			edit(&o)
+		}
+		return o
+	}
+	for _, o := range []APIOptions{api("Widget", nil), api("ThingList", nil)} {
+		if _, err := NewAPI(root, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "pkg/apis/toys/v1/part.go"), []byte("package v1\n\n// Part is a helper type.\ntype Part struct{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, root)
+	for _, tc := range []struct {
+		o    APIOptions
+		want string
+	}{
+		{api("WidgetSpec", nil), "--kind WidgetSpec: type WidgetSpec is already declared at pkg/apis/toys/v1/widget_types.go:10:6; choose another kind name"},
+		{api("Thing", nil), "--kind Thing: its list type ThingList is already declared at pkg/apis/toys/v1/thinglist_types.go:"},
+		{api("Part", nil), "--kind Part: type Part is already declared at pkg/apis/toys/v1/part.go:4:6"},
+		{api("Widgets", nil), "--kind Widgets looks plural: a kind names one object (--kind Widget), its resource is the plural (widgets); if Widgets is singular, pass --plural=widgetses"},
+		{api("List", nil), "--kind List is reserved"},
+		{api("Status", nil), "--kind Status is reserved"},
+		{api("Resource", nil), "--kind Resource would clash with the Resource that apigen generate declares"},
+		{api("Gizmo", func(o *APIOptions) { o.Plural = "Gizmos" }), `--plural "Gizmos" is not a valid resource name: lower-case letters, digits and '-', starting with a letter (like gizmos)`},
+		{api("Gizmo", func(o *APIOptions) { o.Group = "toys.other.org" }), "group toys.other.org would live in pkg/apis/toys, which already holds group toys.heldout.io (+groupName at pkg/apis/toys/v1/doc.go:5:1); one directory holds one group"},
+		{api("Gizmo", func(o *APIOptions) { o.Domain = "other.org" }), "which already holds group toys.heldout.io"},
+	} {
+		_, err := NewAPI(root, tc.o)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("new-api --kind %s (%+v): got %v, want an error containing %q", tc.o.Kind, tc.o, err, tc.want)
+		}
+	}
+	if diff := cmp.Diff(before, tree(t, root)); diff != "" {
+		t.Errorf("a refused new-api changed the project (-before +after):\n%s", diff)
+	}
+
+	// What is refused without a reason is accepted with one: a singular kind ending in s.
+	if _, err := NewAPI(root, api("Bus", func(o *APIOptions) { o.Plural = "buses" })); err != nil {
+		t.Errorf("new-api --kind Bus --plural buses: %v", err)
+	}
+	// The group already in the directory is fine given fully qualified.
+	if _, err := NewAPI(root, api("Gizmo", func(o *APIOptions) { o.Group = "toys.heldout.io" })); err != nil {
+		t.Errorf("new-api --group toys.heldout.io: %v", err)
+	}
+}
+
+// tree returns every file under root with its content.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		out[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestGitignore asks git itself what a new project's .gitignore keeps out of "git status": the
