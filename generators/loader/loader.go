@@ -84,6 +84,9 @@ func Load(root string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDependencies(abs); err != nil {
+		return nil, err
+	}
 
 	patterns := slices.Clone(BasePackages)
 	if fi, err := os.Stat(filepath.Join(abs, "pkg", "apis")); err == nil && fi.IsDir() {

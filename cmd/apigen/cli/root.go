@@ -8,10 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
 // Main runs apigen with args and returns the process exit code.
@@ -59,11 +62,19 @@ that runs locally on embedded etcd or behind a kube-apiserver.
 // to the working directory, like a compiler.
 func describe(err error) string {
 	var list model.ErrorList
-	if !errors.As(err, &list) {
+	switch {
+	case errors.Is(err, loader.ErrMissingDependencies):
+		return "apigen: " + err.Error() + " (apigen init --skip-deps leaves them out).\n" + fetchDependencies
+	case !errors.As(err, &list):
 		return "apigen: " + err.Error()
 	}
 	return list.Error()
 }
+
+// fetchDependencies says how to add what "apigen init" fetches unless --skip-deps.
+var fetchDependencies = "Fetch the dependencies apigen init pins, then generate:\n" +
+	"  go get " + strings.Join(scaffold.Dependencies(), " ") + "\n" +
+	"  apigen generate"
 
 // relativeTo rewrites the positions of model errors, which are relative to the project root,
 // to be relative to the working directory.

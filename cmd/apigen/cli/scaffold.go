@@ -75,6 +75,7 @@ imports apigen.`,
 				fmt.Fprintln(out, "apigen is not in go.mod (this is a development build; see --apigen-module-replace): make and go generate run apigen from PATH")
 			}
 			if skipDeps {
+				fmt.Fprintln(out, "dependencies not fetched (--skip-deps). "+fetchDependencies)
 				return nil
 			}
 			fmt.Fprintln(out, "fetching dependencies (go get)...")

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/scaffold"
+)
+
+// TestModuleWithoutAPIs: generate in a module without pkg/apis says what is missing and what
+// to run, instead of go/packages' "pattern ./pkg/apis/...: lstat ..." message.
+func TestModuleWithoutAPIs(t *testing.T) {
+	isolateCache(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/plain\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("generate")
+	if code != 1 || out != "" {
+		t.Fatalf("exit %d, stdout %q; want 1 and no output", code, out)
+	}
+	for _, want := range []string{"apigen: " + dir + " has no pkg/apis directory", `"apigen new-api --group <group> --version v1alpha1 --kind <Kind>"`, `"apigen init --domain <domain>"`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "pattern") || strings.Contains(errOut, "lstat") {
+		t.Errorf("stderr shows go/packages' message:\n%s", errOut)
+	}
+}
+
+// TestSkipDeps: init --skip-deps says the dependencies are not fetched and how to fetch them,
+// and generate then says the same, instead of one go/packages error per package.
+func TestSkipDeps(t *testing.T) {
+	isolateCache(t)
+	t.Chdir(t.TempDir())
+	fetch := "  go get " + strings.Join(scaffold.Dependencies(), " ") + "\n"
+	code, out, errOut := run("init", "--repo", "example.com/heldout", "--domain", "heldout.io", "--skip-deps")
+	if code != 0 {
+		t.Fatalf("init --skip-deps: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, "dependencies not fetched (--skip-deps)") || !strings.Contains(out, fetch) {
+		t.Errorf("init --skip-deps does not say how to fetch the dependencies:\n%s", out)
+	}
+	code, out, errOut = run("generate")
+	if code != 1 || out != "" {
+		t.Fatalf("generate after init --skip-deps: exit %d, stdout %q; want 1 and no output", code, out)
+	}
+	want := "apigen: go.mod lacks the Kubernetes dependencies: it does not require k8s.io/apimachinery, which the API types and the generated server need (apigen init --skip-deps leaves them out).\n" +
+		"Fetch the dependencies apigen init pins, then generate:\n" + fetch + "  apigen generate\n"
+	if errOut != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
+	}
+}
