@@ -157,3 +157,36 @@ func TestMarkersCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingListSuggestionCompiles pastes the list type that the missing_list_type case
+// suggests into its types file: generate must then succeed, json tags and all.
+func TestMissingListSuggestionCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a project twice")
+	}
+	t.Setenv("APIGEN_CACHE", "off")
+	root := t.TempDir()
+	copyCase(t, "testdata/errors/missing_list_type", root)
+	t.Chdir(root)
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("generate without a list type: exit %d, want 1", code)
+	}
+	_, suggestion, ok := strings.Cut(strings.TrimSpace(stderr.String()), "which has no list type; add: ")
+	if !ok {
+		t.Fatalf("no suggestion in:\n%s", stderr.String())
+	}
+	types := filepath.Join(root, "pkg/apis/toys/v1/toy_types.go")
+	src, err := os.ReadFile(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(types, append(src, "\n"+suggestion+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("generate with the suggested list type pasted: exit %d:\n%s", code, stderr.String())
+	}
+}

@@ -3,6 +3,7 @@
 package parse
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -293,10 +294,11 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*reso
 					}
 				}
 				var ms []*markers.Marker
-				for _, cg := range typeComments(f, p.fset, decl, spec) {
+				comments := typeComments(f, p.fset, decl, spec)
+				for _, cg := range comments {
 					ms = append(ms, p.markersIn(cg, markers.Type)...)
 				}
-				if len(ms) > 0 {
+				if len(ms) > 0 && !p.invalidResourceMarker(comments) {
 					candidates = append(candidates, marked{spec, ms})
 				}
 			}
@@ -413,12 +415,18 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	list, ok := structs[r.ListKind]
 	switch {
 	case !ok:
-		p.errs.Add(resPos, "+%s is set on %s, which has no list type; declare `type %s struct { metav1.TypeMeta; metav1.ListMeta; Items []%s }`", res.Name, kind, r.ListKind, kind)
+		p.errs.Add(resPos, "+%s is set on %s, which has no list type; add: %s", res.Name, kind, listDecl(r.ListKind, kind))
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
 	r.Hooks = p.hooks(gpkg.Types[kind])
 	return r
+}
+
+// listDecl is a list type's declaration on one line, json tags included, that compiles
+// where it is pasted.
+func listDecl(listKind, kind string) string {
+	return fmt.Sprintf("type %s struct { metav1.TypeMeta `json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []%s `json:\"items\"` }", listKind, kind)
 }
 
 // embeddedMeta returns the names of the metav1 types a struct embeds (TypeMeta, ObjectMeta,
