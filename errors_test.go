@@ -140,7 +140,6 @@ func TestMarkersCommand(t *testing.T) {
 	for _, want := range []string{
 		"Package markers",
 		"Type markers",
-		"Field markers",
 		"  +groupName\n",
 		"  +apigen:resource\n",
 		"arg:     scope=<one of Namespaced, Cluster> (optional)",
@@ -150,10 +149,26 @@ func TestMarkersCommand(t *testing.T) {
 		"arg:     JSONPath=<string>\n",
 		"alias:   +kubebuilder:selectablefield\n",
 		"  +kubebuilder:validation\n",
-		"example: // +apigen:storageversion\n",
+		"example:\n      // +apigen:storageversion\n",
+		"  +kubebuilder:validation\n      kubebuilder's validation markers",
+		"where:   in package, type and field comments\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("apigen markers output lacks %q", want)
+		}
+	}
+	// Each marker once (kubebuilder:validation is accepted at three levels), and no line
+	// longer than 100 columns.
+	seen := map[string]bool{}
+	for i, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "  +") {
+			if seen[line] {
+				t.Errorf("apigen markers lists %s twice", strings.TrimSpace(line))
+			}
+			seen[line] = true
+		}
+		if len(line) > 100 {
+			t.Errorf("apigen markers line %d has %d columns, more than 100:\n%s", i+1, len(line), line)
 		}
 	}
 }

@@ -19,7 +19,7 @@ type generateFlags struct {
 
 func (f *generateFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.headerFile, "header-file", "", "boilerplate for the top of generated Go files (default "+pipeline.DefaultHeaderFile+" when present)")
-	cmd.Flags().StringVar(&f.year, "year", "", "replaces YEAR in the boilerplate (the clock is never read, so output is reproducible)")
+	cmd.Flags().StringVar(&f.year, "year", "", "replaces the word YEAR in the header file, for a boilerplate shared with the Kubernetes generators; the one apigen init writes has the year itself (the clock is never read, so output is reproducible)")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "always load and compare, even when an earlier run had the very same inputs (as does APIGEN_CACHE=off)")
 }
 
@@ -49,6 +49,9 @@ file. Files are written only when all generators succeeded and only when their c
 generated files that are no longer produced are deleted; files without apigen's
 "Code generated" header are never overwritten. Like verify, it skips the load and writes nothing
 when an earlier run with byte-identical inputs left the tree current (--no-cache: load anyway).`,
+		Example: `  apigen generate
+  apigen generate -v --no-cache
+  apigen generate --dump-model > model.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := time.Now()
@@ -123,7 +126,8 @@ When every input (apigen itself, the flags, the go environment, go.mod, go.sum, 
 files, the generated files) is byte for byte that of an earlier verify or generate that left the
 tree current, verify answers from a cache in the user cache directory without loading.
 --no-cache or APIGEN_CACHE=off turns this off.`,
-		Args: cobra.NoArgs,
+		Example: `  apigen verify || echo "run apigen generate"`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := pipeline.FindRoot(".")
 			if err != nil {

@@ -29,8 +29,9 @@ func newInit() *cobra.Command {
 		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain, the deployment
 names and a //go:generate line), the license boilerplate, a Makefile, .gitignore, a
 .pre-commit-config.yaml, config/default/kustomization.yaml (what "kubectl apply -k" deploys), a
-Dockerfile and .dockerignore; it never overwrites a file. It then fetches the pinned Kubernetes dependencies, generates the
-(still empty) server and tidies go.mod, so that "go build ./cmd/apiserver" works at once.
+Dockerfile and .dockerignore; it never overwrites a file. It then fetches the pinned Kubernetes
+dependencies, generates the (still empty) server and tidies go.mod, so that
+"go build ./cmd/apiserver" works at once.
 
 apigen as a tool of the project. When go.mod can name an apigen to build, init adds the tool
 directive (what "go get -tool github.com/apigen-dev/apigen/cmd/apigen@<version>" adds), and the
@@ -47,6 +48,9 @@ Otherwise (a development build, as "go build ./cmd/apigen" makes) go.mod is left
 and the Makefile, //go:generate and the hook run the apigen on your PATH. apigen's dependencies
 join go.mod's requirements with the tool directive, as any tool's do; the generated server never
 imports apigen.`,
+		Example: `  mkdir wardle && cd wardle
+  apigen init --repo example.com/wardle --domain example.com
+  apigen init --repo example.com/wardle --domain example.com --apigen-version=v0.3.0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := os.Getwd()
@@ -92,14 +96,13 @@ imports apigen.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&o.Repo, "repo", "", "Go module path of the new project (required), e.g. example.com/wardle")
-	cmd.Flags().StringVar(&o.Domain, "domain", "", "domain of the API groups (required): --group wardle becomes wardle.<domain>")
-	cmd.Flags().StringVar(&o.Year, "year", strconv.Itoa(time.Now().Year()), "copyright year in hack/boilerplate.go.txt")
+	cmd.Flags().StringVar(&o.Repo, "repo", "", "Go module path of the new project, e.g. example.com/wardle")
+	cmd.Flags().StringVar(&o.Domain, "domain", "", "domain of the API groups: --group wardle becomes wardle.<domain>")
+	cmd.Flags().StringVar(&o.Year, "year", strconv.Itoa(time.Now().Year()), "copyright year written into hack/boilerplate.go.txt, once (the file is yours; generate copies it into every generated Go file as it is)")
 	cmd.Flags().BoolVar(&skipDeps, "skip-deps", false, "only write the files: no go get, generate or go mod tidy")
 	cmd.Flags().StringVar(&o.ApigenReplace, "apigen-module-replace", "", "make apigen a tool of the project built from this local apigen checkout (a replace directive; see above)")
 	cmd.Flags().StringVar(&o.ApigenVersion, "apigen-version", "", "make apigen a tool of the project at this published version (default: this binary's version, when it is a release)")
-	_ = cmd.MarkFlagRequired("repo")
-	_ = cmd.MarkFlagRequired("domain")
+	required(cmd, "repo", "domain")
 	return cmd
 }
 
@@ -110,7 +113,14 @@ func newNewAPI() *cobra.Command {
 		Short: "Add a kind: its types file, and doc.go when the version is new",
 		Long: `new-api writes pkg/apis/<group>/<version>/<kind>_types.go with the +apigen:resource marker,
 Spec, Status and List types, and the version's doc.go with +groupName when it does not exist yet.
-It never overwrites a types file. Edit the types, then run apigen generate.`,
+It never overwrites a types file. Edit the types, then run apigen generate.
+
+It refuses, before writing anything, what would only fail later: a kind whose types (Kind,
+KindSpec, KindStatus, KindList) are already declared in the package, a plural or reserved kind
+(List, Status), an invalid --plural, and a group other than the one already in pkg/apis/<group>.`,
+		Example: `  apigen new-api --group wardle --version v1alpha1 --kind Flunder
+  apigen new-api --group wardle --version v1alpha1 --kind Fischer --namespaced=false
+  apigen new-api --group batch.example.org --version v1 --kind Bus --plural buses --status=false`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := pipeline.FindRoot(".")
@@ -133,9 +143,7 @@ It never overwrites a types file. Edit the types, then run apigen generate.`,
 	cmd.Flags().StringVar(&o.Plural, "plural", "", "resource name in URLs (default: lower-case plural of the kind)")
 	cmd.Flags().BoolVar(&o.Namespaced, "namespaced", true, "objects live in a namespace (false: cluster-scoped)")
 	cmd.Flags().BoolVar(&o.Status, "status", true, "give the kind a Status and a /status subresource")
-	for _, f := range []string{"group", "version", "kind"} {
-		_ = cmd.MarkFlagRequired(f)
-	}
+	required(cmd, "group", "version", "kind")
 	return cmd
 }
 
