@@ -263,6 +263,65 @@ func tree(t *testing.T, root string) map[string]string {
 	return out
 }
 
+// TestInitInExistingModule: init in a module that has some files of its own adds what is
+// missing, keeps (and reports) what is there, takes the module path from go.mod, and adds
+// apigen as a tool to the existing go.mod when asked; a --repo that contradicts go.mod is
+// refused before anything is written.
+func TestInitInExistingModule(t *testing.T) {
+	root := t.TempDir()
+	mine := map[string]string{
+		"go.mod":     "module example.com/existing\n\ngo 1.26\n\nrequire golang.org/x/text v0.3.0\n",
+		"Makefile":   "all:\n\techo mine\n",
+		".gitignore": "/secrets/\n",
+		"README.md":  "# existing\n",
+	}
+	for name, content := range mine {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Init(root, InitOptions{Repo: "example.com/other", Domain: "existing.io", Year: "2031"}); err == nil ||
+		!strings.Contains(err.Error(), "--repo example.com/other differs from the module of the existing go.mod, example.com/existing") {
+		t.Errorf("init --repo contradicting go.mod: %v", err)
+	}
+	if got := len(tree(t, root)); got != len(mine) {
+		t.Errorf("a refused init left %d files, want %d", got, len(mine))
+	}
+
+	res, err := Init(root, InitOptions{Domain: "existing.io", Year: "2031", ApigenVersion: "v0.3.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Skipped, " "); got != "Makefile .gitignore" {
+		t.Errorf("kept %q, want the existing Makefile and .gitignore", got)
+	}
+	if got := strings.Join(res.Written, " "); got != "cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt .pre-commit-config.yaml config/default/kustomization.yaml Dockerfile .dockerignore" {
+		t.Errorf("written %q", got)
+	}
+	if got := strings.Join(res.Updated, " "); got != "go.mod" {
+		t.Errorf("updated %q, want go.mod", got)
+	}
+	for _, name := range []string{"Makefile", ".gitignore", "README.md"} {
+		if got := read(t, root, name); got != mine[name] {
+			t.Errorf("%s was changed:\n%s", name, got)
+		}
+	}
+	if got := read(t, root, "cmd/apiserver/main.go"); !strings.Contains(got, `"example.com/existing/pkg/cmd/server"`) {
+		t.Errorf("main.go does not use go.mod's module path:\n%s", got)
+	}
+	mf, err := modfile.Parse("go.mod", []byte(read(t, root, "go.mod")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var requires []string
+	for _, r := range mf.Require {
+		requires = append(requires, r.Mod.String())
+	}
+	if len(mf.Tool) != 1 || mf.Tool[0].Path != ApigenTool || strings.Join(requires, " ") != ApigenModule+"@v0.3.0 golang.org/x/text@v0.3.0" {
+		t.Errorf("go.mod should keep its requirement and gain apigen as a tool at v0.3.0:\n%s", read(t, root, "go.mod"))
+	}
+}
+
 // TestGitignore asks git itself what a new project's .gitignore keeps out of "git status": the
 // local mode's CA key, admin key and kubeconfig where the server puts them by default, the
 // certs command's keys, built binaries, test binaries, coverage and editor files; and that it
@@ -317,8 +376,13 @@ func TestNeverOverwrites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "Makefile"), []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Init(root, InitOptions{Repo: "example.com/a", Domain: "a.io", Year: "2031"}); err == nil || !strings.Contains(err.Error(), "go.mod") {
-		t.Errorf("second init: got %v, want a refusal naming go.mod", err)
+	before := tree(t, root)
+	res, err := Init(root, InitOptions{Repo: "example.com/a", Domain: "a.io", Year: "2031"})
+	if err != nil || len(res.Written) != 0 || len(res.Updated) != 0 || len(res.Skipped) != 10 {
+		t.Errorf("second init: %+v, %v; want every file kept", res, err)
+	}
+	if diff := cmp.Diff(before, tree(t, root)); diff != "" {
+		t.Errorf("second init changed the project (-before +after):\n%s", diff)
 	}
 	if got := read(t, root, "Makefile"); got != "mine\n" {
 		t.Errorf("Makefile was overwritten: %q", got)

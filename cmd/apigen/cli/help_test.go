@@ -11,7 +11,7 @@ import (
 // TestHelp reads every command's --help as a user would: an example, the required flags
 // marked, and no line wider than 100 columns.
 func TestHelp(t *testing.T) {
-	requiredFlags := map[string][]string{"init": {"repo", "domain"}, "new-api": {"group", "version", "kind"}}
+	requiredFlags := map[string][]string{"init": {"domain"}, "new-api": {"group", "version", "kind"}}
 	for _, name := range []string{"", "init", "new-api", "generate", "verify", "markers", "version"} {
 		args := strings.Fields(name + " --help")
 		code, out, errOut := run(args...)

@@ -29,7 +29,8 @@ func newInit() *cobra.Command {
 		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain, the deployment
 names and a //go:generate line), the license boilerplate, a Makefile, .gitignore, a
 .pre-commit-config.yaml, config/default/kustomization.yaml (what "kubectl apply -k" deploys), a
-Dockerfile and .dockerignore; it never overwrites a file. It then fetches the pinned Kubernetes
+Dockerfile and .dockerignore. It never overwrites a file: in an existing module or repository it
+adds what is missing and keeps, saying so, what is there. It then fetches the pinned Kubernetes
 dependencies, generates the (still empty) server and tidies go.mod, so that
 "go build ./cmd/apiserver" works at once.
 
@@ -50,7 +51,8 @@ join go.mod's requirements with the tool directive, as any tool's do; the genera
 imports apigen.`,
 		Example: `  mkdir wardle && cd wardle
   apigen init --repo example.com/wardle --domain example.com
-  apigen init --repo example.com/wardle --domain example.com --apigen-version=v0.3.0`,
+  apigen init --repo example.com/wardle --domain example.com --apigen-version=v0.3.0
+  apigen init --domain example.com   # in an existing module: adds what is missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := os.Getwd()
@@ -96,13 +98,13 @@ imports apigen.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&o.Repo, "repo", "", "Go module path of the new project, e.g. example.com/wardle")
+	cmd.Flags().StringVar(&o.Repo, "repo", "", "Go module path of the new project, e.g. example.com/wardle (required without a go.mod; in an existing module it defaults to, and must equal, go.mod's)")
 	cmd.Flags().StringVar(&o.Domain, "domain", "", "domain of the API groups: --group wardle becomes wardle.<domain>")
 	cmd.Flags().StringVar(&o.Year, "year", strconv.Itoa(time.Now().Year()), "copyright year written into hack/boilerplate.go.txt, once (the file is yours; generate copies it into every generated Go file as it is)")
 	cmd.Flags().BoolVar(&skipDeps, "skip-deps", false, "only write the files: no go get, generate or go mod tidy")
 	cmd.Flags().StringVar(&o.ApigenReplace, "apigen-module-replace", "", "make apigen a tool of the project built from this local apigen checkout (a replace directive; see above)")
 	cmd.Flags().StringVar(&o.ApigenVersion, "apigen-version", "", "make apigen a tool of the project at this published version (default: this binary's version, when it is a release)")
-	required(cmd, "repo", "domain")
+	required(cmd, "domain")
 	return cmd
 }
 
@@ -181,6 +183,9 @@ func releasedVersion() string {
 func printScaffold(w io.Writer, res scaffold.Result) {
 	for _, p := range res.Written {
 		fmt.Fprintf(w, "created   %s\n", p)
+	}
+	for _, p := range res.Updated {
+		fmt.Fprintf(w, "updated   %s\n", p)
 	}
 	for _, p := range res.Skipped {
 		fmt.Fprintf(w, "kept      %s (exists)\n", p)
