@@ -28,6 +28,8 @@ const (
 	EtcdVersion        = "v3.7.0"
 	KubeOpenAPIVersion = "v0.0.0-20260721132016-d427ff9ee9ad"
 	GoVersion          = "1.26"
+	// GolangciLintVersion is what make lint runs (go run ...@version, no install needed).
+	GolangciLintVersion = "v2.15.0"
 )
 
 // Dependencies are the packages a new project needs, pinned; `go get` of these records every
@@ -145,9 +147,9 @@ func Init(root string, o InitOptions) (Result, error) {
 	}
 	deploy := model.DefaultDeploy(path.Base(o.Repo))
 	data := map[string]any{
-		"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen,
+		"Repo": o.Repo, "Project": path.Base(o.Repo), "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen,
 		"Replace": o.ApigenReplace != "", "ApigenTool": ApigenTool, "GoVersion": GoVersion, "Cmd": ServerCmd,
-		"Namespace": deploy.Namespace, "Name": deploy.Name, "Image": deploy.Image,
+		"Namespace": deploy.Namespace, "Name": deploy.Name, "Image": deploy.Image, "GolangciLintVersion": GolangciLintVersion,
 	}
 	// In an existing module or repository every file that is already there is kept (and
 	// reported), and only what is missing is added.
@@ -161,6 +163,8 @@ func Init(root string, o InitOptions) (Result, error) {
 		{Path: "config/default/kustomization.yaml", Template: "scaffold/init/default_kustomization.yaml.tmpl", IfExists: Skip},
 		{Path: "Dockerfile", Template: "scaffold/init/Dockerfile.tmpl", IfExists: Skip},
 		{Path: ".dockerignore", Template: "scaffold/init/dockerignore.tmpl", IfExists: Skip},
+		{Path: ".golangci.yml", Template: "scaffold/init/golangci.yml.tmpl", IfExists: Skip},
+		{Path: "README.md", Template: "scaffold/init/README.md.tmpl", IfExists: Skip},
 	}, data)
 	if err != nil {
 		return Result{}, err

@@ -1019,8 +1019,8 @@ func testExplain(t *testing.T, k *kubectl) {
 		want []string
 		why  string
 	}{
-		{"widgets", []string{"this text is what kubectl explain shows"}, "the Widget type's doc comment (the scaffold promises explain shows it)"},
-		{"widgets.spec", []string{"Widget", toysGroup, "owner", "priority", "replicas", "paused", "tags", "ports", "settings",
+		{"widgets", []string{"Widget is an object of the widgets API."}, "the Widget type's doc comment (the scaffold promises explain shows it)"},
+		{"widgets.spec", []string{"Spec is the desired state of the Widget", toysGroup, "owner", "priority", "replicas", "paused", "tags", "ports", "settings",
 			"memory", "maxUnavailable", "startAfter", "resources", "payload", "desiredPhase", "selector"}, "every spec field, the embedded struct's inlined"},
 		{"widgets.spec.replicas", []string{"Replicas is the number of widget copies to run."}, "the field's doc comment"},
 		{"widgets.spec.desiredPhase", []string{"Pending", "Ready", "Failed"}, "the +enum values"},

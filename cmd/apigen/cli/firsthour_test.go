@@ -55,3 +55,45 @@ func TestSkipDeps(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, want)
 	}
 }
+
+// TestScaffoldedTypesExplain: the types new-api writes carry descriptions for the kind, its
+// spec and its status out of the box, in the OpenAPI the server serves to kubectl explain.
+func TestScaffoldedTypesExplain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a project")
+	}
+	isolateCache(t)
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "wardle", name))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	if code, out, errOut := run("new-api", "--group", "toys.example.com", "--version", "v1", "--kind", "Widget"); code != 0 {
+		t.Fatalf("new-api: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := run("generate"); code != 0 {
+		t.Fatalf("generate: exit %d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "pkg/generated/openapi/zz_generated.openapi.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	openapi := string(data)
+	for _, want := range []string{
+		`Description: "Widget is an object of the widgets API.`,
+		`Description: "Spec is the desired state of the Widget, set by its users."`,
+		`Description: "Status is the observed state of the Widget, written through the /status subresource."`,
+		`Description: "WidgetSpec is the desired state of a Widget."`,
+		`Description: "Items are the Widget objects of the list."`,
+	} {
+		if !strings.Contains(openapi, want) {
+			t.Errorf("the generated OpenAPI lacks %s", want)
+		}
+	}
+}
