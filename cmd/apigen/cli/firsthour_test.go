@@ -97,3 +97,33 @@ func TestScaffoldedTypesExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestYearWithoutYEAR: --year is not accepted without effect: when the header file has no
+// YEAR (the boilerplate apigen init writes has the year itself), generate and verify say so.
+func TestYearWithoutYEAR(t *testing.T) {
+	isolateCache(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name, content := range map[string]string{
+		"go.mod":                  "module example.com/plain\n\ngo 1.26\n",
+		"hack/boilerplate.go.txt": "/*\nCopyright 2031.\n*/\n",
+		"hack/yearly.go.txt":      "/*\nCopyright YEAR.\n*/\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const warning = "apigen: warning: --year=2032 has no effect: hack/boilerplate.go.txt has no YEAR to replace\n"
+	for _, command := range []string{"generate", "verify"} {
+		// The module has no pkg/apis, so the run fails right after the flags are checked.
+		if _, _, errOut := run(command, "--year=2032"); !strings.HasPrefix(errOut, warning) {
+			t.Errorf("%s --year=2032 with a boilerplate without YEAR: stderr\n%s\nwant it to start with\n%s", command, errOut, warning)
+		}
+		if _, _, errOut := run(command, "--year=2032", "--header-file=hack/yearly.go.txt"); strings.Contains(errOut, "warning") {
+			t.Errorf("%s --year with a header that has YEAR warns:\n%s", command, errOut)
+		}
+	}
+}

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +24,24 @@ func (f *generateFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.headerFile, "header-file", "", "boilerplate for the top of generated Go files (default "+pipeline.DefaultHeaderFile+" when present)")
 	cmd.Flags().StringVar(&f.year, "year", "", "replaces the word YEAR in the header file, for a boilerplate shared with the Kubernetes generators; the one apigen init writes has the year itself (the clock is never read, so output is reproducible)")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "always load and compare, even when an earlier run had the very same inputs (as does APIGEN_CACHE=off)")
+}
+
+// warnUnusedYear says so when --year is given but the header file has no YEAR to replace (the
+// boilerplate apigen init writes has the year itself), rather than accept it without effect.
+func (f *generateFlags) warnUnusedYear(root string, w io.Writer) {
+	if f.year == "" {
+		return
+	}
+	path, _ := pipeline.HeaderPath(root, f.headerFile)
+	data, err := os.ReadFile(path)
+	if err != nil || bytes.Contains(data, []byte("YEAR")) {
+		return // a missing --header-file is reported by the run itself
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		rel = path
+	}
+	fmt.Fprintf(w, "apigen: warning: --year=%s has no effect: %s has no YEAR to replace\n", f.year, filepath.ToSlash(rel))
 }
 
 // plan runs the pipeline for the project at root and compares its output with the tree.
@@ -75,6 +96,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 			if err != nil {
 				return err
 			}
+			flags.warnUnusedYear(root, cmd.ErrOrStderr())
 			cache, cached, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
 			var sum engine.Summary
 			if hit {
@@ -133,6 +155,7 @@ tree current, verify answers from a cache in the user cache directory without lo
 			if err != nil {
 				return err
 			}
+			flags.warnUnusedYear(root, cmd.ErrOrStderr())
 			cache, _, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
 			if hit {
 				return nil
