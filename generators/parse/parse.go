@@ -3,7 +3,6 @@
 package parse
 
 import (
-	"fmt"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -421,12 +420,6 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	}
 	r.Hooks = p.hooks(gpkg.Types[kind])
 	return r
-}
-
-// listDecl is a list type's declaration on one line, json tags included, that compiles
-// where it is pasted.
-func listDecl(listKind, kind string) string {
-	return fmt.Sprintf("type %s struct { metav1.TypeMeta `json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []%s `json:\"items\"` }", listKind, kind)
 }
 
 // embeddedMeta returns the names of the metav1 types a struct embeds (TypeMeta, ObjectMeta,

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/token"
 
@@ -23,4 +24,10 @@ func (p *parser_) invalidResourceMarker(comments []*ast.CommentGroup) bool {
 		}
 	}
 	return false
+}
+
+// listDecl is a list type's declaration on one line, json tags included, that compiles
+// where it is pasted.
+func listDecl(listKind, kind string) string {
+	return fmt.Sprintf("type %s struct { metav1.TypeMeta `json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []%s `json:\"items\"` }", listKind, kind)
 }
