@@ -186,10 +186,7 @@ func TestInitAndNewAPI(t *testing.T) {
 // the server: types that redeclare names of the package, plural and reserved kinds, an invalid
 // --plural, and a group that differs from the one already in its directory.
 func TestNewAPIRefuses(t *testing.T) {
-	root := t.TempDir()
-	if _, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"}); err != nil {
-		t.Fatal(err)
-	}
+	root := newProject(t)
 	api := func(kind string, edit func(*APIOptions)) APIOptions {
 		o := APIOptions{Group: "toys", Version: "v1", Kind: kind, Namespaced: true, Status: true}
 		if edit != nil {
@@ -238,6 +235,17 @@ func TestNewAPIRefuses(t *testing.T) {
 	if _, err := NewAPI(root, api("Gizmo", func(o *APIOptions) { o.Group = "toys.heldout.io" })); err != nil {
 		t.Errorf("new-api --group toys.heldout.io: %v", err)
 	}
+}
+
+// newProject is what apigen init --repo example.com/heldout --domain heldout.io --skip-deps
+// leaves in a new directory.
+func newProject(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if _, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"}); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // tree returns every file under root with its content.
@@ -327,10 +335,7 @@ func TestMakefile(t *testing.T) {
 	if err != nil {
 		t.Skip("no make on PATH")
 	}
-	root := t.TempDir()
-	if _, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"}); err != nil {
-		t.Fatal(err)
-	}
+	root := newProject(t)
 	// What apigen generate writes, for IMG.
 	writeFile(t, root, "config/generated/deployment.yaml", "spec:\n  template:\n    spec:\n      containers:\n      - name: apiserver\n        image: example.com/heldout:v1\n")
 	runMake := func(args ...string) string {
@@ -389,10 +394,7 @@ func TestGitignore(t *testing.T) {
 	if err != nil {
 		t.Skip("no git on PATH")
 	}
-	root := t.TempDir()
-	if _, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"}); err != nil {
-		t.Fatal(err)
-	}
+	root := newProject(t)
 	if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
