@@ -349,6 +349,11 @@ func TestMakefile(t *testing.T) {
 		return string(out)
 	}
 	help := runMake("help")
+	for _, line := range strings.Split(help, "\n") {
+		if len(line) > 100 {
+			t.Errorf("make help has a line of %d columns:\n%s", len(line), line)
+		}
+	}
 	for _, target := range []string{"help", "generate", "verify", "fmt", "vet", "lint", "test", "build", "run", "image", "docker-push", "certs", "deploy", "undeploy"} {
 		if !regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(target) + ` +\S`).MatchString(help) {
 			t.Errorf("make help does not describe %s:\n%s", target, help)

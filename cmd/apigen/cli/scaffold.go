@@ -25,7 +25,7 @@ func newInit() *cobra.Command {
 	var skipDeps bool
 	cmd := &cobra.Command{
 		Use:   "init",
-		Short: "Start a new API server project in the current directory",
+		Short: "Start an API server project here, or add what is missing to an existing module",
 		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain, the deployment
 names and a //go:generate line), the license boilerplate, a Makefile, .gitignore, a
 .pre-commit-config.yaml, config/default/kustomization.yaml (what "kubectl apply -k" deploys), a
