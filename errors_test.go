@@ -140,7 +140,6 @@ func TestMarkersCommand(t *testing.T) {
 	for _, want := range []string{
 		"Package markers",
 		"Type markers",
-		"Field markers",
 		"  +groupName\n",
 		"  +apigen:resource\n",
 		"arg:     scope=<one of Namespaced, Cluster> (optional)",
@@ -150,10 +149,59 @@ func TestMarkersCommand(t *testing.T) {
 		"arg:     JSONPath=<string>\n",
 		"alias:   +kubebuilder:selectablefield\n",
 		"  +kubebuilder:validation\n",
-		"example: // +apigen:storageversion\n",
+		"example:\n      // +apigen:storageversion\n",
+		"  +kubebuilder:validation\n      kubebuilder's validation markers",
+		"where:   in package, type and field comments\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("apigen markers output lacks %q", want)
 		}
+	}
+	// Each marker once (kubebuilder:validation is accepted at three levels), and no line
+	// longer than 100 columns.
+	seen := map[string]bool{}
+	for i, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "  +") {
+			if seen[line] {
+				t.Errorf("apigen markers lists %s twice", strings.TrimSpace(line))
+			}
+			seen[line] = true
+		}
+		if len(line) > 100 {
+			t.Errorf("apigen markers line %d has %d columns, more than 100:\n%s", i+1, len(line), line)
+		}
+	}
+}
+
+// TestMissingListSuggestionCompiles pastes the list type that the missing_list_type case
+// suggests into its types file: generate must then succeed, json tags and all.
+func TestMissingListSuggestionCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a project twice")
+	}
+	t.Setenv("APIGEN_CACHE", "off")
+	root := t.TempDir()
+	copyCase(t, "testdata/errors/missing_list_type", root)
+	t.Chdir(root)
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("generate without a list type: exit %d, want 1", code)
+	}
+	_, suggestion, ok := strings.Cut(strings.TrimSpace(stderr.String()), "which has no list type; add: ")
+	if !ok {
+		t.Fatalf("no suggestion in:\n%s", stderr.String())
+	}
+	types := filepath.Join(root, "pkg/apis/toys/v1/toy_types.go")
+	src, err := os.ReadFile(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(types, append(src, "\n"+suggestion+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("generate with the suggested list type pasted: exit %d:\n%s", code, stderr.String())
 	}
 }

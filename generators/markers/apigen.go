@@ -79,12 +79,12 @@ func Apigen() *Registry {
 		Help: "how config/generated deploys the server and what its certs command defaults to (in pkg/apis/doc.go); " +
 			"defaults: namespace = <project>-system, name = <project>-apiserver (the Service, Deployment, ServiceAccount " +
 			"and ClusterRole; the serving certificate Secret is <name>-serving-cert), image = <name>:latest",
-		Example: "+apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=example.com/wardle-apiserver:v0.1.0",
+		Example: "+apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=example.com/wardle:v1",
 	})
 	r.Register(&Definition{
 		Name: ResourceMarker, Target: Type, Args: reflect.TypeFor[Resource](),
 		Help:    "serves the type as a REST resource; defaults: path = lower-case plural of the kind, scope = Namespaced",
-		Example: "+apigen:resource:path=flunders,singular=flunder,shortName=fl,scope=Namespaced,categories=all",
+		Example: "+apigen:resource:path=flunders,singular=flunder,shortName=fl,scope=Cluster,categories=all",
 	}, "kubebuilder:resource")
 	r.Register(&Definition{
 		Name: StatusSubresource, Target: Type,

@@ -124,6 +124,9 @@ func (r *Registry) Definitions() []*Definition {
 type Error struct {
 	Pos token.Position
 	Msg string
+	// Def is the marker's definition when its name was recognised and only its arguments or
+	// value are wrong, so that callers can tell "marker present but invalid" from "absent".
+	Def *Definition
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Pos, e.Msg) }
@@ -146,7 +149,7 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 	}
 	m := &Marker{Def: def, Name: name, Pos: pos}
 	fail := func(format string, args ...any) error {
-		return &Error{Pos: pos, Msg: fmt.Sprintf("+%s: ", name) + fmt.Sprintf(format, args...)}
+		return &Error{Pos: pos, Msg: fmt.Sprintf("+%s: ", name) + fmt.Sprintf(format, args...), Def: def}
 	}
 	switch {
 	case def.PassThrough:

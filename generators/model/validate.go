@@ -173,11 +173,7 @@ func (v *Version) validateResources(errs *ErrorList) {
 			errs.Add(r.Pos, "%s: resource path %q of %s is already used by %s in %s (%s); give one of them another path=", r.marker(), r.Plural, r.Kind, prev.Kind, v.Name, prev.Pos)
 		}
 		plurals[r.Plural] = r
-		for _, name := range append([]string{r.Plural, r.Singular}, r.ShortNames...) {
-			if !resourceName.MatchString(name) {
-				errs.Add(r.Pos, "%s on %s: %q is not a valid resource name (lower-case letters, digits and '-', starting with a letter)", r.marker(), r.Kind, name)
-			}
-		}
+		r.validateNames(errs)
 		if r.Scope != Namespaced && r.Scope != Cluster {
 			errs.Add(r.Pos, "%s on %s: scope must be Namespaced or Cluster, not %q", r.marker(), r.Kind, r.Scope)
 		}
@@ -185,4 +181,5 @@ func (v *Version) validateResources(errs *ErrorList) {
 			errs.Add(r.Pos, "%s: +apigen:subresource:status needs a Status field", r.Kind)
 		}
 	}
+	v.validateUniqueNames(errs)
 }

@@ -336,10 +336,11 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 					}
 				}
 				var ms []*markers.Marker
-				for _, cg := range typeComments(f, p.fset, decl, spec) {
+				comments := typeComments(f, p.fset, decl, spec)
+				for _, cg := range comments {
 					ms = append(ms, p.markersIn(cg, markers.Type)...)
 				}
-				if len(ms) > 0 {
+				if len(ms) > 0 && !p.invalidResourceMarker(comments) {
 					candidates = append(candidates, marked{spec, ms})
 				}
 			}
@@ -470,7 +471,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	list, ok := structs[r.ListKind]
 	switch {
 	case !ok:
-		p.errs.Add(resPos, "+%s is set on %s, which has no list type; declare `type %s struct { metav1.TypeMeta; metav1.ListMeta; Items []%s }`", res.Name, kind, r.ListKind, kind)
+		p.errs.Add(resPos, "+%s is set on %s, which has no list type; add: %s", res.Name, kind, listDecl(r.ListKind, kind))
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}

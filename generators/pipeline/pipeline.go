@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/golang"
@@ -72,16 +73,46 @@ func Run(root string, o Options) (*Result, error) {
 }
 
 // Model loads the project at root and builds and validates its model, without generating.
+// Go type errors of the API packages fail it too, reported with every error the model has.
 func Model(root string) (*loader.Result, *model.Project, error) {
+	if err := checkAPIDir(root); err != nil {
+		return nil, nil, err
+	}
 	load, err := loader.Load(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	project, err := parse.Project(load)
+	if len(load.TypeErrors) > 0 {
+		return nil, nil, withTypeErrors(load.TypeErrors, err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return load, project, nil
+}
+
+// APIDir is where a project's API types live, pkg/apis/<group>/<version>.
+const APIDir = "pkg/apis"
+
+// checkAPIDir refuses a module without APIDir with what to do about it: without it there is
+// nothing to generate, and the load would only say that a pattern matched no directory.
+func checkAPIDir(root string) error {
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(APIDir))); err == nil && fi.IsDir() {
+		return nil
+	}
+	return fmt.Errorf("%s has no %s directory, where apigen reads the API types (%s/<group>/<version>/*.go); "+
+		"add a kind with \"apigen new-api --group <group> --version v1alpha1 --kind <Kind>\", "+
+		"or scaffold the rest of a project here with \"apigen init --domain <domain>\"", root, APIDir, APIDir)
+}
+
+// withTypeErrors joins type errors with the model's errors into one sorted list.
+func withTypeErrors(typeErrs model.ErrorList, err error) error {
+	var list model.ErrorList
+	if err != nil && !errors.As(err, &list) {
+		return err
+	}
+	return append(slices.Clone(typeErrs), list...).Err()
 }
 
 // HeaderPath is the file Run reads the boilerplate from for Options.HeaderFile name: name or

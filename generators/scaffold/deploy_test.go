@@ -92,7 +92,7 @@ func TestInitDeploy(t *testing.T) {
 		t.Error(".gitignore does not ignore /config/certs/ (it holds private keys)")
 	}
 	dockerignore := strings.Fields(read(t, root, ".dockerignore"))
-	for _, want := range []string{"bin/", ".apigen/", "config/certs/"} {
+	for _, want := range []string{"bin/", "apiserver", ".apigen/", "config/certs/"} {
 		if !slices.Contains(dockerignore, want) {
 			t.Errorf(".dockerignore lacks %s", want)
 		}
@@ -139,7 +139,7 @@ func TestInitDeploy(t *testing.T) {
 	if len(images) != 1 || images[0][1] != defaults.Image {
 		t.Errorf("the Makefile's sed finds %v in deployment.yaml, want only %s", images, defaults.Image)
 	}
-	for _, want := range []string{"\tdocker build -t $(IMG) .\n", "\tgo run ./cmd/apiserver certs\n", "\t$(KUBECTL) apply -k config/default\n"} {
+	for _, want := range []string{"\t$(CONTAINER_TOOL) build -t $(IMG) .\n", "\tgo run ./cmd/apiserver certs\n", "\t$(KUBECTL) apply -k config/default\n"} {
 		if !strings.Contains(makefile, want) {
 			t.Errorf("Makefile lacks %q", want)
 		}

@@ -1,9 +1,11 @@
 package scaffold
 
 import (
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,6 +28,8 @@ const (
 	EtcdVersion        = "v3.7.0"
 	KubeOpenAPIVersion = "v0.0.0-20260721132016-d427ff9ee9ad"
 	GoVersion          = "1.26"
+	// GolangciLintVersion is what make lint runs (go run ...@version, no install needed).
+	GolangciLintVersion = "v2.15.0"
 )
 
 // Dependencies are the packages a new project needs, pinned; `go get` of these records every
@@ -58,7 +62,7 @@ const unpublishedVersion = "v0.0.0-00010101000000-000000000000"
 
 // InitOptions are the inputs of apigen init.
 type InitOptions struct {
-	Repo   string // Go module path
+	Repo   string // Go module path; optional when root has a go.mod (which must agree)
 	Domain string // appended to short group names
 	Year   string // copyright year in hack/boilerplate.go.txt
 
@@ -112,6 +116,18 @@ var (
 // names (with the //go:generate line), the boilerplate, a Makefile, .gitignore, a pre-commit
 // configuration, config/default (the kustomization users deploy) and a Dockerfile.
 func Init(root string, o InitOptions) (Result, error) {
+	existing, err := existingModule(root)
+	if err != nil {
+		return Result{}, err
+	}
+	switch {
+	case existing != "" && o.Repo == "":
+		o.Repo = existing
+	case existing != "" && o.Repo != existing:
+		return Result{}, fmt.Errorf("--repo %s differs from the module of the existing go.mod, %s; leave --repo out to scaffold around that module", o.Repo, existing)
+	case o.Repo == "":
+		return Result{}, fmt.Errorf("--repo is required: there is no go.mod here to take the module path from")
+	}
 	if !modulePath.MatchString(o.Repo) {
 		return Result{}, fmt.Errorf("--repo %q is not a Go module path (like example.com/wardle)", o.Repo)
 	}
@@ -131,33 +147,101 @@ func Init(root string, o InitOptions) (Result, error) {
 	}
 	deploy := model.DefaultDeploy(path.Base(o.Repo))
 	data := map[string]any{
-		"Repo": o.Repo, "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen,
+		"Repo": o.Repo, "Project": path.Base(o.Repo), "Domain": o.Domain, "Year": o.Year, "Tool": o.Tool(), "Apigen": apigen,
 		"Replace": o.ApigenReplace != "", "ApigenTool": ApigenTool, "GoVersion": GoVersion, "Cmd": ServerCmd,
-		"Namespace": deploy.Namespace, "Name": deploy.Name, "Image": deploy.Image,
+		"Namespace": deploy.Namespace, "Name": deploy.Name, "Image": deploy.Image, "GolangciLintVersion": GolangciLintVersion,
 	}
-	gomod := o.goMod()
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-		return Result{}, fmt.Errorf("refusing to overwrite existing file(s): go.mod")
-	}
+	// In an existing module or repository every file that is already there is kept (and
+	// reported), and only what is missing is added.
 	res, err := Write(root, []File{
-		{Path: path.Join(ServerCmd, "main.go"), Template: "scaffold/init/main.go.tmpl"},
-		{Path: "pkg/apis/doc.go", Template: "scaffold/init/apis_doc.go.tmpl"},
-		{Path: "hack/boilerplate.go.txt", Template: "scaffold/init/boilerplate.go.txt.tmpl"},
-		{Path: "Makefile", Template: "scaffold/init/Makefile.tmpl"},
-		{Path: ".gitignore", Template: "scaffold/init/gitignore.tmpl"},
-		{Path: ".pre-commit-config.yaml", Template: "scaffold/init/pre-commit-config.yaml.tmpl"},
-		{Path: "config/default/kustomization.yaml", Template: "scaffold/init/default_kustomization.yaml.tmpl"},
-		{Path: "Dockerfile", Template: "scaffold/init/Dockerfile.tmpl"},
-		{Path: ".dockerignore", Template: "scaffold/init/dockerignore.tmpl"},
+		{Path: path.Join(ServerCmd, "main.go"), Template: "scaffold/init/main.go.tmpl", IfExists: Skip},
+		{Path: "pkg/apis/doc.go", Template: "scaffold/init/apis_doc.go.tmpl", IfExists: Skip},
+		{Path: "hack/boilerplate.go.txt", Template: "scaffold/init/boilerplate.go.txt.tmpl", IfExists: Skip},
+		{Path: "Makefile", Template: "scaffold/init/Makefile.tmpl", IfExists: Skip},
+		{Path: ".gitignore", Template: "scaffold/init/gitignore.tmpl", IfExists: Skip},
+		{Path: ".pre-commit-config.yaml", Template: "scaffold/init/pre-commit-config.yaml.tmpl", IfExists: Skip},
+		{Path: "config/default/kustomization.yaml", Template: "scaffold/init/default_kustomization.yaml.tmpl", IfExists: Skip},
+		{Path: "Dockerfile", Template: "scaffold/init/Dockerfile.tmpl", IfExists: Skip},
+		{Path: ".dockerignore", Template: "scaffold/init/dockerignore.tmpl", IfExists: Skip},
+		{Path: ".golangci.yml", Template: "scaffold/init/golangci.yml.tmpl", IfExists: Skip},
+		{Path: "README.md", Template: "scaffold/init/README.md.tmpl", IfExists: Skip},
 	}, data)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(gomod), 0o644); err != nil {
+	if existing == "" {
+		if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(o.goMod()), 0o644); err != nil {
+			return Result{}, err
+		}
+		res.Written = append([]string{"go.mod"}, res.Written...)
+		return res, nil
+	}
+	updated, err := o.addTool(root)
+	if err != nil {
 		return Result{}, err
 	}
-	res.Written = append([]string{"go.mod"}, res.Written...)
+	if updated {
+		res.Updated = append(res.Updated, "go.mod")
+	} else {
+		res.Skipped = append([]string{"go.mod"}, res.Skipped...)
+	}
 	return res, nil
+}
+
+// existingModule returns the module path of root's go.mod, or "" when there is none.
+func existingModule(root string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if m := modfile.ModulePath(data); m != "" {
+		return m, nil
+	}
+	return "", fmt.Errorf("%s has no module line", filepath.Join(root, "go.mod"))
+}
+
+// addTool makes apigen a tool of an existing go.mod, as goMod does for a new one, when the
+// options ask for it and go.mod does not name the tool yet. It reports whether it changed
+// go.mod.
+func (o InitOptions) addTool(root string) (bool, error) {
+	if !o.Tool() {
+		return false, nil
+	}
+	name := filepath.Join(root, "go.mod")
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return false, err
+	}
+	f, err := modfile.Parse(name, data, nil)
+	if err != nil {
+		return false, err
+	}
+	for _, t := range f.Tool {
+		if t.Path == ApigenTool {
+			return false, nil
+		}
+	}
+	version := o.ApigenVersion
+	if o.ApigenReplace != "" {
+		version = unpublishedVersion
+		if err := f.AddReplace(ApigenModule, "", o.ApigenReplace, ""); err != nil {
+			return false, err
+		}
+	}
+	if err := f.AddRequire(ApigenModule, version); err != nil {
+		return false, err
+	}
+	if err := f.AddTool(ApigenTool); err != nil {
+		return false, err
+	}
+	out, err := f.Format()
+	if err != nil {
+		return false, err
+	}
+	return true, os.WriteFile(name, out, 0o644)
 }
 
 // APIOptions are the inputs of apigen new-api.
@@ -186,13 +270,22 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 	}
 	plural := o.Plural
 	if plural == "" {
-		plural = namer.NewAllLowercasePluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: o.Kind}})
+		plural = pluralOf(o.Kind)
+	}
+	if err := checkKind(o, plural); err != nil {
+		return Result{}, err
 	}
 	repo, err := projectModule(root)
 	if err != nil {
 		return Result{}, err
 	}
+	if err := checkGroupDir(root, short, groupName); err != nil {
+		return Result{}, err
+	}
 	dir := path.Join("pkg/apis", short, o.Version)
+	if err := checkClashes(root, dir, o); err != nil {
+		return Result{}, err
+	}
 	data := map[string]any{
 		"Repo": repo, "Group": short, "GroupName": groupName, "Version": o.Version, "Kind": o.Kind, "Plural": plural,
 		"Namespaced": o.Namespaced, "Status": o.Status,
@@ -202,6 +295,12 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_types.go"), Template: "scaffold/api/types.go.tmpl"},
 		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_test.go"), Template: "scaffold/api/test.go.tmpl"},
 	}, data)
+}
+
+// pluralOf is the resource name apigen generate gives a kind without path=: its lower-case
+// plural, as gengo's namer (and so Kubernetes' own generators) forms it.
+func pluralOf(kind string) string {
+	return namer.NewAllLowercasePluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
 }
 
 // qualifyGroup returns the directory name and full name of a group given as "wardle" (with the

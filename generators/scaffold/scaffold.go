@@ -42,6 +42,8 @@ type File struct {
 // Result lists what a scaffold wrote and what it left alone.
 type Result struct {
 	Written, Skipped []string
+	// Updated are existing files a scaffold changed (go.mod, given apigen as a tool).
+	Updated []string
 }
 
 // Write renders every file in memory, checks that none it must create already exists, and only

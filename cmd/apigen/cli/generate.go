@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -24,8 +27,26 @@ type generateFlags struct {
 
 func (f *generateFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.headerFile, "header-file", "", "boilerplate for the top of generated Go files (default "+pipeline.DefaultHeaderFile+" when present)")
-	cmd.Flags().StringVar(&f.year, "year", "", "replaces YEAR in the boilerplate (the clock is never read, so output is reproducible)")
+	cmd.Flags().StringVar(&f.year, "year", "", "replaces the word YEAR in the header file, for a boilerplate shared with the Kubernetes generators; the one apigen init writes has the year itself (the clock is never read, so output is reproducible)")
 	cmd.Flags().BoolVar(&f.noCache, "no-cache", false, "always load and compare, even when an earlier run had the very same inputs (as does APIGEN_CACHE=off)")
+}
+
+// warnUnusedYear says so when --year is given but the header file has no YEAR to replace (the
+// boilerplate apigen init writes has the year itself), rather than accept it without effect.
+func (f *generateFlags) warnUnusedYear(root string, w io.Writer) {
+	if f.year == "" {
+		return
+	}
+	path, _ := pipeline.HeaderPath(root, f.headerFile)
+	data, err := os.ReadFile(path)
+	if err != nil || bytes.Contains(data, []byte("YEAR")) {
+		return // a missing --header-file is reported by the run itself
+	}
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		rel = path
+	}
+	fmt.Fprintf(w, "apigen: warning: --year=%s has no effect: %s has no YEAR to replace\n", f.year, filepath.ToSlash(rel))
 }
 
 // plan runs the pipeline for the project at root and compares its output with the tree.
@@ -69,6 +90,9 @@ file. Files are written only when all generators succeeded and only when their c
 generated files that are no longer produced are deleted; files without apigen's
 "Code generated" header are never overwritten. Like verify, it skips the load and writes nothing
 when an earlier run with byte-identical inputs left the tree current (--no-cache: load anyway).`,
+		Example: `  apigen generate
+  apigen generate -v --no-cache
+  apigen generate --dump-model > model.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			start := time.Now()
@@ -92,6 +116,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 			if err != nil {
 				return err
 			}
+			flags.warnUnusedYear(root, cmd.ErrOrStderr())
 			cache, cached, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
 			var sum engine.Summary
 			if hit {
@@ -153,12 +178,14 @@ When every input (apigen itself, the flags, the go environment, go.mod, go.sum, 
 files, the generated files) is byte for byte that of an earlier verify or generate that left the
 tree current, verify answers from a cache in the user cache directory without loading.
 --no-cache or APIGEN_CACHE=off turns this off.`,
-		Args: cobra.NoArgs,
+		Example: `  apigen verify || echo "run apigen generate"`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := pipeline.FindRoot(".")
 			if err != nil {
 				return err
 			}
+			flags.warnUnusedYear(root, cmd.ErrOrStderr())
 			cache, _, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
 			if hit {
 				return nil

@@ -18,7 +18,8 @@ func newMarkers() *cobra.Command {
 comments, type declarations, struct fields), with its arguments, the kubebuilder spellings it
 also accepts, what it does and an example. Markers of other tools (+genclient, +k8s:..., +optional,
 +listType, ...) are ignored; an unknown +apigen: marker is an error.`,
-		Args: cobra.NoArgs,
+		Example: `  apigen markers | less`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			printMarkers(cmd.OutOrStdout(), markers.Apigen())
 			return nil
@@ -26,15 +27,26 @@ also accepts, what it does and an example. Markers of other tools (+genclient, +
 	}
 }
 
-// printMarkers writes the registry's definitions, grouped by target and sorted by name.
+// printMarkers writes the registry's definitions, grouped by target and sorted by name. A
+// marker accepted at several levels (kubebuilder's validation markers) is shown once, under
+// the first, with the others named; text is wrapped at helpWidth.
 func printMarkers(w io.Writer, reg *markers.Registry) {
 	heading := map[markers.Target]string{
 		markers.Package: "Package markers (in the package's doc comment, usually doc.go)",
 		markers.Type:    "Type markers (in the comment above a type declaration)",
 		markers.Field:   "Field markers (in the comment above a struct field)",
 	}
+	targets := map[string][]string{}
+	for _, d := range reg.Definitions() {
+		targets[d.Name] = append(targets[d.Name], d.Target.String())
+	}
+	shown := map[string]bool{}
 	last := markers.Target(-1)
 	for _, d := range reg.Definitions() {
+		if shown[d.Name] {
+			continue
+		}
+		shown[d.Name] = true
 		if d.Target != last {
 			if last >= 0 {
 				fmt.Fprintln(w)
@@ -43,16 +55,22 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 			last = d.Target
 		}
 		fmt.Fprintf(w, "\n  +%s\n", d.Name)
-		fmt.Fprintf(w, "      %s\n", d.Help)
+		item := func(label, text string) {
+			fmt.Fprint(w, wrap(text, "      "+label, "               "))
+		}
+		fmt.Fprint(w, wrap(d.Help, "      ", "      "))
+		if t := targets[d.Name]; len(t) > 1 {
+			item("where:   ", "in "+strings.Join(t[:len(t)-1], ", ")+" and "+t[len(t)-1]+" comments")
+		}
 		switch {
 		case d.Form != "":
 			fmt.Fprintf(w, "      form:    %s\n", d.Form)
 		case d.PassThrough:
-			fmt.Fprintf(w, "      form:    +%s followed by anything (not checked)\n", d.Name)
+			item("form:    ", fmt.Sprintf("+%s followed by anything (not checked)", d.Name))
 		case d.Value && d.Args != nil:
-			fmt.Fprintf(w, "      value:   %s (optional; +%s alone means true)\n", d.Args.Kind(), d.Name)
+			item("value:   ", fmt.Sprintf("%s (optional; +%s alone means true)", d.Args.Kind(), d.Name))
 		case d.Value:
-			fmt.Fprintf(w, "      value:   string\n")
+			item("value:   ", "string")
 		}
 		for _, a := range d.Arguments() {
 			desc := a.Type
@@ -66,14 +84,36 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 			if a.Optional {
 				opt = " (optional)"
 			}
-			fmt.Fprintf(w, "      arg:     %s=<%s>%s\n", a.Name, desc, opt)
+			item("arg:     ", fmt.Sprintf("%s=<%s>%s", a.Name, desc, opt))
 		}
 		if aliases := reg.Aliases(d); len(aliases) > 0 {
 			for i, a := range aliases {
 				aliases[i] = "+" + a
 			}
-			fmt.Fprintf(w, "      alias:   %s\n", strings.Join(aliases, ", "))
+			item("alias:   ", strings.Join(aliases, ", "))
 		}
-		fmt.Fprintf(w, "      example: // %s\n", d.Example)
+		// An example is one marker line: it is not wrapped, but gets a line of its own.
+		fmt.Fprintf(w, "      example:\n      // %s\n", d.Example)
 	}
+}
+
+// wrap breaks text into lines of at most helpWidth columns at spaces, the first starting with
+// first and the others with indent.
+func wrap(text, first, indent string) string {
+	var b strings.Builder
+	line := first
+	empty := true
+	for _, word := range strings.Fields(text) {
+		if !empty && len(line)+1+len(word) > helpWidth {
+			b.WriteString(line + "\n")
+			line, empty = indent, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += word
+		empty = false
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }

@@ -8,23 +8,41 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
 // Main runs apigen with args and returns the process exit code.
 func Main(args []string, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)
-	err := root.Execute()
+	// Cobra validates the command, flags and arguments before it calls RunE: an error before
+	// that is a usage mistake, and the user is pointed to the command's help.
+	started := false
+	for _, c := range root.Commands() {
+		if run := c.RunE; run != nil {
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				started = true
+				return run(cmd, args)
+			}
+		}
+	}
+	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
 	}
 	var silent silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintln(stderr, describe(err))
+	}
+	if !started {
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
 	}
 	return 1
 }
@@ -40,30 +58,54 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Generate a Kubernetes aggregated API server from annotated Go types",
 		Long: `apigen turns Go types in pkg/apis/<group>/<version>/, annotated with +apigen markers, into
 a complete aggregated API server: registration, deepcopy, OpenAPI, REST storage and a server
-that runs locally on embedded etcd or behind a kube-apiserver.
-
-  apigen init --repo example.com/wardle --domain example.com
+that runs locally on embedded etcd or behind a kube-apiserver.`,
+		Example: `  apigen init --repo example.com/wardle --domain example.com
   apigen new-api --group wardle --version v1alpha1 --kind Flunder
   apigen generate
-  go run ./cmd/apiserver`,
+  make run`,
 		SilenceUsage:  true, // a failed run is not a usage mistake
 		SilenceErrors: true, // Main prints errors itself, positioned and relative
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newInit(), newNewAPI(), newGenerate(), newVerify(), newMarkers())
+	root.AddCommand(newInit(), newNewAPI(), newGenerate(), newVerify(), newMarkers(), newVersion())
+	root.Version = versionText()
+	root.SetVersionTemplate("{{.Version}}")
+	root.InitDefaultVersionFlag()
+	root.Flags().Lookup("version").Usage = "print apigen's version and build information, as apigen version does"
+	// Flag help wraps at the width of the rest of the help text.
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages |", ".FlagUsagesWrapped "+strconv.Itoa(helpWidth)+" |"))
 	return root
+}
+
+// helpWidth is the column apigen's help text, flags included, wraps at.
+const helpWidth = 100
+
+// required marks flags as required, in their help text as well as for cobra's check.
+func required(cmd *cobra.Command, names ...string) {
+	for _, n := range names {
+		cmd.Flags().Lookup(n).Usage += " (required)"
+		_ = cmd.MarkFlagRequired(n)
+	}
 }
 
 // describe formats an error for the terminal: model errors one per line with paths relative
 // to the working directory, like a compiler.
 func describe(err error) string {
 	var list model.ErrorList
-	if !errors.As(err, &list) {
+	switch {
+	case errors.Is(err, loader.ErrMissingDependencies):
+		return "apigen: " + err.Error() + " (apigen init --skip-deps leaves them out).\n" + fetchDependencies
+	case !errors.As(err, &list):
 		return "apigen: " + err.Error()
 	}
 	return list.Error()
 }
+
+// fetchDependencies says how to add what "apigen init" fetches unless --skip-deps.
+var fetchDependencies = "Fetch the dependencies apigen init pins, then generate:\n" +
+	"  go get " + strings.Join(scaffold.Dependencies(), " ") + "\n" +
+	"  apigen generate"
 
 // relativeTo rewrites the positions of model errors, which are relative to the project root,
 // to be relative to the working directory.

@@ -25,12 +25,14 @@ func newInit() *cobra.Command {
 	var skipDeps bool
 	cmd := &cobra.Command{
 		Use:   "init",
-		Short: "Start a new API server project in the current directory",
+		Short: "Start an API server project here, or add what is missing to an existing module",
 		Long: `init writes go.mod, cmd/apiserver/main.go, pkg/apis/doc.go (with the domain, the deployment
 names and a //go:generate line), the license boilerplate, a Makefile, .gitignore, a
 .pre-commit-config.yaml, config/default/kustomization.yaml (what "kubectl apply -k" deploys), a
-Dockerfile and .dockerignore; it never overwrites a file. It then fetches the pinned Kubernetes dependencies, generates the
-(still empty) server and tidies go.mod, so that "go build ./cmd/apiserver" works at once.
+Dockerfile and .dockerignore. It never overwrites a file: in an existing module or repository it
+adds what is missing and keeps, saying so, what is there. It then fetches the pinned Kubernetes
+dependencies, generates the (still empty) server and tidies go.mod, so that
+"go build ./cmd/apiserver" works at once.
 
 apigen as a tool of the project. When go.mod can name an apigen to build, init adds the tool
 directive (what "go get -tool github.com/apigen-dev/apigen/cmd/apigen@<version>" adds), and the
@@ -47,6 +49,10 @@ Otherwise (a development build, as "go build ./cmd/apigen" makes) go.mod is left
 and the Makefile, //go:generate and the hook run the apigen on your PATH. apigen's dependencies
 join go.mod's requirements with the tool directive, as any tool's do; the generated server never
 imports apigen.`,
+		Example: `  mkdir wardle && cd wardle
+  apigen init --repo example.com/wardle --domain example.com
+  apigen init --repo example.com/wardle --domain example.com --apigen-version=v0.3.0
+  apigen init --domain example.com   # in an existing module: adds what is missing`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := os.Getwd()
@@ -75,6 +81,7 @@ imports apigen.`,
 				fmt.Fprintln(out, "apigen is not in go.mod (this is a development build; see --apigen-module-replace): make and go generate run apigen from PATH")
 			}
 			if skipDeps {
+				fmt.Fprintln(out, "dependencies not fetched (--skip-deps). "+fetchDependencies)
 				return nil
 			}
 			fmt.Fprintln(out, "fetching dependencies (go get)...")
@@ -91,14 +98,13 @@ imports apigen.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&o.Repo, "repo", "", "Go module path of the new project (required), e.g. example.com/wardle")
-	cmd.Flags().StringVar(&o.Domain, "domain", "", "domain of the API groups (required): --group wardle becomes wardle.<domain>")
-	cmd.Flags().StringVar(&o.Year, "year", strconv.Itoa(time.Now().Year()), "copyright year in hack/boilerplate.go.txt")
+	cmd.Flags().StringVar(&o.Repo, "repo", "", "Go module path of the new project, e.g. example.com/wardle (required without a go.mod; in an existing module it defaults to, and must equal, go.mod's)")
+	cmd.Flags().StringVar(&o.Domain, "domain", "", "domain of the API groups: --group wardle becomes wardle.<domain>")
+	cmd.Flags().StringVar(&o.Year, "year", strconv.Itoa(time.Now().Year()), "copyright year written into hack/boilerplate.go.txt, once (the file is yours; generate copies it into every generated Go file as it is)")
 	cmd.Flags().BoolVar(&skipDeps, "skip-deps", false, "only write the files: no go get, generate or go mod tidy")
 	cmd.Flags().StringVar(&o.ApigenReplace, "apigen-module-replace", "", "make apigen a tool of the project built from this local apigen checkout (a replace directive; see above)")
 	cmd.Flags().StringVar(&o.ApigenVersion, "apigen-version", "", "make apigen a tool of the project at this published version (default: this binary's version, when it is a release)")
-	_ = cmd.MarkFlagRequired("repo")
-	_ = cmd.MarkFlagRequired("domain")
+	required(cmd, "domain")
 	return cmd
 }
 
@@ -109,7 +115,14 @@ func newNewAPI() *cobra.Command {
 		Short: "Add a kind: its types file, and doc.go when the version is new",
 		Long: `new-api writes pkg/apis/<group>/<version>/<kind>_types.go with the +apigen:resource marker,
 Spec, Status and List types, and the version's doc.go with +groupName when it does not exist yet.
-It never overwrites a types file. Edit the types, then run apigen generate.`,
+It never overwrites a types file. Edit the types, then run apigen generate.
+
+It refuses, before writing anything, what would only fail later: a kind whose types (Kind,
+KindSpec, KindStatus, KindList) are already declared in the package, a plural or reserved kind
+(List, Status), an invalid --plural, and a group other than the one already in pkg/apis/<group>.`,
+		Example: `  apigen new-api --group wardle --version v1alpha1 --kind Flunder
+  apigen new-api --group wardle --version v1alpha1 --kind Fischer --namespaced=false
+  apigen new-api --group batch.example.org --version v1 --kind Bus --plural buses --status=false`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root, err := pipeline.FindRoot(".")
@@ -132,9 +145,7 @@ It never overwrites a types file. Edit the types, then run apigen generate.`,
 	cmd.Flags().StringVar(&o.Plural, "plural", "", "resource name in URLs (default: lower-case plural of the kind)")
 	cmd.Flags().BoolVar(&o.Namespaced, "namespaced", true, "objects live in a namespace (false: cluster-scoped)")
 	cmd.Flags().BoolVar(&o.Status, "status", true, "give the kind a Status and a /status subresource")
-	for _, f := range []string{"group", "version", "kind"} {
-		_ = cmd.MarkFlagRequired(f)
-	}
+	required(cmd, "group", "version", "kind")
 	return cmd
 }
 
@@ -172,6 +183,9 @@ func releasedVersion() string {
 func printScaffold(w io.Writer, res scaffold.Result) {
 	for _, p := range res.Written {
 		fmt.Fprintf(w, "created   %s\n", p)
+	}
+	for _, p := range res.Updated {
+		fmt.Fprintf(w, "updated   %s\n", p)
 	}
 	for _, p := range res.Skipped {
 		fmt.Fprintf(w, "kept      %s (exists)\n", p)

@@ -4,11 +4,18 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // Toy is a test kind.
 // +apigen:resource:pth=toys
+// +apigen:subresource:status
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec ToySpec `json:"spec,omitempty"`
+	Spec   ToySpec   `json:"spec,omitempty"`
+	Status ToyStatus `json:"status,omitempty"`
+}
+
+// ToyStatus is the observed state.
+type ToyStatus struct {
+	Ready bool `json:"ready,omitempty"`
 }
 
 // ToySpec is the desired state.

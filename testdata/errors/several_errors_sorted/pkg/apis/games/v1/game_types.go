@@ -10,6 +10,7 @@ type Card struct {
 
 	Spec CardSpec `json:"spec,omitempty"`
 	Deck string
+	Size Size `json:"size,omitempty"`
 }
 
 // CardSpec is the desired state.
