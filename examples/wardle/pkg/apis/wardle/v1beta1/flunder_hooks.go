@@ -23,7 +23,7 @@ func (f *Flunder) Validate(ctx context.Context) field.ErrorList {
 	if ref.Name == "" {
 		errs = append(errs, field.Required(path.Child("name"), "a reference needs a name"))
 	}
-	if ref.Kind == FlunderReferenceType && ref.Name == f.Name {
+	if ref.Name == f.Name {
 		errs = append(errs, field.Invalid(path.Child("name"), ref.Name, "a flunder cannot refer to itself"))
 	}
 	return errs
