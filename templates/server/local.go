@@ -28,7 +28,16 @@ import (
 // both kept in o.dataDir, until ctx is cancelled. The API server drains before
 // etcd stops, so no acknowledged write is lost.
 func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
+	// Everything in it is the server's alone: the CA's key, etcd's data and
+	// socket. An existing directory is tightened too.
 	if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(o.dataDir, 0o700); err != nil {
+		return err
+	}
+	socket, err := etcdSocketPath(o.dataDir)
+	if err != nil {
 		return err
 	}
 	lock, err := lockDataDir(o.dataDir)
@@ -56,7 +65,7 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	}()
 
 	etcdLog := filepath.Join(o.dataDir, "etcd.log")
-	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), etcdLog)
+	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), socket, etcdLog)
 	if err != nil {
 		return err
 	}
@@ -180,16 +189,20 @@ func lockDataDir(dir string) (io.Closer, error) {
 const etcdStartTimeout = time.Minute
 
 // startEtcd starts a single-member etcd with its data in dir and returns it
-// with its client URL once it is ready.
-func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, error) {
+// with the endpoint its clients use once it is ready. etcd has no
+// authentication of its own here, so it must be reachable by the server only:
+// it listens on a unix socket in the 0700 data dir (made 0600 as well), has
+// no peer listener, and no TCP port at all.
+func startEtcd(ctx context.Context, dir, socket, logFile string) (*embed.Etcd, string, error) {
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
-	// Port 0: the kernel picks free ports, so nothing can race us for them.
-	// The advertised URLs are never dialled in a single-member cluster; the
-	// real client address is read back from the listener.
-	loopback := []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
-	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = loopback, loopback
-	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = loopback, loopback
+	client := []url.URL{{Scheme: "unix", Path: socket}}
+	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = client, client
+	// A single member never dials a peer: no peer listener. The advertised
+	// peer URL is only recorded in the membership (port 0 is nobody's), and
+	// stays what data dirs of earlier versions hold.
+	cfg.ListenPeerUrls = nil
+	cfg.AdvertisePeerUrls = []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
 	// To a file: etcd logs every listener it closes on shutdown as an error,
 	// which would end each Ctrl-C with stack traces. Failures while running
@@ -203,9 +216,15 @@ func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, e
 	if err != nil {
 		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
 	}
+	// The data dir already keeps everyone else out; the socket's own mode
+	// says so too, whatever the umask was.
+	if err := os.Chmod(socket, 0o600); err != nil {
+		e.Close()
+		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
+	}
 	select {
 	case <-e.Server.ReadyNotify():
-		return e, "http://" + e.Clients[0].Addr().String(), nil
+		return e, "unix:" + socket, nil
 	case err := <-e.Err():
 		e.Close()
 		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w (its log: %s)", dir, err, logFile)
@@ -216,6 +235,30 @@ func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, e
 		e.Close()
 		return nil, "", ctx.Err()
 	}
+}
+
+// maxSocketPath is the longest unix socket path every platform takes (the
+// kernel's sun_path holds 104 bytes on macOS, 108 on Linux, with a NUL).
+const maxSocketPath = 103
+
+// etcdSocketPath is where the embedded etcd listens: in the data dir, by its
+// absolute path, or relative to the working directory when only that is short
+// enough (the server never changes directory).
+func etcdSocketPath(dataDir string) (string, error) {
+	abs, err := filepath.Abs(filepath.Join(dataDir, "etcd.sock"))
+	if err != nil {
+		return "", err
+	}
+	if len(abs) <= maxSocketPath {
+		return abs, nil
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && len(rel) <= maxSocketPath {
+			return rel, nil
+		}
+	}
+	return "", fmt.Errorf("--data-dir %s: etcd's socket %s would be longer than the %d bytes a unix socket path may have; use a shorter --data-dir",
+		dataDir, abs, maxSocketPath)
 }
 
 // writeKubeconfig writes an admin kubeconfig for server, with every

@@ -178,10 +178,15 @@ func TestLocalMode(t *testing.T) {
 	dir := t.TempDir()
 	dataDir, kubeconfig := filepath.Join(dir, "data"), filepath.Join(dir, "kubeconfig")
 	args := []string{"--data-dir", dataDir, "--write-kubeconfig", kubeconfig, "--secure-port", "0"}
+	// A data dir that exists already, open to everyone, is tightened.
+	if err := os.Mkdir(dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	srv := start(t, args...)
 	client := srv.waitReady(t, kubeconfig)
 	_, host := kubeconfigClient(t, kubeconfig)
+	checkPrivate(t, dataDir)
 
 	for _, path := range []string{"/readyz", "/livez", "/healthz", "/apis", "/version", "/openapi/v2", "/openapi/v3"} {
 		if code, body := get(t, client, host+path); code != http.StatusOK {
@@ -262,6 +267,45 @@ func TestLocalMode(t *testing.T) {
 	}
 	if err := srv.stop(t); err != nil {
 		t.Fatalf("stopping: %v", err)
+	}
+}
+
+// checkPrivate asserts that the data dir is the server's alone: the
+// directory 0700, etcd's socket and every key 0600.
+func checkPrivate(t *testing.T, dataDir string) {
+	t.Helper()
+	modes := map[string]os.FileMode{dataDir: os.ModeDir | 0o700, filepath.Join(dataDir, "etcd.sock"): os.ModeSocket | 0o600}
+	keys, _ := filepath.Glob(filepath.Join(dataDir, "pki", "*.key"))
+	if len(keys) != 2 {
+		t.Errorf("want the CA's and the admin's key in %s/pki, found %v", dataDir, keys)
+	}
+	for _, k := range keys {
+		modes[k] = 0o600
+	}
+	for path, want := range modes {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Error(err)
+		} else if fi.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, fi.Mode(), want)
+		}
+	}
+}
+
+func TestEtcdSocketPath(t *testing.T) {
+	t.Chdir(t.TempDir())
+	wd, _ := os.Getwd()
+	if got, _ := etcdSocketPath("data"); got != filepath.Join(wd, "data", "etcd.sock") {
+		t.Errorf("short data dir: socket %q, want the absolute path", got)
+	}
+	// Deep below the working directory: only the relative path fits.
+	deep := filepath.Join(wd, strings.Repeat("d", 40), strings.Repeat("e", 40))
+	if got, err := etcdSocketPath(deep); err != nil || got != filepath.Join(strings.Repeat("d", 40), strings.Repeat("e", 40), "etcd.sock") {
+		t.Errorf("deep data dir: socket %q, %v; want the path relative to the working directory", got, err)
+	}
+	long := "/" + strings.Repeat("x", maxSocketPath)
+	if _, err := etcdSocketPath(long); err == nil || !strings.Contains(err.Error(), "use a shorter --data-dir") {
+		t.Errorf("too long a data dir: %v", err)
 	}
 }
 

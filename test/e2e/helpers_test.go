@@ -65,6 +65,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(dialUnixEnv); path != "" {
+		os.Exit(dialUnix(path))
+	}
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "apigen-e2e-bin-")
 	if err != nil {
@@ -450,13 +453,13 @@ type server struct {
 	kubeconfig string
 }
 
-// startServer runs the generated server in local mode and waits until /readyz answers
-// through the kubeconfig it writes.
-func startServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, logPath string) *server {
+// startServer runs the generated server in local mode, with extra flags after the ones it
+// always passes, and waits until /readyz answers through the kubeconfig it writes.
+func startServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, logPath string, extra ...string) *server {
 	t.Helper()
 	s := &server{bin: bin, dir: dir, port: port, dataDir: dataDir, kubeconfig: kubeconfig}
-	s.proc = startProcess(t, cmdOpts{Dir: dir}, logPath, bin,
-		"--secure-port="+strconv.Itoa(port), "--data-dir="+dataDir, "--write-kubeconfig="+kubeconfig)
+	args := append([]string{"--secure-port=" + strconv.Itoa(port), "--data-dir=" + dataDir, "--write-kubeconfig=" + kubeconfig}, extra...)
+	s.proc = startProcess(t, cmdOpts{Dir: dir}, logPath, bin, args...)
 	start := time.Now()
 	s.waitReady(t, kubeconfig)
 	t.Logf("server ready on 127.0.0.1:%d %s after start", port, time.Since(start).Round(time.Millisecond))
@@ -586,8 +589,8 @@ func checkLoopbackOnly(t *testing.T, s *server) {
 	}
 }
 
-// listeningAddrs reads the TCP sockets in LISTEN state that process pid holds, from /proc.
-func listeningAddrs(pid int) ([]netip.AddrPort, error) {
+// socketInodes returns the inodes of the sockets process pid holds open, from /proc.
+func socketInodes(pid int) (map[string]bool, error) {
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
 		return nil, err
@@ -598,6 +601,46 @@ func listeningAddrs(pid int) ([]netip.AddrPort, error) {
 		if err == nil && strings.HasPrefix(link, "socket:[") {
 			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
 		}
+	}
+	return inodes, nil
+}
+
+// listeningUnixSockets returns the paths of the unix sockets process pid listens on, from
+// /proc/net/unix ("" for an abstract or unnamed one).
+func listeningUnixSockets(pid int) ([]string, error) {
+	inodes, err := socketInodes(pid)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	// Num RefCount Protocol Flags Type St Inode [Path]; flag 0x10000 is "accepting connections".
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		fields := strings.Fields(line)
+		if len(fields) < 7 || !inodes[fields[6]] {
+			continue
+		}
+		if flags, err := strconv.ParseUint(fields[3], 16, 32); err != nil || flags&0x10000 == 0 {
+			continue
+		}
+		path := ""
+		if len(fields) > 7 {
+			path = fields[7]
+		}
+		out = append(out, path)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// listeningAddrs reads the TCP sockets in LISTEN state that process pid holds, from /proc.
+func listeningAddrs(pid int) ([]netip.AddrPort, error) {
+	inodes, err := socketInodes(pid)
+	if err != nil {
+		return nil, err
 	}
 	var out []netip.AddrPort
 	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
