@@ -149,6 +149,7 @@ func Init(root string, o InitOptions) (Result, error) {
 		{Path: "config/default/kustomization.yaml", Template: "scaffold/init/default_kustomization.yaml.tmpl"},
 		{Path: "Dockerfile", Template: "scaffold/init/Dockerfile.tmpl"},
 		{Path: ".dockerignore", Template: "scaffold/init/dockerignore.tmpl"},
+		{Path: "config/audit/policy.yaml", Template: "scaffold/init/audit_policy.yaml.tmpl"},
 	}, data)
 	if err != nil {
 		return Result{}, err

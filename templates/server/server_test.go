@@ -21,7 +21,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	utilversion "k8s.io/apimachinery/pkg/util/version"
 	apimachineryversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericapiserver "k8s.io/apiserver/pkg/server"
@@ -174,7 +173,18 @@ func get(t *testing.T, client *http.Client, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// testVersion stands for a version set at build time.
+const testVersion = "v1.2.3-test"
+
+// setVersion sets the version as -ldflags "-X ...server.version=" would.
+func setVersion(t *testing.T, v string) {
+	old := version
+	version = v
+	t.Cleanup(func() { version = old })
+}
+
 func TestLocalMode(t *testing.T) {
+	setVersion(t, testVersion)
 	dir := t.TempDir()
 	dataDir, kubeconfig := filepath.Join(dir, "data"), filepath.Join(dir, "kubeconfig")
 	args := []string{"--data-dir", dataDir, "--write-kubeconfig", kubeconfig, "--secure-port", "0"}
@@ -199,14 +209,21 @@ func TestLocalMode(t *testing.T) {
 		t.Errorf("GET /apis: want an APIGroupList, got %s (%v)", body, err)
 	}
 
-	// kubectl version parses this; an unstamped `go build` must not break it.
+	// The project's version, as -ldflags -X sets it (see setVersion).
 	_, body = get(t, client, host+"/version")
 	var info apimachineryversion.Info
 	if err := json.Unmarshal([]byte(body), &info); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := utilversion.ParseSemantic(info.GitVersion); err != nil {
-		t.Errorf("GET /version: gitVersion %q: %v", info.GitVersion, err)
+	if info.GitVersion != testVersion || info.Major != "1" || info.Minor != "2" || info.GoVersion == "" {
+		t.Errorf("GET /version: %s; want gitVersion %s, major 1, minor 2 and the Go version", body, testVersion)
+	}
+	_, body = get(t, client, host+"/openapi/v2")
+	var doc struct {
+		Info struct{ Title, Version string }
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil || doc.Info.Title != "test" || doc.Info.Version != testVersion {
+		t.Errorf("GET /openapi/v2: info %+v (%v); want title test, version %s", doc.Info, err, testVersion)
 	}
 
 	if fi, err := os.Stat(kubeconfig); err != nil || fi.Mode().Perm() != 0o600 {
@@ -306,6 +323,43 @@ func TestEtcdSocketPath(t *testing.T) {
 	long := "/" + strings.Repeat("x", maxSocketPath)
 	if _, err := etcdSocketPath(long); err == nil || !strings.Contains(err.Error(), "use a shorter --data-dir") {
 		t.Errorf("too long a data dir: %v", err)
+	}
+}
+
+// --profiling=false (RecommendedOptions' flag) removes /debug/pprof; the rest
+// of the operator's endpoints stay.
+func TestProfilingOff(t *testing.T) {
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	for _, profiling := range []string{"true", "false"} {
+		srv := start(t, "--data-dir", filepath.Join(dir, "data"), "--write-kubeconfig", kubeconfig, "--secure-port", "0", "--profiling="+profiling)
+		client := srv.waitReady(t, kubeconfig)
+		_, host := kubeconfigClient(t, kubeconfig)
+		want := map[string]int{"/debug/pprof/": http.StatusOK, "/metrics": http.StatusOK}
+		if profiling == "false" {
+			want["/debug/pprof/"] = http.StatusNotFound
+		}
+		for path, code := range want {
+			if got, body := get(t, client, host+path); got != code {
+				t.Errorf("--profiling=%s: GET %s: %d %.200s; want %d", profiling, path, got, body, code)
+			}
+		}
+		if err := srv.stop(t); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{{testVersion, "test " + testVersion + "\n"}, {"", "test " + devVersion + "\n"}} {
+		setVersion(t, tc.set)
+		cmd := NewCommand(context.Background(), emptyAPIs())
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetArgs([]string{"--version"})
+		if err := cmd.Execute(); err != nil || out.String() != tc.want {
+			t.Errorf("--version with version %q: %q, %v; want %q", tc.set, out.String(), err, tc.want)
+		}
 	}
 }
 

@@ -415,12 +415,13 @@ var goEnv = []string{"GOWORK=off", "GOTOOLCHAIN=local"}
 
 var goSumProblem = regexp.MustCompile(`missing go\.sum entry|no required module provides|updates to go\.mod needed|go: updates to go\.sum needed`)
 
-// buildServer builds ./cmd/apiserver of the project in dir into out. When the build only
-// fails because go.mod/go.sum are incomplete, it says so in the log and retries with
-// -mod=mod (which the brief accepts), so later behaviour is still checked.
-func buildServer(t *testing.T, dir, out string) {
+// buildServer builds ./cmd/apiserver of the project in dir into out, with extra go build
+// flags. When the build only fails because go.mod/go.sum are incomplete, it says so in the
+// log and retries with -mod=mod (which the brief accepts), so later behaviour is still checked.
+func buildServer(t *testing.T, dir, out string, extra ...string) {
 	t.Helper()
-	r := runCmd(cmdOpts{Dir: dir, Env: goEnv, Timeout: buildTimeout}, "go", "build", "-o", out, "./cmd/apiserver")
+	args := append(append([]string{"build", "-o", out}, extra...), "./cmd/apiserver")
+	r := runCmd(cmdOpts{Dir: dir, Env: goEnv, Timeout: buildTimeout}, "go", args...)
 	if r.ExitCode == 0 {
 		t.Logf("built the API server in %s", r.Took.Round(time.Second))
 		return
@@ -431,7 +432,7 @@ func buildServer(t *testing.T, dir, out string) {
 	t.Logf("PRODUCT NOTE: go.mod/go.sum of the project are incomplete after apigen init+generate; "+
 		"`go build ./cmd/apiserver` fails until `go mod tidy` (retrying with -mod=mod):\n%s", r)
 	flags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=mod")
-	r = runCmd(cmdOpts{Dir: dir, Env: append(goEnv, "GOFLAGS="+flags), Timeout: buildTimeout}, "go", "build", "-o", out, "./cmd/apiserver")
+	r = runCmd(cmdOpts{Dir: dir, Env: append(goEnv, "GOFLAGS="+flags), Timeout: buildTimeout}, "go", args...)
 	mustSucceed(t, r)
 	t.Logf("built the API server with -mod=mod in %s", r.Took.Round(time.Second))
 }

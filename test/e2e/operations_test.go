@@ -1,13 +1,16 @@
 package e2e
 
 import (
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -32,13 +35,34 @@ func TestLocalOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataDir, kubeconfig := filepath.Join(work, "data"), filepath.Join(work, "kubeconfig")
-	srv := startServer(t, bin, work, freePort(t), dataDir, kubeconfig, filepath.Join(work, "server.log"))
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	auditLog := filepath.Join(work, "audit.log")
+	// -v=3 logs every request: more to search for secrets, and the level README documents.
+	srv := startServer(t, bin, work, freePort(t), dataDir, kubeconfig, filepath.Join(work, "server.log"),
+		"--audit-policy-file="+filepath.Join(root, "examples", "wardle", "config", "audit", "policy.yaml"),
+		"--audit-log-path="+auditLog, "-v=3")
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", srv.proc.Pid()))
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	checkEtcdPrivate(t, srv)
+
+	k := &kubectl{bin: tools(t).kubectl, kubeconfig: kubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
+	flunder := "apiVersion: " + wardleGroup + "/" + loadVersion + "\nkind: Flunder\nmetadata:\n  name: audited\n  namespace: default\n"
+	k.okStdin(t, flunder, "create", "-f", "-")
+	k.ok(t, "get", "flunders", "-n", "default")
+	if log := srv.proc.Log(); !regexp.MustCompile(`"HTTP" verb="POST" URI="/apis/` + wardleGroup + `/` + loadVersion + `/namespaces/default/flunders[?"]`).MatchString(log) {
+		t.Errorf("-v=3: the server's log has no HTTP line for the create:\n%s", log)
+	}
+
+	checkVersion(t, srv, k)
+	checkMetrics(t, srv)
+	checkProfiling(t, srv, k, work)
+	checkAudit(t, auditLog)
 
 	if code, err := srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
 		t.Errorf("after SIGINT the server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
@@ -192,5 +216,118 @@ func checkNoSecrets(t *testing.T, s *server, sources map[string]string) {
 				t.Errorf("%s holds %s", what, name)
 			}
 		}
+	}
+}
+
+// checkVersion: /version and the OpenAPI documents carry the version the server was built
+// with (-ldflags -X .../pkg/cmd/server.version), not the Kubernetes libraries'.
+func checkVersion(t *testing.T, s *server, k *kubectl) {
+	t.Helper()
+	var v struct {
+		ServerVersion struct{ GitVersion, Major, Minor string }
+	}
+	// kubectl warns on stderr that 0.1 is far from its own 1.x; the JSON is on stdout.
+	r := k.run("", "version", "-o", "json")
+	if err := json.Unmarshal([]byte(r.Stdout), &v); err != nil {
+		t.Fatalf("kubectl version -o json: %v\n%s", err, r)
+	}
+	if sv := v.ServerVersion; sv.GitVersion != wardleVersion || sv.Major != "0" || sv.Minor != "1" {
+		t.Errorf("kubectl version: server %+v; want %s (major 0, minor 1)", sv, wardleVersion)
+	}
+	cfg := restConfig(t, s.kubeconfig)
+	for _, path := range []string{"/openapi/v2", "/openapi/v3/apis/" + wardleGroup + "/" + loadVersion} {
+		code, body, err := restGet(cfg, path)
+		var doc struct {
+			Info struct{ Title, Version string }
+		}
+		if err == nil && code == http.StatusOK {
+			err = json.Unmarshal([]byte(body), &doc)
+		}
+		if err != nil || doc.Info.Title != "wardle" || doc.Info.Version != wardleVersion {
+			t.Errorf("GET %s: %d, info %+v (%v); want title wardle, version %s", path, code, doc.Info, err, wardleVersion)
+		}
+	}
+}
+
+// checkMetrics: /metrics counts the kubectl calls by our group, version and resource, and
+// answers only an authenticated client.
+func checkMetrics(t *testing.T, s *server) {
+	t.Helper()
+	code, body, err := restGet(restConfig(t, s.kubeconfig), "/metrics")
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("GET /metrics as admin: %d %v", code, err)
+	}
+	want := regexp.MustCompile(`(?m)^apiserver_request_total\{[^}]*\}`)
+	var found []string
+	for _, series := range want.FindAllString(body, -1) {
+		if strings.Contains(series, `group="`+wardleGroup+`"`) && strings.Contains(series, `resource="flunders"`) &&
+			strings.Contains(series, `version="`+loadVersion+`"`) && strings.Contains(series, `code="201"`) && strings.Contains(series, `verb="POST"`) {
+			found = append(found, series)
+		}
+	}
+	if len(found) == 0 {
+		t.Errorf("/metrics has no apiserver_request_total for the created flunder (group %s, version %s, resource flunders, POST, 201)", wardleGroup, loadVersion)
+	}
+	for _, name := range []string{"apiserver_request_duration_seconds_bucket", "apiserver_current_inflight_requests",
+		"apiserver_storage_objects", "etcd_request_duration_seconds_bucket", "process_resident_memory_bytes", "go_goroutines"} {
+		if !regexp.MustCompile(`(?m)^` + name + `[{ ]`).MatchString(body) {
+			t.Errorf("/metrics has no %s", name)
+		}
+	}
+	checkAnonymousRefused(t, s, "/metrics")
+}
+
+// checkAnonymousRefused: a client without a certificate gets 401 for path.
+func checkAnonymousRefused(t *testing.T, s *server, path string) {
+	t.Helper()
+	if code, body, err := anonymousGet(fmt.Sprintf("https://127.0.0.1:%d%s", s.port, path)); code != http.StatusUnauthorized {
+		t.Errorf("GET %s without credentials: %d %v %s; want 401", path, code, err, body)
+	}
+}
+
+// checkProfiling: /debug/pprof needs authentication, and README's commands (kubectl get
+// --raw with the admin kubeconfig, then go tool pprof on the file) read a heap profile.
+func checkProfiling(t *testing.T, s *server, k *kubectl, work string) {
+	t.Helper()
+	if code, _, err := restGet(restConfig(t, s.kubeconfig), "/debug/pprof/"); err != nil || code != http.StatusOK {
+		t.Errorf("GET /debug/pprof/ as admin: %d %v", code, err)
+	}
+	checkAnonymousRefused(t, s, "/debug/pprof/")
+	heap := writeFile(t, filepath.Join(work, "heap.pb.gz"), k.ok(t, "get", "--raw", "/debug/pprof/heap"))
+	r := runCmd(cmdOpts{Dir: work}, "go", "tool", "pprof", "-top", heap)
+	if r.ExitCode != 0 || !strings.Contains(r.Stdout, "flat%") {
+		t.Errorf("go tool pprof on the heap profile kubectl fetched did not print it:\n%s", r)
+	}
+}
+
+// checkAudit: with the scaffolded example policy, the create above is an audit event with
+// the user, the verb, the resource and the response code.
+func checkAudit(t *testing.T, path string) {
+	t.Helper()
+	var events []string
+	err := poll(eventTimeout, func() error {
+		events = nil
+		for _, line := range strings.Split(readFile(t, path), "\n") {
+			var e struct {
+				Level, Verb, Stage string
+				User               struct{ Username string }
+				ObjectRef          struct{ APIGroup, APIVersion, Resource, Namespace, Name string }
+				ResponseStatus     struct{ Code int }
+				RequestObject      json.RawMessage
+			}
+			if json.Unmarshal([]byte(line), &e) != nil || e.ObjectRef.Resource != "flunders" {
+				continue
+			}
+			events = append(events, line)
+			if e.Verb == "create" && e.Stage == "ResponseComplete" && e.Level == "Request" && e.User.Username == "apigen-admin" &&
+				e.ObjectRef.APIGroup == wardleGroup && e.ObjectRef.APIVersion == loadVersion && e.ObjectRef.Namespace == "default" &&
+				e.ObjectRef.Name == "audited" && e.ResponseStatus.Code == http.StatusCreated && len(e.RequestObject) > 0 {
+				return nil
+			}
+		}
+		return fmt.Errorf("no create event of flunder default/audited by apigen-admin with code 201 and the request; flunder events: %q", events)
+	})
+	if err != nil {
+		t.Error(err)
 	}
 }
