@@ -7,9 +7,11 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -229,8 +231,9 @@ func TestLocalMode(t *testing.T) {
 	if fi, err := os.Stat(kubeconfig); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("kubeconfig mode: %v, %v; want 0600", fi.Mode(), err)
 	}
-	if !strings.Contains(srv.out.String(), "admin kubeconfig: "+kubeconfig) {
-		t.Errorf("output does not name the kubeconfig: %q", srv.out.String())
+	// Start-up ends with a command to paste; test serves no resource.
+	if !strings.Contains(srv.out.String(), "admin kubeconfig: "+kubeconfig+"\nkubectl --kubeconfig "+kubeconfig+" api-resources\n") {
+		t.Errorf("output does not name the kubeconfig and a kubectl command: %q", srv.out.String())
 	}
 
 	// Anonymous: trusts the server, presents no certificate.
@@ -350,6 +353,28 @@ func TestProfilingOff(t *testing.T) {
 	}
 }
 
+// A busy port is one line that says what to do.
+func TestSecurePortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	dir := t.TempDir()
+	srv := start(t, "--data-dir", filepath.Join(dir, "data"), "--write-kubeconfig", filepath.Join(dir, "kubeconfig"), "--secure-port", port)
+	select {
+	case err := <-srv.done:
+		srv.done <- err
+		want := "--secure-port " + port + ": 127.0.0.1:" + port + " is in use by another program; pick another port with --secure-port=<port>, or a free one with --secure-port=0"
+		if err == nil || err.Error() != want {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not fail on a busy port")
+	}
+}
+
 func TestVersionFlag(t *testing.T) {
 	for _, tc := range []struct{ set, want string }{{testVersion, "test " + testVersion + "\n"}, {"", "test " + devVersion + "\n"}} {
 		setVersion(t, tc.set)
@@ -357,8 +382,13 @@ func TestVersionFlag(t *testing.T) {
 		var out bytes.Buffer
 		cmd.SetOut(&out)
 		cmd.SetArgs([]string{"--version"})
-		if err := cmd.Execute(); err != nil || out.String() != tc.want {
+		err := cmd.Execute()
+		if err != nil || out.String() != tc.want {
 			t.Errorf("--version with version %q: %q, %v; want %q", tc.set, out.String(), err, tc.want)
+		}
+		// The flag's value is process-wide (component-base's verflag).
+		if err := cmd.Flags().Set("version", "false"); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -50,6 +50,7 @@ func TestLocalOperations(t *testing.T) {
 	}
 
 	checkEtcdPrivate(t, srv)
+	checkStartupOutput(t, srv)
 
 	k := &kubectl{bin: tools(t).kubectl, kubeconfig: kubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
 	flunder := "apiVersion: " + wardleGroup + "/" + loadVersion + "\nkind: Flunder\nmetadata:\n  name: audited\n  namespace: default\n"
@@ -66,6 +67,12 @@ func TestLocalOperations(t *testing.T) {
 
 	if code, err := srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
 		t.Errorf("after SIGINT the server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
+	}
+	// A clean stop is quiet: etcd logs closing its listeners as errors unless told not to.
+	for _, line := range strings.Split(readFile(t, filepath.Join(dataDir, "etcd.log")), "\n") {
+		if strings.Contains(line, `"level":"error"`) {
+			t.Errorf("etcd.log has an error after a clean stop: %s", line)
+		}
 	}
 	checkNoSecrets(t, srv, map[string]string{
 		"the server's arguments": strings.ReplaceAll(string(cmdline), "\x00", " "),
@@ -329,5 +336,25 @@ func checkAudit(t *testing.T, path string) {
 	})
 	if err != nil {
 		t.Error(err)
+	}
+}
+
+// checkStartupOutput: local mode does not warn about the kubeconfigs it does not need, and
+// ends its start-up with a kubectl command that works as printed.
+func checkStartupOutput(t *testing.T, s *server) {
+	t.Helper()
+	log := s.proc.Log()
+	if strings.Contains(log, "No authorization-kubeconfig provided") {
+		t.Errorf("local mode warns about the authorization kubeconfig it does not use:\n%s", log)
+	}
+	prefix := "kubectl --kubeconfig " + s.kubeconfig + " get "
+	i := strings.Index(log, prefix)
+	if i < 0 {
+		t.Fatalf("the start-up output has no %q line:\n%s", prefix, log)
+	}
+	line, _, _ := strings.Cut(log[i:], "\n")
+	args := strings.Fields(line)[1:]
+	if r := runCmd(cmdOpts{Dir: s.dir}, tools(t).kubectl, args...); r.ExitCode != 0 {
+		t.Errorf("the printed %q failed:\n%s", line, r)
 	}
 }

@@ -30,16 +30,25 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/fileutil"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
@@ -74,7 +83,11 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	// Listen before anything else runs, so a busy port fails fast and
 	// --secure-port=0 has a port to put into the kubeconfig.
 	ss := o.recommended.SecureServing
-	listener, err := net.Listen("tcp", net.JoinHostPort(ss.BindAddress.String(), strconv.Itoa(ss.BindPort)))
+	addr := net.JoinHostPort(ss.BindAddress.String(), strconv.Itoa(ss.BindPort))
+	listener, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--secure-port %d: %s is in use by another program; pick another port with --secure-port=<port>, or a free one with --secure-port=0", ss.BindPort, addr)
+	}
 	if err != nil {
 		return err
 	}
@@ -114,6 +127,9 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	s, err := o.newServer(func(c *genericapiserver.RecommendedConfig) {
 		c.ExternalAddress = listener.Addr().String()
 		c.Authentication.Authenticator = refuseAnonymous(c.Authentication.Authenticator)
+		// Only the local CA's holder can authenticate at all, so every
+		// authenticated user may do anything (the admin is also in system:masters).
+		c.Authorization.Authorizer = authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup, user.AllAuthenticated)
 	})
 	if err != nil {
 		return err
@@ -123,8 +139,9 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	if err := writeKubeconfig(o.kubeconfigPath, o.apis.Name, serverURL, pki); err != nil {
 		return fmt.Errorf("writing --write-kubeconfig: %w", err)
 	}
-	s.AddPostStartHookOrDie("local-mode-kubeconfig", func(genericapiserver.PostStartHookContext) error {
+	s.AddPostStartHookOrDie("local-mode-kubeconfig", func(hook genericapiserver.PostStartHookContext) error {
 		fmt.Fprintf(out, "%s API server listening on %s; admin kubeconfig: %s\n", o.apis.Name, serverURL, o.kubeconfigPath)
+		fmt.Fprintf(out, "kubectl --kubeconfig %s %s\n", o.kubeconfigPath, o.tryCommand(hook.LoopbackClientConfig))
 		return nil
 	})
 
@@ -162,11 +179,9 @@ func (o *options) applyLocal(etcdURL string, listener net.Listener, pki *localPK
 	authn.ClientCert.ClientCA = pki.caFile
 	authn.RemoteKubeConfigFileOptional = true
 	authn.SkipInClusterLookup = true
-	authz := ro.Authorization
-	authz.RemoteKubeConfigFileOptional = true
-	// Only the local CA's holder can authenticate at all, so every
-	// authenticated user may do anything (the admin is also in system:masters).
-	authz.AlwaysAllowGroups = append(authz.AlwaysAllowGroups, user.AllAuthenticated)
+	// Authorization is local too (see runLocal): the delegating options would
+	// only warn that they have no kubeconfig for SubjectAccessReview.
+	ro.Authorization = nil
 
 	// These need a kube-apiserver: the core API client and the admission
 	// plugins that use it, and API priority and fairness, whose configuration
@@ -213,7 +228,7 @@ const etcdStartTimeout = time.Minute
 // authentication of its own here, so it must be reachable by the server only:
 // it listens on a unix socket in the 0700 data dir (made 0600 as well), has
 // no peer listener, and no TCP port at all.
-func startEtcd(ctx context.Context, dir, socket, logFile string) (*embed.Etcd, string, error) {
+func startEtcd(ctx context.Context, dir, socket, logFile string) (*embeddedEtcd, string, error) {
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
 	client := []url.URL{{Scheme: "unix", Path: socket}}
@@ -231,11 +246,21 @@ func startEtcd(ctx context.Context, dir, socket, logFile string) (*embed.Etcd, s
 	cfg.LogOutputs = []string{logFile}
 	cfg.EnableLogRotation = true
 	cfg.LogRotationConfigJSON = `{"maxsize": 10, "maxbackups": 1}`
+	// Validate builds that file logger; it is wrapped so that a clean stop
+	// leaves no error in the log.
+	if err := cfg.Validate(); err != nil {
+		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
+	}
+	stopping := &atomic.Bool{}
+	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(cfg.GetLogger().WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core {
+		return quietStop{c, stopping}
+	})))
 
-	e, err := embed.StartEtcd(cfg)
+	started, err := embed.StartEtcd(cfg)
 	if err != nil {
 		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
 	}
+	e := &embeddedEtcd{started, stopping}
 	// The data dir already keeps everyone else out; the socket's own mode
 	// says so too, whatever the umask was.
 	if err := os.Chmod(socket, 0o600); err != nil {
@@ -255,6 +280,39 @@ func startEtcd(ctx context.Context, dir, socket, logFile string) (*embed.Etcd, s
 		e.Close()
 		return nil, "", ctx.Err()
 	}
+}
+
+// embeddedEtcd is a running etcd whose Close is quiet in its log.
+type embeddedEtcd struct {
+	*embed.Etcd
+	stopping *atomic.Bool
+}
+
+func (e *embeddedEtcd) Close() {
+	e.stopping.Store(true)
+	e.Etcd.Close()
+}
+
+// quietStop drops, once etcd is being stopped, the error etcd logs for each of
+// its servers as Close shuts their listeners ("setting up serving from
+// embedded etcd failed." with "use of closed network connection", "mux:
+// server closed", "http: Server closed"). Other errors are kept.
+type quietStop struct {
+	zapcore.Core
+	stopping *atomic.Bool
+}
+
+const etcdServeFailed = "setting up serving from embedded etcd failed."
+
+func (q quietStop) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
+	if e.Message == etcdServeFailed && q.stopping.Load() {
+		return ce
+	}
+	return q.Core.Check(e, ce)
+}
+
+func (q quietStop) With(fields []zapcore.Field) zapcore.Core {
+	return quietStop{q.Core.With(fields), q.stopping}
 }
 
 // maxSocketPath is the longest unix socket path every platform takes (the
@@ -279,6 +337,31 @@ func etcdSocketPath(dataDir string) (string, error) {
 	}
 	return "", fmt.Errorf("--data-dir %s: etcd's socket %s would be longer than the %d bytes a unix socket path may have; use a shorter --data-dir",
 		dataDir, abs, maxSocketPath)
+}
+
+// tryCommand is the kubectl command, after --kubeconfig, that start-up
+// suggests: get the first resource of the first served group version.
+func (o *options) tryCommand(loopback *rest.Config) string {
+	dc, err := discovery.NewDiscoveryClientForConfig(loopback)
+	if err != nil {
+		return "api-resources"
+	}
+	for _, gv := range o.apis.GroupVersions {
+		list, err := dc.ServerResourcesForGroupVersion(gv.String())
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, r := range list.APIResources {
+			if !strings.Contains(r.Name, "/") {
+				names = append(names, r.Name)
+			}
+		}
+		if len(names) > 0 {
+			return "get " + slices.Min(names)
+		}
+	}
+	return "api-resources"
 }
 
 // writeKubeconfig writes an admin kubeconfig for server, with every
