@@ -289,8 +289,8 @@ func TestNames(t *testing.T) {
 		t.Error("the Deployment does not mount Secret toy-server-serving-cert")
 	}
 	for _, obj := range docs(t, out, "rbac.yaml") {
-		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name != "toy-server" {
-			t.Errorf("ClusterRole %q, want toy-server", cr.Name)
+		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name != "toy-server" && cr.Name != "toy-server:metrics-reader" {
+			t.Errorf("ClusterRole %q, want toy-server or toy-server:metrics-reader", cr.Name)
 		}
 	}
 

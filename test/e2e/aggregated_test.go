@@ -76,6 +76,7 @@ func TestAggregated(t *testing.T) {
 	t.Run("CRUD, watch and status through kube-apiserver", func(t *testing.T) { a.checkCRUD(t) })
 	t.Run("RBAC is delegated", func(t *testing.T) { a.checkRBAC(t) })
 	t.Run("request headers are trusted only from the front proxy", func(t *testing.T) { a.checkForgedHeaders(t) })
+	t.Run("a Prometheus ServiceAccount scrapes /metrics with the generated ClusterRole", func(t *testing.T) { a.checkMetricsScrape(t) })
 	// Before the failover kills one: neither replica was refused anything
 	// by kube-apiserver, so the generated RBAC covers what the server reads.
 	t.Run("the generated RBAC is sufficient", func(t *testing.T) { a.checkNoForbidden(t) })
@@ -530,4 +531,45 @@ func firstLine(s string) string {
 		line = line[:200] + "..."
 	}
 	return line
+}
+
+// checkMetricsScrape scrapes /metrics the way Prometheus in the cluster does: directly at
+// the Service, with its ServiceAccount's token. Refused until that account is bound to the
+// generated metrics-reader ClusterRole; then it sees our API's request metrics.
+func (a *aggregation) checkMetricsScrape(t *testing.T) {
+	a.admin.ok(t, "create", "namespace", "monitoring")
+	a.admin.ok(t, "create", "serviceaccount", "prometheus", "-n", "monitoring")
+	token := strings.TrimSpace(a.admin.ok(t, "create", "token", "prometheus", "-n", "monitoring"))
+	caPEM, err := os.ReadFile(filepath.Join(a.certDir, "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		RootCAs: pool, ServerName: wardleService + "." + wardleNamespace + ".svc"}}}
+	scrape := func() (int, string, error) {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/metrics", a.lb.Port), nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		return doRequest(client, req)
+	}
+	if code, body, err := scrape(); code != http.StatusForbidden {
+		t.Errorf("scraping /metrics as an unbound ServiceAccount: %d %v %.300s; want 403", code, err, body)
+	}
+	a.admin.ok(t, "create", "clusterrolebinding", "prometheus-wardle-metrics",
+		"--clusterrole="+wardleService+":metrics-reader", "--serviceaccount=monitoring:prometheus")
+	// The server caches SubjectAccessReview answers for a few seconds.
+	err = poll(eventTimeout, func() error {
+		code, body, err := scrape()
+		if err != nil || code != http.StatusOK {
+			return fmt.Errorf("%d %v %.300s", code, err, body)
+		}
+		if !strings.Contains(body, `group="`+wardleGroup+`"`) {
+			return fmt.Errorf("no apiserver series of group %s", wardleGroup)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("scraping /metrics as the bound ServiceAccount: %v", err)
+	}
 }

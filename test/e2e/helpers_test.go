@@ -521,19 +521,20 @@ func restGet(cfg *rest.Config, path string) (int, string, error) {
 		return 0, "", err
 	}
 	hc.Timeout = 10 * time.Second
-	resp, err := hc.Get(strings.TrimSuffix(cfg.Host, "/") + path)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body), err
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+path, nil)
+	return doRequest(hc, req)
 }
 
 // anonymousGet does a GET without any credentials (and without checking the serving cert).
 func anonymousGet(url string) (int, string, error) {
 	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-	resp, err := hc.Get(url)
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	return doRequest(hc, req)
+}
+
+// doRequest sends req and returns the status code and the whole body.
+func doRequest(hc *http.Client, req *http.Request) (int, string, error) {
+	resp, err := hc.Do(req)
 	if err != nil {
 		return 0, "", err
 	}
