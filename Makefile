@@ -25,6 +25,7 @@ lint: ## go vet and gofmt over apigen itself.
 
 test: tools lint test-examples ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl), and each example's own tests.
 	$(GO) test -count=1 -timeout=40m ./...
+	cd hack/promql && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test-examples: ## Each example's own tests, as its users run them (go test ./... in the example).
 	@for ex in $(EXAMPLES); do echo "go test ./... in $$ex"; (cd $$ex && $(GO) vet ./... && $(GO) test -count=1 ./...); done
