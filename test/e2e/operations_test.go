@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -15,7 +18,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 )
 
@@ -64,6 +69,7 @@ func TestLocalOperations(t *testing.T) {
 	checkMetrics(t, srv)
 	checkProfiling(t, srv, k, work)
 	checkAudit(t, auditLog)
+	checkSlowRequestTrace(t, srv, k)
 
 	if code, err := srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
 		t.Errorf("after SIGINT the server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
@@ -356,5 +362,46 @@ func checkStartupOutput(t *testing.T, s *server) {
 	args := strings.Fields(line)[1:]
 	if r := runCmd(cmdOpts{Dir: s.dir}, tools(t).kubectl, args...); r.ExitCode != 0 {
 		t.Errorf("the printed %q failed:\n%s", line, r)
+	}
+}
+
+// checkSlowRequestTrace: at -v=2 and above a request slower than 500 ms logs its Trace. A
+// list of about 16 MB, read by a client that waits before reading, keeps the server writing
+// well past that.
+func checkSlowRequestTrace(t *testing.T, s *server, k *kubectl) {
+	t.Helper()
+	random := make([]byte, 768<<10)
+	for i := range 16 {
+		if _, err := rand.Read(random); err != nil {
+			t.Fatal(err)
+		}
+		flunder := fmt.Sprintf("apiVersion: %s/%s\nkind: Flunder\nmetadata:\n  name: big-%d\n  namespace: traced\nspec:\n  reference: %s\n",
+			wardleGroup, loadVersion, i, base64.RawURLEncoding.EncodeToString(random))
+		k.okStdin(t, flunder, "create", "-f", "-")
+	}
+	cfg := restConfig(t, s.kubeconfig)
+	tlsConfig, err := rest.TLSConfigFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := &http.Client{Timeout: time.Minute, Transport: &http.Transport{TLSClientConfig: tlsConfig, DisableCompression: true}}
+	resp, err := hc.Get(fmt.Sprintf("%s/apis/%s/%s/namespaces/traced/flunders", cfg.Host, wardleGroup, loadVersion))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	n, err := io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the slow list: %d, %d bytes, %v", resp.StatusCode, n, err)
+	}
+	trace := regexp.MustCompile(`Trace\[\d+\]: "List" .*url:/apis/` + wardleGroup + `/` + loadVersion + `/namespaces/traced/flunders`)
+	if err := poll(eventTimeout, func() error {
+		if !trace.MatchString(s.proc.Log()) {
+			return fmt.Errorf("no Trace line for the list of %d bytes", n)
+		}
+		return nil
+	}); err != nil {
+		t.Errorf("%v:\n%s", err, s.proc.Log())
 	}
 }
