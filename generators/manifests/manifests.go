@@ -400,6 +400,13 @@ type objectMeta struct {
 	Labels    map[string]string `json:"labels,omitempty"`
 }
 
+// namespacedObject starts each of the objects above: apiVersion, kind and metadata.
+type namespacedObject struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   objectMeta `json:"metadata"`
+}
+
 func (m objectMeta) check(kind string) error {
 	if m.Name == "" || m.Namespace == "" {
 		return fmt.Errorf("%s %q needs metadata.name and metadata.namespace", kind, m.Name)
@@ -410,10 +417,8 @@ func (m objectMeta) check(kind string) error {
 // checkIssuer accepts the cert-manager.io/v1 Issuer the manifests use: a self-signed one.
 func checkIssuer(j []byte) error {
 	var i struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Metadata   objectMeta `json:"metadata"`
-		Spec       struct {
+		namespacedObject
+		Spec struct {
 			SelfSigned *struct{} `json:"selfSigned"`
 		} `json:"spec"`
 	}
@@ -429,10 +434,8 @@ func checkIssuer(j []byte) error {
 // checkCertificate accepts the fields of a cert-manager.io/v1 Certificate the manifests set.
 func checkCertificate(j []byte) error {
 	var c struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Metadata   objectMeta `json:"metadata"`
-		Spec       struct {
+		namespacedObject
+		Spec struct {
 			SecretName string   `json:"secretName"`
 			DNSNames   []string `json:"dnsNames"`
 			IssuerRef  struct {
@@ -522,10 +525,8 @@ func decodeStrict(j []byte, v any) error {
 // manifests set.
 func checkServiceMonitor(j []byte) error {
 	var m struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Metadata   objectMeta `json:"metadata"`
-		Spec       struct {
+		namespacedObject
+		Spec struct {
 			Selector  metav1.LabelSelector `json:"selector"`
 			Endpoints []struct {
 				Port            string `json:"port"`
@@ -555,10 +556,8 @@ func checkServiceMonitor(j []byte) error {
 // manifests set. The expressions are parsed by test/e2e with Prometheus's own parser.
 func checkPrometheusRule(j []byte) error {
 	var r struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Metadata   objectMeta `json:"metadata"`
-		Spec       struct {
+		namespacedObject
+		Spec struct {
 			Groups []struct {
 				Name  string `json:"name"`
 				Rules []struct {
