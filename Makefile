@@ -25,6 +25,7 @@ lint: ## go vet and gofmt over apigen itself.
 
 test: tools lint test-examples ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl), and each example's own tests.
 	$(GO) test -count=1 -timeout=40m ./...
+	cd hack/promql && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test-examples: ## Each example's own tests, as its users run them (go test ./... in the example).
 	@for ex in $(EXAMPLES); do echo "go test ./... in $$ex"; (cd $$ex && $(GO) vet ./... && $(GO) test -count=1 ./...); done
@@ -38,7 +39,9 @@ examples: build ## Regenerate every example with the apigen just built.
 verify-examples: build ## Fail when an example's generated files are stale.
 	@for ex in $(EXAMPLES); do (cd $$ex && $(BIN)/apigen verify); done
 
-demo: build tools ## Regenerate examples/wardle, start it on embedded etcd and talk to it with kubectl.
+demo: build ## Regenerate examples/wardle, start it on embedded etcd and talk to it with kubectl.
+	@# Only kubectl: etcd is embedded in the server, and kube-apiserver (minutes to build) is for the aggregation tests.
+	hack/tools/build.sh kubectl
 	hack/demo.sh
 
 bench: build ## Generation speed and memory vs the upstream generators, then bench-server (not part of test; see BENCHMARKS.md).

@@ -20,7 +20,9 @@ import (
 	"strings"
 	"text/template"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -37,6 +39,9 @@ const Dir = "config/generated"
 
 // CertManagerDir is the cert-manager component, relative to Dir.
 const CertManagerDir = "cert-manager"
+
+// MonitoringDir is the Prometheus Operator and Grafana component, relative to Dir.
+const MonitoringDir = "monitoring"
 
 // Defaults of the generated Deployment. The etcd address is a placeholder: etcd is not part of
 // the manifests, and an overlay is expected to point --etcd-servers at the real cluster.
@@ -81,6 +86,10 @@ type data struct {
 	// IssuerName and CertificateName are cert-manager's Issuer and Certificate.
 	IssuerName, CertificateName string
 
+	// The monitoring component: AlertPrefix starts every alert's name (the Service's name in
+	// CamelCase), APIServiceRegexp matches the APIServices' names, DashboardUID is Grafana's.
+	AlertPrefix, APIServiceRegexp, DashboardUID string
+
 	// Files are the other files of the kustomization's directory, for kustomization.yaml.
 	Files []string
 }
@@ -96,7 +105,7 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 		return err
 	}
 	// Each directory has its own kustomization.yaml, listing the files beside it.
-	for _, dir := range []string{".", CertManagerDir} {
+	for _, dir := range []string{".", CertManagerDir, MonitoringDir} {
 		names, err := fs.Glob(templates.Manifests, path.Join("manifests", dir, "*.yaml.tmpl"))
 		if err != nil {
 			return err
@@ -159,6 +168,14 @@ func newData(p *model.Project) (*data, error) {
 		"app.kubernetes.io/managed-by: apigen",
 	}, "\n")
 
+	for _, word := range strings.Split(d.ServiceName, "-") {
+		d.AlertPrefix += strings.ToUpper(word[:1]) + word[1:]
+	}
+	d.DashboardUID = d.Namespace + "-" + d.ServiceName
+	if len(d.DashboardUID) > 40 { // Grafana's limit
+		d.DashboardUID = d.DashboardUID[:40]
+	}
+
 	groups := slices.Clone(p.Groups)
 	slices.SortFunc(groups, func(a, b *model.Group) int { return strings.Compare(a.Name, b.Name) })
 	for _, g := range groups {
@@ -179,6 +196,11 @@ func newData(p *model.Project) (*data, error) {
 			})
 		}
 	}
+	var names []string
+	for _, a := range d.APIServices {
+		names = append(names, strings.ReplaceAll(a.Name, ".", `\\.`))
+	}
+	d.APIServiceRegexp = strings.Join(names, "|")
 	return d, nil
 }
 
@@ -285,6 +307,10 @@ func checkDoc(doc []byte) error {
 		return checkIssuer(j)
 	case "cert-manager.io/v1/Certificate":
 		return checkCertificate(j)
+	case "monitoring.coreos.com/v1/ServiceMonitor":
+		return checkServiceMonitor(j)
+	case "monitoring.coreos.com/v1/PrometheusRule":
+		return checkPrometheusRule(j)
 	}
 	obj, _, err := strict.Decode(j, nil, nil)
 	if err != nil {
@@ -356,6 +382,13 @@ type objectMeta struct {
 	Labels    map[string]string `json:"labels,omitempty"`
 }
 
+// namespacedObject starts each of the objects above: apiVersion, kind and metadata.
+type namespacedObject struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   objectMeta `json:"metadata"`
+}
+
 func (m objectMeta) check(kind string) error {
 	if m.Name == "" || m.Namespace == "" {
 		return fmt.Errorf("%s %q needs metadata.name and metadata.namespace", kind, m.Name)
@@ -366,10 +399,8 @@ func (m objectMeta) check(kind string) error {
 // checkIssuer accepts the cert-manager.io/v1 Issuer the manifests use: a self-signed one.
 func checkIssuer(j []byte) error {
 	var i struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Metadata   objectMeta `json:"metadata"`
-		Spec       struct {
+		namespacedObject
+		Spec struct {
 			SelfSigned *struct{} `json:"selfSigned"`
 		} `json:"spec"`
 	}
@@ -385,10 +416,8 @@ func checkIssuer(j []byte) error {
 // checkCertificate accepts the fields of a cert-manager.io/v1 Certificate the manifests set.
 func checkCertificate(j []byte) error {
 	var c struct {
-		APIVersion string     `json:"apiVersion"`
-		Kind       string     `json:"kind"`
-		Metadata   objectMeta `json:"metadata"`
-		Spec       struct {
+		namespacedObject
+		Spec struct {
 			SecretName string   `json:"secretName"`
 			DNSNames   []string `json:"dnsNames"`
 			IssuerRef  struct {
@@ -472,4 +501,66 @@ func decodeStrict(j []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(j))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
+}
+
+// checkServiceMonitor accepts the fields of a Prometheus Operator ServiceMonitor the
+// manifests set.
+func checkServiceMonitor(j []byte) error {
+	var m struct {
+		namespacedObject
+		Spec struct {
+			Selector  metav1.LabelSelector `json:"selector"`
+			Endpoints []struct {
+				Port            string `json:"port"`
+				Scheme          string `json:"scheme"`
+				Path            string `json:"path"`
+				Interval        string `json:"interval"`
+				BearerTokenFile string `json:"bearerTokenFile"`
+				TLSConfig       struct {
+					ServerName string `json:"serverName"`
+					CA         struct {
+						Secret corev1.SecretKeySelector `json:"secret"`
+					} `json:"ca"`
+				} `json:"tlsConfig"`
+			} `json:"endpoints"`
+		} `json:"spec"`
+	}
+	if err := decodeStrict(j, &m); err != nil {
+		return err
+	}
+	if len(m.Spec.Endpoints) == 0 || len(m.Spec.Selector.MatchLabels) == 0 {
+		return fmt.Errorf("ServiceMonitor %q needs a selector and an endpoint", m.Metadata.Name)
+	}
+	return m.Metadata.check("ServiceMonitor")
+}
+
+// checkPrometheusRule accepts the fields of a Prometheus Operator PrometheusRule the
+// manifests set. The expressions are parsed by test/e2e with Prometheus's own parser.
+func checkPrometheusRule(j []byte) error {
+	var r struct {
+		namespacedObject
+		Spec struct {
+			Groups []struct {
+				Name  string `json:"name"`
+				Rules []struct {
+					Alert       string            `json:"alert"`
+					Expr        string            `json:"expr"`
+					For         string            `json:"for"`
+					Labels      map[string]string `json:"labels"`
+					Annotations map[string]string `json:"annotations"`
+				} `json:"rules"`
+			} `json:"groups"`
+		} `json:"spec"`
+	}
+	if err := decodeStrict(j, &r); err != nil {
+		return err
+	}
+	for _, g := range r.Spec.Groups {
+		for _, rule := range g.Rules {
+			if rule.Alert == "" || strings.TrimSpace(rule.Expr) == "" {
+				return fmt.Errorf("PrometheusRule %q: every rule needs an alert name and an expression", r.Metadata.Name)
+			}
+		}
+	}
+	return r.Metadata.check("PrometheusRule")
 }

@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
@@ -76,7 +77,9 @@ func docs(t *testing.T, out *engine.Output, file string) []runtime.Object {
 func TestFilesAndHeader(t *testing.T) {
 	out := generate(t, toyProject())
 	want := []string{"apiservice.yaml", "deployment.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
-	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml"}
+	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml",
+		"monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
+		"monitoring/prometheusrule.yaml", "monitoring/servicemonitor.yaml"}
 	var got []string
 	for _, p := range out.Paths() {
 		got = append(got, strings.TrimPrefix(p, Dir+"/"))
@@ -289,8 +292,8 @@ func TestNames(t *testing.T) {
 		t.Error("the Deployment does not mount Secret toy-server-serving-cert")
 	}
 	for _, obj := range docs(t, out, "rbac.yaml") {
-		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name != "toy-server" {
-			t.Errorf("ClusterRole %q, want toy-server", cr.Name)
+		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name != "toy-server" && cr.Name != "toy-server:metrics-reader" {
+			t.Errorf("ClusterRole %q, want toy-server or toy-server:metrics-reader", cr.Name)
 		}
 	}
 
@@ -302,6 +305,60 @@ func TestNames(t *testing.T) {
 
 // TestCertManager checks that the cert-manager component issues the Secret the Deployment
 // mounts, for the name the kube-apiserver dials, and injects its CA into every APIService.
+// TestMonitoring checks the monitoring component: the ServiceMonitor selects the Service and
+// its port and trusts the serving certificate's CA for the name kube-apiserver dials, Prometheus
+// may read /metrics, and the dashboard is JSON. test/e2e checks the PromQL against a server.
+func TestMonitoring(t *testing.T) {
+	p := toyProject()
+	p.Deploy = model.Deploy{Namespace: "apis", Name: "toy-server", Image: "toy:latest"}
+	out := generate(t, p)
+	svc := docs(t, out, "service.yaml")[0].(*corev1.Service)
+	b, _ := out.Get(path.Join(Dir, MonitoringDir, "servicemonitor.yaml"))
+	var sm struct {
+		Spec struct {
+			Selector  metav1.LabelSelector
+			Endpoints []struct {
+				Port      string
+				TLSConfig struct {
+					ServerName string
+					CA         struct{ Secret corev1.SecretKeySelector }
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal(b, &sm); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := metav1.LabelSelectorAsSelector(&sm.Spec.Selector)
+	if err != nil || !sel.Matches(labels.Set(svc.Labels)) {
+		t.Errorf("the ServiceMonitor's selector %v does not select the Service's labels %v", sm.Spec.Selector, svc.Labels)
+	}
+	if ep := sm.Spec.Endpoints[0]; ep.Port != svc.Spec.Ports[0].Name || ep.TLSConfig.ServerName != "toy-server.apis.svc" ||
+		ep.TLSConfig.CA.Secret.Name != "toy-server-serving-cert" || ep.TLSConfig.CA.Secret.Key != "ca.crt" {
+		t.Errorf("ServiceMonitor endpoint %+v", ep)
+	}
+	binding := docs(t, out, path.Join(MonitoringDir, "prometheus-rbac.yaml"))[0].(*rbacv1.ClusterRoleBinding)
+	var reader bool
+	for _, obj := range docs(t, out, "rbac.yaml") {
+		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name == binding.RoleRef.Name {
+			reader = slices.ContainsFunc(cr.Rules, func(r rbacv1.PolicyRule) bool {
+				return slices.Contains(r.NonResourceURLs, "/metrics") && slices.Contains(r.Verbs, "get")
+			})
+		}
+	}
+	if !reader {
+		t.Errorf("Prometheus is bound to %q, which does not grant get /metrics", binding.RoleRef.Name)
+	}
+	cm := docs(t, out, path.Join(MonitoringDir, "grafana-dashboard.yaml"))[0].(*corev1.ConfigMap)
+	var dash struct {
+		UID    string
+		Panels []struct{ Targets []struct{ Expr string } }
+	}
+	if err := json.Unmarshal([]byte(cm.Data["toy-server.json"]), &dash); err != nil || dash.UID == "" || len(dash.Panels) == 0 || cm.Labels["grafana_dashboard"] != "1" {
+		t.Errorf("dashboard ConfigMap: %v, %+v, labels %v", err, dash, cm.Labels)
+	}
+}
+
 func TestCertManager(t *testing.T) {
 	p := toyProject()
 	p.Deploy = model.Deploy{Namespace: "apis", Name: "toy-server", Image: "toy:latest"}

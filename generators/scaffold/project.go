@@ -163,6 +163,7 @@ func Init(root string, o InitOptions) (Result, error) {
 		{Path: "config/default/kustomization.yaml", Template: "scaffold/init/default_kustomization.yaml.tmpl", IfExists: Skip},
 		{Path: "Dockerfile", Template: "scaffold/init/Dockerfile.tmpl", IfExists: Skip},
 		{Path: ".dockerignore", Template: "scaffold/init/dockerignore.tmpl", IfExists: Skip},
+		{Path: "config/audit/policy.yaml", Template: "scaffold/init/audit_policy.yaml.tmpl", IfExists: Skip},
 		{Path: ".golangci.yml", Template: "scaffold/init/golangci.yml.tmpl", IfExists: Skip},
 		{Path: "README.md", Template: "scaffold/init/README.md.tmpl", IfExists: Skip},
 	}, data)

@@ -106,9 +106,14 @@ func TestInitAndNewAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "go.mod cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt Makefile .gitignore .pre-commit-config.yaml config/default/kustomization.yaml Dockerfile .dockerignore .golangci.yml README.md"
+	want := "go.mod cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt Makefile .gitignore .pre-commit-config.yaml config/default/kustomization.yaml Dockerfile .dockerignore config/audit/policy.yaml .golangci.yml README.md"
 	if got := strings.Join(res.Written, " "); got != want {
 		t.Errorf("written %q, want %q", got, want)
+	}
+	// make build stamps the version /version reports (test/e2e builds the same way).
+	if got := read(t, root, "Makefile"); !strings.Contains(got, "LDFLAGS ?= -X example.com/heldout/pkg/cmd/server.version=$(VERSION)\n") ||
+		!strings.Contains(got, "\tgo build -ldflags \"$(LDFLAGS)\" -o bin/apiserver ./cmd/apiserver\n") {
+		t.Errorf("the Makefile does not stamp the version into pkg/cmd/server:\n%s", got)
 	}
 	if got := read(t, root, "go.mod"); !strings.HasPrefix(got, "module example.com/heldout\n\ngo "+GoVersion+"\n") {
 		t.Errorf("go.mod:\n%s", got)

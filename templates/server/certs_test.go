@@ -148,7 +148,7 @@ func TestCerts(t *testing.T) {
 	}
 	sg := c.SecretGenerator[0]
 	if sg.Name != "test-apiserver-serving-cert" || sg.Namespace != "test-system" || sg.Type != "kubernetes.io/tls" ||
-		!slices.Equal(sg.Files, []string{"tls.crt", "tls.key"}) || !sg.Options.DisableNameSuffixHash {
+		!slices.Equal(sg.Files, []string{"ca.crt", "tls.crt", "tls.key"}) || !sg.Options.DisableNameSuffixHash {
 		t.Errorf("secretGenerator = %+v", sg)
 	}
 	if len(c.Patches) != 1 {

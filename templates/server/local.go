@@ -10,16 +10,25 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	"go.etcd.io/etcd/client/pkg/v3/fileutil"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"k8s.io/apiserver/pkg/authentication/authenticator"
 	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizerfactory"
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/apiserver/pkg/server/dynamiccertificates"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
@@ -28,7 +37,16 @@ import (
 // both kept in o.dataDir, until ctx is cancelled. The API server drains before
 // etcd stops, so no acknowledged write is lost.
 func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
+	// Everything in it is the server's alone: the CA's key, etcd's data and
+	// socket. An existing directory is tightened too.
 	if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(o.dataDir, 0o700); err != nil {
+		return err
+	}
+	socket, err := etcdSocketPath(o.dataDir)
+	if err != nil {
 		return err
 	}
 	lock, err := lockDataDir(o.dataDir)
@@ -45,7 +63,11 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	// Listen before anything else runs, so a busy port fails fast and
 	// --secure-port=0 has a port to put into the kubeconfig.
 	ss := o.recommended.SecureServing
-	listener, err := net.Listen("tcp", net.JoinHostPort(ss.BindAddress.String(), strconv.Itoa(ss.BindPort)))
+	addr := net.JoinHostPort(ss.BindAddress.String(), strconv.Itoa(ss.BindPort))
+	listener, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("--secure-port %d: %s is in use by another program; pick another port with --secure-port=<port>, or a free one with --secure-port=0", ss.BindPort, addr)
+	}
 	if err != nil {
 		return err
 	}
@@ -56,7 +78,7 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	}()
 
 	etcdLog := filepath.Join(o.dataDir, "etcd.log")
-	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), etcdLog)
+	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), socket, etcdLog)
 	if err != nil {
 		return err
 	}
@@ -85,6 +107,9 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	s, err := o.newServer(func(c *genericapiserver.RecommendedConfig) {
 		c.ExternalAddress = listener.Addr().String()
 		c.Authentication.Authenticator = refuseAnonymous(c.Authentication.Authenticator)
+		// Only the local CA's holder can authenticate at all, so every
+		// authenticated user may do anything (the admin is also in system:masters).
+		c.Authorization.Authorizer = authorizerfactory.NewPrivilegedGroups(user.SystemPrivilegedGroup, user.AllAuthenticated)
 	})
 	if err != nil {
 		return err
@@ -94,8 +119,9 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	if err := writeKubeconfig(o.kubeconfigPath, o.apis.Name, serverURL, pki); err != nil {
 		return fmt.Errorf("writing --write-kubeconfig: %w", err)
 	}
-	s.AddPostStartHookOrDie("local-mode-kubeconfig", func(genericapiserver.PostStartHookContext) error {
+	s.AddPostStartHookOrDie("local-mode-kubeconfig", func(hook genericapiserver.PostStartHookContext) error {
 		fmt.Fprintf(out, "%s API server listening on %s; admin kubeconfig: %s\n", o.apis.Name, serverURL, o.kubeconfigPath)
+		fmt.Fprintf(out, "kubectl --kubeconfig %s %s\n", o.kubeconfigPath, o.tryCommand(hook.LoopbackClientConfig))
 		return nil
 	})
 
@@ -133,11 +159,9 @@ func (o *options) applyLocal(etcdURL string, listener net.Listener, pki *localPK
 	authn.ClientCert.ClientCA = pki.caFile
 	authn.RemoteKubeConfigFileOptional = true
 	authn.SkipInClusterLookup = true
-	authz := ro.Authorization
-	authz.RemoteKubeConfigFileOptional = true
-	// Only the local CA's holder can authenticate at all, so every
-	// authenticated user may do anything (the admin is also in system:masters).
-	authz.AlwaysAllowGroups = append(authz.AlwaysAllowGroups, user.AllAuthenticated)
+	// Authorization is local too (see runLocal): the delegating options would
+	// only warn that they have no kubeconfig for SubjectAccessReview.
+	ro.Authorization = nil
 
 	// These need a kube-apiserver: the core API client and the admission
 	// plugins that use it, and API priority and fairness, whose configuration
@@ -180,16 +204,20 @@ func lockDataDir(dir string) (io.Closer, error) {
 const etcdStartTimeout = time.Minute
 
 // startEtcd starts a single-member etcd with its data in dir and returns it
-// with its client URL once it is ready.
-func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, error) {
+// with the endpoint its clients use once it is ready. etcd has no
+// authentication of its own here, so it must be reachable by the server only:
+// it listens on a unix socket in the 0700 data dir (made 0600 as well), has
+// no peer listener, and no TCP port at all.
+func startEtcd(ctx context.Context, dir, socket, logFile string) (*embeddedEtcd, string, error) {
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
-	// Port 0: the kernel picks free ports, so nothing can race us for them.
-	// The advertised URLs are never dialled in a single-member cluster; the
-	// real client address is read back from the listener.
-	loopback := []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
-	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = loopback, loopback
-	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = loopback, loopback
+	client := []url.URL{{Scheme: "unix", Path: socket}}
+	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = client, client
+	// A single member never dials a peer: no peer listener. The advertised
+	// peer URL is only recorded in the membership (port 0 is nobody's), and
+	// stays what data dirs of earlier versions hold.
+	cfg.ListenPeerUrls = nil
+	cfg.AdvertisePeerUrls = []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
 	// To a file: etcd logs every listener it closes on shutdown as an error,
 	// which would end each Ctrl-C with stack traces. Failures while running
@@ -198,14 +226,30 @@ func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, e
 	cfg.LogOutputs = []string{logFile}
 	cfg.EnableLogRotation = true
 	cfg.LogRotationConfigJSON = `{"maxsize": 10, "maxbackups": 1}`
+	// Validate builds that file logger; it is wrapped so that a clean stop
+	// leaves no error in the log.
+	if err := cfg.Validate(); err != nil {
+		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
+	}
+	stopping := &atomic.Bool{}
+	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(cfg.GetLogger().WithOptions(zap.WrapCore(func(c zapcore.Core) zapcore.Core {
+		return quietStop{c, stopping}
+	})))
 
-	e, err := embed.StartEtcd(cfg)
+	started, err := embed.StartEtcd(cfg)
 	if err != nil {
+		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
+	}
+	e := &embeddedEtcd{started, stopping}
+	// The data dir already keeps everyone else out; the socket's own mode
+	// says so too, whatever the umask was.
+	if err := os.Chmod(socket, 0o600); err != nil {
+		e.Close()
 		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w", dir, err)
 	}
 	select {
 	case <-e.Server.ReadyNotify():
-		return e, "http://" + e.Clients[0].Addr().String(), nil
+		return e, "unix:" + socket, nil
 	case err := <-e.Err():
 		e.Close()
 		return nil, "", fmt.Errorf("starting embedded etcd in %s: %w (its log: %s)", dir, err, logFile)
@@ -216,6 +260,93 @@ func startEtcd(ctx context.Context, dir, logFile string) (*embed.Etcd, string, e
 		e.Close()
 		return nil, "", ctx.Err()
 	}
+}
+
+// embeddedEtcd is a running etcd whose Close is quiet in its log.
+type embeddedEtcd struct {
+	*embed.Etcd
+	stopping *atomic.Bool
+}
+
+func (e *embeddedEtcd) Close() {
+	e.stopping.Store(true)
+	e.Etcd.Close()
+}
+
+// quietStop drops, once etcd is being stopped, the error etcd logs for each of
+// its servers as Close shuts their listeners ("setting up serving from
+// embedded etcd failed." with "use of closed network connection", "mux:
+// server closed", "http: Server closed"). Other errors are kept.
+type quietStop struct {
+	zapcore.Core
+	stopping *atomic.Bool
+}
+
+const etcdServeFailed = "setting up serving from embedded etcd failed."
+
+func (q quietStop) Check(e zapcore.Entry, ce *zapcore.CheckedEntry) *zapcore.CheckedEntry {
+	if e.Message == etcdServeFailed && q.stopping.Load() {
+		return ce
+	}
+	return q.Core.Check(e, ce)
+}
+
+func (q quietStop) With(fields []zapcore.Field) zapcore.Core {
+	return quietStop{q.Core.With(fields), q.stopping}
+}
+
+// maxSocketPath is the longest unix socket path every platform takes (the
+// kernel's sun_path holds 104 bytes on macOS, 108 on Linux, with a NUL).
+const maxSocketPath = 103
+
+// etcdSocketPath is where the embedded etcd listens: in the data dir, by its
+// absolute path, or relative to the working directory when only that is short
+// enough (the server never changes directory).
+func etcdSocketPath(dataDir string) (string, error) {
+	abs, err := filepath.Abs(filepath.Join(dataDir, "etcd.sock"))
+	if err != nil {
+		return "", err
+	}
+	if len(abs) <= maxSocketPath {
+		return abs, nil
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && len(rel) <= maxSocketPath {
+			return rel, nil
+		}
+	}
+	return "", fmt.Errorf("--data-dir %s: etcd's socket %s would be longer than the %d bytes a unix socket path may have; use a shorter --data-dir",
+		dataDir, abs, maxSocketPath)
+}
+
+// tryCommand is the kubectl command, after --kubeconfig, that start-up
+// suggests: get the first resource of the first served group's preferred
+// version.
+func (o *options) tryCommand(loopback *rest.Config) string {
+	dc, err := discovery.NewDiscoveryClientForConfig(loopback)
+	if err != nil {
+		return "api-resources"
+	}
+	groups, err := dc.ServerGroups()
+	if err != nil {
+		return "api-resources"
+	}
+	for _, g := range groups.Groups {
+		list, err := dc.ServerResourcesForGroupVersion(g.PreferredVersion.GroupVersion)
+		if err != nil {
+			continue
+		}
+		var names []string
+		for _, r := range list.APIResources {
+			if !strings.Contains(r.Name, "/") {
+				names = append(names, r.Name)
+			}
+		}
+		if len(names) > 0 {
+			return "get " + slices.Min(names)
+		}
+	}
+	return "api-resources"
 }
 
 // writeKubeconfig writes an admin kubeconfig for server, with every

@@ -7,9 +7,11 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +23,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	utilversion "k8s.io/apimachinery/pkg/util/version"
 	apimachineryversion "k8s.io/apimachinery/pkg/version"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericapiserver "k8s.io/apiserver/pkg/server"
@@ -174,14 +175,30 @@ func get(t *testing.T, client *http.Client, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// testVersion stands for a version set at build time.
+const testVersion = "v1.2.3-test"
+
+// setVersion sets the version as -ldflags "-X ...server.version=" would.
+func setVersion(t *testing.T, v string) {
+	old := version
+	version = v
+	t.Cleanup(func() { version = old })
+}
+
 func TestLocalMode(t *testing.T) {
+	setVersion(t, testVersion)
 	dir := t.TempDir()
 	dataDir, kubeconfig := filepath.Join(dir, "data"), filepath.Join(dir, "kubeconfig")
 	args := []string{"--data-dir", dataDir, "--write-kubeconfig", kubeconfig, "--secure-port", "0"}
+	// A data dir that exists already, open to everyone, is tightened.
+	if err := os.Mkdir(dataDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	srv := start(t, args...)
 	client := srv.waitReady(t, kubeconfig)
 	_, host := kubeconfigClient(t, kubeconfig)
+	checkPrivate(t, dataDir)
 
 	for _, path := range []string{"/readyz", "/livez", "/healthz", "/apis", "/version", "/openapi/v2", "/openapi/v3"} {
 		if code, body := get(t, client, host+path); code != http.StatusOK {
@@ -194,21 +211,29 @@ func TestLocalMode(t *testing.T) {
 		t.Errorf("GET /apis: want an APIGroupList, got %s (%v)", body, err)
 	}
 
-	// kubectl version parses this; an unstamped `go build` must not break it.
+	// The project's version, as -ldflags -X sets it (see setVersion).
 	_, body = get(t, client, host+"/version")
 	var info apimachineryversion.Info
 	if err := json.Unmarshal([]byte(body), &info); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := utilversion.ParseSemantic(info.GitVersion); err != nil {
-		t.Errorf("GET /version: gitVersion %q: %v", info.GitVersion, err)
+	if info.GitVersion != testVersion || info.Major != "1" || info.Minor != "2" || info.GoVersion == "" {
+		t.Errorf("GET /version: %s; want gitVersion %s, major 1, minor 2 and the Go version", body, testVersion)
+	}
+	_, body = get(t, client, host+"/openapi/v2")
+	var doc struct {
+		Info struct{ Title, Version string }
+	}
+	if err := json.Unmarshal([]byte(body), &doc); err != nil || doc.Info.Title != "test" || doc.Info.Version != testVersion {
+		t.Errorf("GET /openapi/v2: info %+v (%v); want title test, version %s", doc.Info, err, testVersion)
 	}
 
 	if fi, err := os.Stat(kubeconfig); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("kubeconfig mode: %v, %v; want 0600", fi.Mode(), err)
 	}
-	if !strings.Contains(srv.out.String(), "admin kubeconfig: "+kubeconfig) {
-		t.Errorf("output does not name the kubeconfig: %q", srv.out.String())
+	// Start-up ends with a command to paste; test serves no resource.
+	if !strings.Contains(srv.out.String(), "admin kubeconfig: "+kubeconfig+"\nkubectl --kubeconfig "+kubeconfig+" api-resources\n") {
+		t.Errorf("output does not name the kubeconfig and a kubectl command: %q", srv.out.String())
 	}
 
 	// Anonymous: trusts the server, presents no certificate.
@@ -262,6 +287,109 @@ func TestLocalMode(t *testing.T) {
 	}
 	if err := srv.stop(t); err != nil {
 		t.Fatalf("stopping: %v", err)
+	}
+}
+
+// checkPrivate asserts that the data dir is the server's alone: the
+// directory 0700, etcd's socket and every key 0600.
+func checkPrivate(t *testing.T, dataDir string) {
+	t.Helper()
+	modes := map[string]os.FileMode{dataDir: os.ModeDir | 0o700, filepath.Join(dataDir, "etcd.sock"): os.ModeSocket | 0o600}
+	keys, _ := filepath.Glob(filepath.Join(dataDir, "pki", "*.key"))
+	if len(keys) != 2 {
+		t.Errorf("want the CA's and the admin's key in %s/pki, found %v", dataDir, keys)
+	}
+	for _, k := range keys {
+		modes[k] = 0o600
+	}
+	for path, want := range modes {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Error(err)
+		} else if fi.Mode() != want {
+			t.Errorf("%s: mode %v, want %v", path, fi.Mode(), want)
+		}
+	}
+}
+
+func TestEtcdSocketPath(t *testing.T) {
+	t.Chdir(t.TempDir())
+	wd, _ := os.Getwd()
+	if got, _ := etcdSocketPath("data"); got != filepath.Join(wd, "data", "etcd.sock") {
+		t.Errorf("short data dir: socket %q, want the absolute path", got)
+	}
+	// Deep below the working directory: only the relative path fits.
+	deep := filepath.Join(wd, strings.Repeat("d", 40), strings.Repeat("e", 40))
+	if got, err := etcdSocketPath(deep); err != nil || got != filepath.Join(strings.Repeat("d", 40), strings.Repeat("e", 40), "etcd.sock") {
+		t.Errorf("deep data dir: socket %q, %v; want the path relative to the working directory", got, err)
+	}
+	long := "/" + strings.Repeat("x", maxSocketPath)
+	if _, err := etcdSocketPath(long); err == nil || !strings.Contains(err.Error(), "use a shorter --data-dir") {
+		t.Errorf("too long a data dir: %v", err)
+	}
+}
+
+// --profiling=false (RecommendedOptions' flag) removes /debug/pprof; the rest
+// of the operator's endpoints stay.
+func TestProfilingOff(t *testing.T) {
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	for _, profiling := range []string{"true", "false"} {
+		srv := start(t, "--data-dir", filepath.Join(dir, "data"), "--write-kubeconfig", kubeconfig, "--secure-port", "0", "--profiling="+profiling)
+		client := srv.waitReady(t, kubeconfig)
+		_, host := kubeconfigClient(t, kubeconfig)
+		want := map[string]int{"/debug/pprof/": http.StatusOK, "/metrics": http.StatusOK}
+		if profiling == "false" {
+			want["/debug/pprof/"] = http.StatusNotFound
+		}
+		for path, code := range want {
+			if got, body := get(t, client, host+path); got != code {
+				t.Errorf("--profiling=%s: GET %s: %d %.200s; want %d", profiling, path, got, body, code)
+			}
+		}
+		if err := srv.stop(t); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// A busy port is one line that says what to do.
+func TestSecurePortInUse(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	dir := t.TempDir()
+	srv := start(t, "--data-dir", filepath.Join(dir, "data"), "--write-kubeconfig", filepath.Join(dir, "kubeconfig"), "--secure-port", port)
+	select {
+	case err := <-srv.done:
+		srv.done <- err
+		want := "--secure-port " + port + ": 127.0.0.1:" + port + " is in use by another program; pick another port with --secure-port=<port>, or a free one with --secure-port=0"
+		if err == nil || err.Error() != want {
+			t.Errorf("got %v\nwant %s", err, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not fail on a busy port")
+	}
+}
+
+func TestVersionFlag(t *testing.T) {
+	for _, tc := range []struct{ set, want string }{{testVersion, "test " + testVersion + "\n"}, {"", "test " + devVersion + "\n"}} {
+		setVersion(t, tc.set)
+		cmd := NewCommand(context.Background(), emptyAPIs())
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetArgs([]string{"--version"})
+		err := cmd.Execute()
+		if err != nil || out.String() != tc.want {
+			t.Errorf("--version with version %q: %q, %v; want %q", tc.set, out.String(), err, tc.want)
+		}
+		// The flag's value is process-wide (component-base's verflag).
+		if err := cmd.Flags().Set("version", "false"); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/yaml"
 
 	"github.com/apigen-dev/apigen/test/cluster"
 )
@@ -58,6 +61,9 @@ type aggregation struct {
 	serverBin, saKubeconfig string
 	lb                      *cluster.LoadBalancer // the Service: what the APIService points at
 	replicas                []*process
+	ports                   []int // the replicas'
+	// scrape GETs /metrics at port as Prometheus's ServiceAccount (checkMetricsScrape).
+	scrape func(port int) (int, string, error)
 }
 
 // TestAggregated runs examples/wardle as an aggregated API server: etcd (3
@@ -78,6 +84,8 @@ func TestAggregated(t *testing.T) {
 	t.Run("CRUD, watch and status through kube-apiserver", func(t *testing.T) { a.checkCRUD(t) })
 	t.Run("RBAC is delegated", func(t *testing.T) { a.checkRBAC(t) })
 	t.Run("request headers are trusted only from the front proxy", func(t *testing.T) { a.checkForgedHeaders(t) })
+	t.Run("a Prometheus ServiceAccount scrapes /metrics with the generated ClusterRole", func(t *testing.T) { a.checkMetricsScrape(t) })
+	t.Run("the monitoring component parses and names only exported metrics", func(t *testing.T) { a.checkMonitoring(t) })
 	// Before the failover kills one: neither replica was refused anything
 	// by kube-apiserver, so the generated RBAC covers what the server reads.
 	t.Run("the generated RBAC is sufficient", func(t *testing.T) { a.checkNoForbidden(t) })
@@ -117,6 +125,7 @@ func startAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries) *aggre
 	// Two replicas on their own ports behind one address, as a Service with
 	// two endpoints: the APIService points at the load balancer.
 	ports := []int{freePort(t), freePort(t)}
+	a.ports = ports
 	a.lb, err = cluster.NewLoadBalancer("127.0.0.1:"+strconv.Itoa(ports[0]), "127.0.0.1:"+strconv.Itoa(ports[1]))
 	if err != nil {
 		t.Fatal(err)
@@ -538,4 +547,155 @@ func firstLine(s string) string {
 		line = line[:200] + "..."
 	}
 	return line
+}
+
+// checkMetricsScrape scrapes /metrics the way Prometheus in the cluster does: directly at
+// the Service, with its ServiceAccount's token. Refused until that account is bound to the
+// generated metrics-reader ClusterRole; then it sees our API's request metrics.
+func (a *aggregation) checkMetricsScrape(t *testing.T) {
+	a.admin.ok(t, "create", "namespace", "monitoring")
+	a.admin.ok(t, "create", "serviceaccount", "prometheus", "-n", "monitoring")
+	token := strings.TrimSpace(a.admin.ok(t, "create", "token", "prometheus", "-n", "monitoring"))
+	caPEM, err := os.ReadFile(filepath.Join(a.certDir, "ca.crt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		RootCAs: pool, ServerName: wardleService + "." + wardleNamespace + ".svc"}}}
+	scrape := func(port int) (int, string, error) {
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/metrics", port), nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		return doRequest(client, req)
+	}
+	a.scrape = scrape
+	if code, body, err := scrape(a.lb.Port); code != http.StatusForbidden {
+		t.Errorf("scraping /metrics as an unbound ServiceAccount: %d %v %.300s; want 403", code, err, body)
+	}
+	a.admin.ok(t, "create", "clusterrolebinding", "prometheus-wardle-metrics",
+		"--clusterrole="+wardleService+":metrics-reader", "--serviceaccount=monitoring:prometheus")
+	// The server caches SubjectAccessReview answers for a few seconds.
+	err = poll(eventTimeout, func() error {
+		code, body, err := scrape(a.lb.Port)
+		if err != nil || code != http.StatusOK {
+			return fmt.Errorf("%d %v %.300s", code, err, body)
+		}
+		if !strings.Contains(body, `group="`+wardleGroup+`"`) {
+			return fmt.Errorf("no apiserver series of group %s", wardleGroup)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("scraping /metrics as the bound ServiceAccount: %v", err)
+	}
+}
+
+// checkMonitoring parses every PromQL expression of the generated monitoring component (its
+// alerting rules and its Grafana dashboard) with Prometheus's parser (hack/promql), and checks
+// that every metric they name is exported by a running replica or, for the APIService alert,
+// by kube-apiserver. Only up is Prometheus's own.
+func (a *aggregation) checkMonitoring(t *testing.T) {
+	if a.scrape == nil {
+		t.Skip("needs the ServiceAccount of the scrape check")
+	}
+	// Opted into next to ../certs, the component builds, and the Secret the ServiceMonitor
+	// trusts holds ca.crt.
+	def := filepath.Join(a.work, "wardle", "config", "default", "kustomization.yaml")
+	orig := readFile(t, def)
+	writeFile(t, def, strings.Replace(orig, "\n- ../certs\n", "\n- ../certs\n- ../generated/monitoring\n", 1))
+	defer writeFile(t, def, orig)
+	kinds := map[string]int{}
+	for _, doc := range strings.Split(a.admin.ok(t, "kustomize", filepath.Dir(def)), "\n---\n") {
+		obj := yamlToObject(t, doc)
+		kinds[fmt.Sprint(obj["kind"])]++
+		if data, _ := obj["data"].(map[string]any); obj["kind"] == "Secret" && data["ca.crt"] == nil {
+			t.Errorf("the serving certificate's Secret has no ca.crt for the ServiceMonitor:\n%s", doc)
+		}
+	}
+	if kinds["ServiceMonitor"] != 1 || kinds["PrometheusRule"] != 1 || kinds["ConfigMap"] != 1 || kinds["Secret"] != 1 {
+		t.Errorf("kubectl kustomize with the monitoring component: %v; want a ServiceMonitor, a PrometheusRule, the dashboard's ConfigMap and the Secret", kinds)
+	}
+
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	monitoring := filepath.Join(root, "examples", "wardle", "config", "generated", "monitoring")
+	var rule struct {
+		Spec struct {
+			Groups []struct {
+				Rules []struct{ Alert, Expr string }
+			}
+		}
+	}
+	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(monitoring, "prometheusrule.yaml"))), &rule); err != nil {
+		t.Fatal(err)
+	}
+	var input strings.Builder
+	add := func(where, expr string) {
+		input.WriteString(mustJSON(map[string]string{"where": where, "expr": expr}) + "\n")
+	}
+	for _, g := range rule.Spec.Groups {
+		for _, r := range g.Rules {
+			add("prometheusrule.yaml: alert "+r.Alert, r.Expr)
+		}
+	}
+	var cm struct{ Data map[string]string }
+	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(monitoring, "grafana-dashboard.yaml"))), &cm); err != nil {
+		t.Fatal(err)
+	}
+	for file, text := range cm.Data {
+		var dash struct {
+			Panels []struct {
+				Title   string
+				Targets []struct{ Expr string }
+			}
+		}
+		if err := json.Unmarshal([]byte(text), &dash); err != nil {
+			t.Fatalf("grafana-dashboard.yaml: %s is not JSON: %v", file, err)
+		}
+		for _, p := range dash.Panels {
+			for _, target := range p.Targets {
+				add("grafana-dashboard.yaml: panel "+p.Title, target.Expr)
+			}
+		}
+	}
+	r := runCmd(cmdOpts{Dir: filepath.Join(root, "hack", "promql"), Env: goEnv, Stdin: input.String(), Timeout: buildTimeout}, "go", "run", ".")
+	if r.ExitCode != 0 {
+		t.Fatalf("Prometheus's parser refuses expressions of the monitoring component:\n%s", r)
+	}
+	names := strings.Fields(r.Stdout)
+	if len(names) < 5 {
+		t.Fatalf("the monitoring component names only %v", names)
+	}
+
+	// etcd_request_errors_total has a series once a request to etcd failed: etcd refuses a
+	// request over 1.5 MiB.
+	big := fmt.Sprintf("apiVersion: %s/v1alpha1\nkind: Flunder\nmetadata:\n  name: too-big\n  namespace: default\nspec:\n  reference: %s\n  referenceType: Flunder\n",
+		wardleGroup, strings.Repeat("x", 2<<20))
+	a.admin.fails(t, big, "create", "-f", "-")
+
+	// Either replica may have served the create: Prometheus scrapes them all.
+	var server string
+	for _, port := range a.ports {
+		code, body, err := a.scrape(port)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("scraping the replica on port %d: %d %v", port, code, err)
+		}
+		server += body
+	}
+	kas := a.admin.ok(t, "get", "--raw", "/metrics")
+	for _, name := range names {
+		exported := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `[{ ]`)
+		switch {
+		case name == "up": // recorded by Prometheus for every target it scrapes
+		case name == "aggregator_unavailable_apiservice":
+			if !exported.MatchString(kas) {
+				t.Errorf("kube-apiserver does not export %s", name)
+			}
+		case !exported.MatchString(server):
+			t.Errorf("the monitoring component names %s, which the server does not export", name)
+		}
+	}
 }

@@ -65,6 +65,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(dialUnixEnv); path != "" {
+		os.Exit(dialUnix(path))
+	}
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "apigen-e2e-bin-")
 	if err != nil {
@@ -412,12 +415,13 @@ var goEnv = []string{"GOWORK=off", "GOTOOLCHAIN=local"}
 
 var goSumProblem = regexp.MustCompile(`missing go\.sum entry|no required module provides|updates to go\.mod needed|go: updates to go\.sum needed`)
 
-// buildServer builds ./cmd/apiserver of the project in dir into out. When the build only
-// fails because go.mod/go.sum are incomplete, it says so in the log and retries with
-// -mod=mod (which the brief accepts), so later behaviour is still checked.
-func buildServer(t *testing.T, dir, out string) {
+// buildServer builds ./cmd/apiserver of the project in dir into out, with extra go build
+// flags. When the build only fails because go.mod/go.sum are incomplete, it says so in the
+// log and retries with -mod=mod (which the brief accepts), so later behaviour is still checked.
+func buildServer(t *testing.T, dir, out string, extra ...string) {
 	t.Helper()
-	r := runCmd(cmdOpts{Dir: dir, Env: goEnv, Timeout: buildTimeout}, "go", "build", "-o", out, "./cmd/apiserver")
+	args := append(append([]string{"build", "-o", out}, extra...), "./cmd/apiserver")
+	r := runCmd(cmdOpts{Dir: dir, Env: goEnv, Timeout: buildTimeout}, "go", args...)
 	if r.ExitCode == 0 {
 		t.Logf("built the API server in %s", r.Took.Round(time.Second))
 		return
@@ -428,7 +432,7 @@ func buildServer(t *testing.T, dir, out string) {
 	t.Logf("PRODUCT NOTE: go.mod/go.sum of the project are incomplete after apigen init+generate; "+
 		"`go build ./cmd/apiserver` fails until `go mod tidy` (retrying with -mod=mod):\n%s", r)
 	flags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=mod")
-	r = runCmd(cmdOpts{Dir: dir, Env: append(goEnv, "GOFLAGS="+flags), Timeout: buildTimeout}, "go", "build", "-o", out, "./cmd/apiserver")
+	r = runCmd(cmdOpts{Dir: dir, Env: append(goEnv, "GOFLAGS="+flags), Timeout: buildTimeout}, "go", args...)
 	mustSucceed(t, r)
 	t.Logf("built the API server with -mod=mod in %s", r.Took.Round(time.Second))
 }
@@ -450,13 +454,13 @@ type server struct {
 	kubeconfig string
 }
 
-// startServer runs the generated server in local mode and waits until /readyz answers
-// through the kubeconfig it writes.
-func startServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, logPath string) *server {
+// startServer runs the generated server in local mode, with extra flags after the ones it
+// always passes, and waits until /readyz answers through the kubeconfig it writes.
+func startServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, logPath string, extra ...string) *server {
 	t.Helper()
 	s := &server{bin: bin, dir: dir, port: port, dataDir: dataDir, kubeconfig: kubeconfig}
-	s.proc = startProcess(t, cmdOpts{Dir: dir}, logPath, bin,
-		"--secure-port="+strconv.Itoa(port), "--data-dir="+dataDir, "--write-kubeconfig="+kubeconfig)
+	args := append([]string{"--secure-port=" + strconv.Itoa(port), "--data-dir=" + dataDir, "--write-kubeconfig=" + kubeconfig}, extra...)
+	s.proc = startProcess(t, cmdOpts{Dir: dir}, logPath, bin, args...)
 	start := time.Now()
 	s.waitReady(t, kubeconfig)
 	t.Logf("server ready on 127.0.0.1:%d %s after start", port, time.Since(start).Round(time.Millisecond))
@@ -517,19 +521,20 @@ func restGet(cfg *rest.Config, path string) (int, string, error) {
 		return 0, "", err
 	}
 	hc.Timeout = 10 * time.Second
-	resp, err := hc.Get(strings.TrimSuffix(cfg.Host, "/") + path)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body), err
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+path, nil)
+	return doRequest(hc, req)
 }
 
 // anonymousGet does a GET without any credentials (and without checking the serving cert).
 func anonymousGet(url string) (int, string, error) {
 	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
-	resp, err := hc.Get(url)
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	return doRequest(hc, req)
+}
+
+// doRequest sends req and returns the status code and the whole body.
+func doRequest(hc *http.Client, req *http.Request) (int, string, error) {
+	resp, err := hc.Do(req)
 	if err != nil {
 		return 0, "", err
 	}
@@ -586,8 +591,8 @@ func checkLoopbackOnly(t *testing.T, s *server) {
 	}
 }
 
-// listeningAddrs reads the TCP sockets in LISTEN state that process pid holds, from /proc.
-func listeningAddrs(pid int) ([]netip.AddrPort, error) {
+// socketInodes returns the inodes of the sockets process pid holds open, from /proc.
+func socketInodes(pid int) (map[string]bool, error) {
 	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	if err != nil {
 		return nil, err
@@ -598,6 +603,46 @@ func listeningAddrs(pid int) ([]netip.AddrPort, error) {
 		if err == nil && strings.HasPrefix(link, "socket:[") {
 			inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] = true
 		}
+	}
+	return inodes, nil
+}
+
+// listeningUnixSockets returns the paths of the unix sockets process pid listens on, from
+// /proc/net/unix ("" for an abstract or unnamed one).
+func listeningUnixSockets(pid int) ([]string, error) {
+	inodes, err := socketInodes(pid)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	// Num RefCount Protocol Flags Type St Inode [Path]; flag 0x10000 is "accepting connections".
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		fields := strings.Fields(line)
+		if len(fields) < 7 || !inodes[fields[6]] {
+			continue
+		}
+		if flags, err := strconv.ParseUint(fields[3], 16, 32); err != nil || flags&0x10000 == 0 {
+			continue
+		}
+		path := ""
+		if len(fields) > 7 {
+			path = fields[7]
+		}
+		out = append(out, path)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// listeningAddrs reads the TCP sockets in LISTEN state that process pid holds, from /proc.
+func listeningAddrs(pid int) ([]netip.AddrPort, error) {
+	inodes, err := socketInodes(pid)
+	if err != nil {
+		return nil, err
 	}
 	var out []netip.AddrPort
 	for _, table := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {

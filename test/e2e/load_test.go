@@ -40,6 +40,9 @@ var (
 	loadFlunderGVR = loadFlunderGV.WithResource("flunders")
 )
 
+// wardleVersion is the version the built examples/wardle server is stamped with.
+const wardleVersion = "v0.1.0-e2e"
+
 // loadBin is the examples/wardle server, built once per run (by the first test that needs
 // it; a failed build is retried by the next test).
 var loadBin struct {
@@ -74,7 +77,8 @@ func loadServerBin(t *testing.T) string {
 	}
 	copyTree(t, src, proj)
 	out := filepath.Join(binDir, "load-wardle-apiserver")
-	buildServer(t, proj, out)
+	// Stamped as the scaffolded Makefile's build does (TestLocalOperations checks /version).
+	buildServer(t, proj, out, "-ldflags=-X example.com/wardle/pkg/cmd/server.version="+wardleVersion)
 	loadBin.path = out
 	return out
 }

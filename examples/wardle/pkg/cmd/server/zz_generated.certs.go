@@ -211,7 +211,8 @@ func serviceDNSNames(service, namespace string) []string {
 // certsComponent is the kustomization.yaml of --dir: a Component, so that
 // config/default adds it to the generated manifests with "components:". The
 // Secret keeps its name (no hash suffix): the Deployment mounts it by name, and
-// cert-manager's Certificate writes the same one. The patch has no target
+// cert-manager's Certificate writes the same one; both hold ca.crt, which the
+// monitoring component's ServiceMonitor trusts. The patch has no target
 // name, so it reaches every APIService the project has.
 //
 // The header must not be apigen's "Code generated" line: apigen generate
@@ -228,6 +229,7 @@ secretGenerator:
   files:
   - %s
   - %s
+  - %s
   options:
     disableNameSuffixHash: true
 patches:
@@ -238,5 +240,5 @@ patches:
     - op: add
       path: /spec/caBundle
       value: %s
-`, commandPath, secret, namespace, servingCertFile, servingKeyFile, base64.StdEncoding.EncodeToString(caPEM))
+`, commandPath, secret, namespace, caCertFile, servingCertFile, servingKeyFile, base64.StdEncoding.EncodeToString(caPEM))
 }

@@ -39,7 +39,7 @@ import (
 	cliflag "k8s.io/component-base/cli/flag"
 	basecompatibility "k8s.io/component-base/compatibility"
 	"k8s.io/component-base/term"
-	"k8s.io/component-base/version/verflag"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 	netutils "k8s.io/utils/net"
 )
 
@@ -82,8 +82,17 @@ func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 			return compatibility.DefaultComponentGlobalsRegistry.Set()
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			verflag.PrintAndExitIfRequested()
 			fs := cmd.Flags()
+			// verflag would print the Kubernetes libraries' version.
+			if v := fs.Lookup("version").Value.String(); v != "false" {
+				info := effectiveVersion().Info()
+				if v == "raw" {
+					fmt.Fprintf(cmd.OutOrStdout(), "%#v\n", *info)
+				} else {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", apis.Name, info.GitVersion)
+				}
+				return nil
+			}
 			cliflag.PrintFlags(fs)
 
 			o.complete(fs)
@@ -132,12 +141,13 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	// server-side apply.
 	namer := definitionNamer(apis.Scheme)
 	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(apis.OpenAPIDefinitions, namer)
-	config.OpenAPIConfig.Info.Title = apis.Name
 	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(apis.OpenAPIDefinitions, namer)
-	config.OpenAPIV3Config.Info.Title = apis.Name
+	for _, info := range []*spec.Info{config.OpenAPIConfig.Info, config.OpenAPIV3Config.Info} {
+		info.Title, info.Version = apis.Name, projectVersion()
+	}
 
 	registry := compatibility.DefaultComponentGlobalsRegistry
-	config.EffectiveVersion = buildVersion{registry.EffectiveVersionFor(basecompatibility.DefaultKubeComponent)}
+	config.EffectiveVersion = effectiveVersion()
 	config.FeatureGate = registry.FeatureGateFor(basecompatibility.DefaultKubeComponent)
 
 	if err := o.recommended.ApplyTo(config); err != nil {
