@@ -304,7 +304,7 @@ func TestInitInExistingModule(t *testing.T) {
 	if got := strings.Join(res.Skipped, " "); got != "Makefile .gitignore README.md" {
 		t.Errorf("kept %q, want the existing Makefile, .gitignore and README.md", got)
 	}
-	if got := strings.Join(res.Written, " "); got != "cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt .pre-commit-config.yaml config/default/kustomization.yaml Dockerfile .dockerignore .golangci.yml" {
+	if got := strings.Join(res.Written, " "); got != "cmd/apiserver/main.go pkg/apis/doc.go hack/boilerplate.go.txt .pre-commit-config.yaml config/default/kustomization.yaml Dockerfile .dockerignore config/audit/policy.yaml .golangci.yml" {
 		t.Errorf("written %q", got)
 	}
 	if got := strings.Join(res.Updated, " "); got != "go.mod" {
@@ -365,7 +365,8 @@ func TestMakefile(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ target, want string }{
-		{"run", "go build -o bin/apiserver ./cmd/apiserver\n./bin/apiserver\n"},
+		// Outside a git repository the version is v0.0.0-dev.
+		{"run", "go build -ldflags \"-X example.com/heldout/pkg/cmd/server.version=v0.0.0-dev\" -o bin/apiserver ./cmd/apiserver\n./bin/apiserver\n"},
 		{"deploy", "go run ./cmd/apiserver certs\nkubectl apply -k config/default\n"},
 		{"fmt", "go fmt ./...\n"},
 		{"vet", "go vet ./...\n"},
@@ -448,7 +449,7 @@ func TestNeverOverwrites(t *testing.T) {
 	}
 	before := tree(t, root)
 	res, err := Init(root, InitOptions{Repo: "example.com/a", Domain: "a.io", Year: "2031"})
-	if err != nil || len(res.Written) != 0 || len(res.Updated) != 0 || len(res.Skipped) != 12 {
+	if err != nil || len(res.Written) != 0 || len(res.Updated) != 0 || len(res.Skipped) != 13 {
 		t.Errorf("second init: %+v, %v; want every file kept", res, err)
 	}
 	if diff := cmp.Diff(before, tree(t, root)); diff != "" {
