@@ -100,31 +100,38 @@ func Apigen() *Registry {
 		Name: PrintColumnMarker, Target: Type, Args: reflect.TypeFor[PrintColumn](),
 		Help: "a column of kubectl get's table output (repeat the marker for several columns); " +
 			"parsed and checked now, printed by the server in a later apigen version",
-		Example: "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
+		NoEffect: "checked, but the server does not print columns yet",
+		Example:  "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
 	}, "kubebuilder:printcolumn")
 	r.Register(&Definition{
 		Name: SelectableMarker, Target: Type, Args: reflect.TypeFor[SelectableField](),
 		Help: "a field that list and watch may filter on with --field-selector (repeat for several); " +
 			"parsed and checked now, served in a later apigen version",
-		Example: "+apigen:selectablefield:JSONPath=.spec.reference",
+		NoEffect: "checked, but the server does not filter on it yet",
+		Example:  "+apigen:selectablefield:JSONPath=.spec.reference",
 	}, "kubebuilder:selectablefield")
 	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
 		Help:    "accepted for compatibility with kubebuilder types; apigen finds root types itself",
 		Example: "+kubebuilder:object:root=true",
 	})
+	r.Register(&Definition{
+		Name: "kubebuilder:object:generate", Target: Package, Value: true, Args: reflect.TypeFor[bool](),
+		Help:    "accepted for compatibility with kubebuilder types; apigen generates deepcopy for every API package",
+		Example: "+kubebuilder:object:generate=true",
+	})
 	// kubebuilder's OpenAPI validation and defaulting markers are accepted wherever
 	// controller-gen accepts them, so CRD types move over unchanged; apigen does not enforce
 	// them yet.
 	for _, t := range []Target{Package, Type, Field} {
 		r.Register(&Definition{
-			Name: "kubebuilder:validation", Target: t, PassThrough: true,
+			Name: "kubebuilder:validation", Target: t, PassThrough: true, NoEffect: "apigen does not enforce validation markers yet",
 			Help:    "kubebuilder's validation markers (any +kubebuilder:validation:...), accepted for compatibility and not enforced yet",
 			Example: "+kubebuilder:validation:Minimum=1",
 		})
 	}
 	r.Register(&Definition{
-		Name: "kubebuilder:default", Target: Type, PassThrough: true,
+		Name: "kubebuilder:default", Target: Type, PassThrough: true, NoEffect: "apigen applies defaults set on fields only",
 		Help:    "kubebuilder's default value marker on a type, accepted for compatibility and not applied (put it on the fields)",
 		Example: "+kubebuilder:default=1",
 	})

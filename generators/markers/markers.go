@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Target is where a marker may appear.
@@ -37,6 +38,10 @@ func (t Target) String() string {
 // Namespace is apigen's own marker namespace; every name in it must be registered.
 const Namespace = "apigen"
 
+// Kubebuilder is controller-gen's namespace, whose markers apigen accepts: an unregistered one is
+// parsed as a marker without effect, so the user is told.
+const Kubebuilder = "kubebuilder"
+
 // Definition describes one marker.
 type Definition struct {
 	// Name is the marker name without the leading "+", e.g. "apigen:resource".
@@ -56,12 +61,35 @@ type Definition struct {
 	// "=5") and otherwise ignored: other tools' markers apigen tolerates but does not act on
 	// yet, such as +kubebuilder:validation. Marker.Args is the text after the name.
 	PassThrough bool
+	// NoEffect, when set, says why the marker is accepted but changes nothing (yet): the
+	// parser reports each such marker as a warning with its position, never silently.
+	NoEffect string
 	// Form describes what follows the name of a PassThrough marker that apigen does read
 	// itself (a field default's value); empty for one it ignores.
 	Form string
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string
+}
+
+// Written is the marker's name as written, with the part of a pass-through marker's text that
+// names it ("kubebuilder:validation:Minimum" for +kubebuilder:validation:Minimum=1).
+func (m *Marker) Written() string {
+	if rest, ok := m.Args.(string); ok && m.Def.PassThrough {
+		return markerName(m.Name + rest)
+	}
+	return m.Name
+}
+
+// markerName is the name in a marker's text: up to its value or arguments. Controller-gen's
+// value markers end in a capitalised name (validation:Minimum=1); an argument is lower case
+// (subresource:scale:specpath=..., validation:XValidation:rule=...) and is not part of it.
+func markerName(text string) string {
+	name, _, hasValue := strings.Cut(text, "=")
+	if i := strings.LastIndex(name, ":"); hasValue && strings.Count(name, ":") >= 2 && i+1 < len(name) && unicode.IsLower(rune(name[i+1])) {
+		name = name[:i]
+	}
+	return name
 }
 
 // Marker is one parsed occurrence of a marker.
@@ -142,8 +170,15 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 	text = strings.TrimPrefix(text, "+")
 	name, def, rest := r.lookup(text, target)
 	if def == nil {
-		if ns, _, _ := strings.Cut(text, ":"); ns == Namespace {
+		switch ns, _, _ := strings.Cut(text, ":"); ns {
+		case Namespace:
 			return nil, r.unknown(text, target, pos)
+		case Kubebuilder:
+			// controller-gen's markers mean something to a kubebuilder user: one apigen does
+			// not know is accepted, and reported as having no effect.
+			written := markerName(text)
+			return &Marker{Def: &Definition{Name: written, Target: target, PassThrough: true, NoEffect: "apigen does not implement it"},
+				Name: written, Pos: pos}, nil
 		}
 		return nil, nil
 	}

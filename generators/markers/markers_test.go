@@ -78,9 +78,34 @@ func TestGroupName(t *testing.T) {
 }
 
 func TestForeignMarkersAreIgnored(t *testing.T) {
-	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// +kubebuilder:skipversion", "// plain comment", "// +listType=map"} {
+	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// plain comment", "// +listType=map"} {
 		if m, err := Apigen().Parse(line, Type, pos); m != nil || err != nil {
 			t.Errorf("%s: got %+v, %v; want it ignored", line, m, err)
+		}
+	}
+}
+
+// A kubebuilder marker apigen does not implement, or implements without effect, is parsed
+// with the reason, so that the user is warned, named as controller-gen names it.
+func TestMarkersWithoutEffect(t *testing.T) {
+	for line, want := range map[string]string{
+		"// +kubebuilder:skipversion": "kubebuilder:skipversion",
+		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n": "kubebuilder:subresource:scale",
+		"// +kubebuilder:deprecatedversion:warning=\"old\"":                              "kubebuilder:deprecatedversion",
+		"// +kubebuilder:validation:Minimum=1":                                           "kubebuilder:validation:Minimum",
+		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"":  "kubebuilder:validation:XValidation",
+		"// +kubebuilder:validation:items:Pattern=`^a`":                                  "kubebuilder:validation:items:Pattern",
+		"// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a":                     "kubebuilder:printcolumn",
+	} {
+		m, err := Apigen().Parse(line, Type, pos)
+		if err != nil || m == nil || m.Def.NoEffect == "" || m.Written() != want {
+			t.Errorf("%s: got %+v, %v; want a marker without effect named %s", line, m, err, want)
+		}
+	}
+	// Implemented ones carry no such reason.
+	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion"} {
+		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
+			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}
 	}
 }

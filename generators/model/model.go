@@ -22,6 +22,9 @@ type Project struct {
 	// Deploy names what runs the server in a cluster; parse fills in the defaults.
 	Deploy Deploy   `json:"deploy"`
 	Groups []*Group `json:"groups,omitempty"`
+	// Warnings are problems that do not stop generation (markers accepted without effect),
+	// sorted by position.
+	Warnings ErrorList `json:"-"`
 }
 
 // Deploy is how the server is deployed in a cluster (+apigen:deploy in pkg/apis/doc.go): the

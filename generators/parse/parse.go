@@ -3,6 +3,7 @@
 package parse
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -33,6 +34,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		strategyHooks: map[*model.Resource][]hookAt{},
 		internals:     map[string]*groupPackage{},
 		installs:      map[string]*groupPackage{},
+		noEffects:     map[string]*noEffectUse{},
 		fset:          token.NewFileSet(),
 		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module))},
 	}
@@ -51,6 +53,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 	if err := p.proj.Validate(); err != nil {
 		return nil, err
 	}
+	p.proj.Warnings = p.warnings()
 	return p.proj, nil
 }
 
@@ -62,6 +65,8 @@ type parser_ struct {
 	// internals and installs are the packages of pkg/apis/<group> and
 	// pkg/apis/<group>/install, by group directory.
 	internals, installs map[string]*groupPackage
+	// noEffects are the markers accepted without effect, by name as written.
+	noEffects map[string]*noEffectUse
 	// strategyHooks are the hooks other than Default that each resource's type has.
 	strategyHooks map[*model.Resource][]hookAt
 	// defaults are the field defaults of the package being parsed.
@@ -244,11 +249,53 @@ func (p *parser_) markersIn(cg *ast.CommentGroup, target markers.Target) []*mark
 			p.errs.Add(e.Pos, "%s", e.Msg)
 			continue
 		}
-		if m != nil {
-			out = append(out, m)
+		if m == nil {
+			continue
 		}
+		if m.Def.NoEffect != "" {
+			p.noEffect(m)
+		}
+		out = append(out, m)
 	}
 	return out
+}
+
+// noEffect records a marker that is accepted but changes nothing, once per marker name, with
+// its first position and how often it appears.
+func (p *parser_) noEffect(m *markers.Marker) {
+	name := m.Written()
+	use, ok := p.noEffects[name]
+	if !ok {
+		use = &noEffectUse{first: m.Pos, why: m.Def.NoEffect}
+		p.noEffects[name] = use
+	}
+	use.count++
+}
+
+// noEffectUse is how a marker without effect is used in the project.
+type noEffectUse struct {
+	first token.Position
+	why   string
+	count int
+}
+
+// warnings are the run's warnings: one per marker that has no effect.
+func (p *parser_) warnings() model.ErrorList {
+	var out model.ErrorList
+	for name, use := range p.noEffects {
+		places := ""
+		switch {
+		case use.count == 2:
+			places = " (here and in 1 more place)"
+		case use.count > 2:
+			places = fmt.Sprintf(" (here and in %d more places)", use.count-1)
+		}
+		out.Add(use.first, "warning: +%s has no effect: %s%s", name, use.why, places)
+	}
+	if err := out.Err(); err != nil {
+		return err.(model.ErrorList)
+	}
+	return nil
 }
 
 // storeSoleVersions stores a kind that only one version of the group declares in that version,

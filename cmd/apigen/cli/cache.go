@@ -72,6 +72,11 @@ func (c *resultCache) record(plan *engine.Plan, touched ...[]string) {
 	if c == nil {
 		return
 	}
+	if len(plan.Warnings) > 0 {
+		// A hit would answer without them: a run with warnings always loads and repeats them.
+		fmt.Fprintln(c.log, "apigen: cache not written: the run had warnings")
+		return
+	}
 	if err := c.put(plan, slices.Concat(touched...)); err != nil {
 		fmt.Fprintf(c.log, "apigen: cache not written: %v\n", err)
 	}

@@ -49,19 +49,28 @@ func (f *generateFlags) warnUnusedYear(root string, w io.Writer) {
 	fmt.Fprintf(w, "apigen: warning: --year=%s has no effect: %s has no YEAR to replace\n", f.year, filepath.ToSlash(rel))
 }
 
-// plan runs the pipeline for the project at root and compares its output with the tree.
-func (f *generateFlags) plan(root string) (*engine.Plan, error) {
-	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year})
+// plan runs the pipeline for the project at root and compares its output with the tree; the
+// run's warnings go to warn.
+func (f *generateFlags) plan(root string, warn io.Writer) (*engine.Plan, error) {
+	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year}, warn)
 }
 
 // planAt runs the pipeline for the project at root and compares its output with the tree;
-// generate, verify and init all start here.
-func planAt(root string, o pipeline.Options) (*engine.Plan, error) {
+// generate, verify and init all start here. Warnings (markers without effect) go to warn, as
+// file:line:col: warning: ..., relative to the working directory.
+func planAt(root string, o pipeline.Options, warn io.Writer) (*engine.Plan, error) {
 	res, err := pipeline.Run(root, o)
 	if err != nil {
 		return nil, relativeTo(root, err)
 	}
-	return engine.NewPlan(root, res.Output)
+	if len(res.Project.Warnings) > 0 {
+		fmt.Fprintln(warn, relativeTo(root, res.Project.Warnings))
+	}
+	plan, err := engine.NewPlan(root, res.Output)
+	if plan != nil {
+		plan.Warnings = res.Project.Warnings
+	}
+	return plan, err
 }
 
 // writeConversionStubs scaffolds the conversion functions a run found missing, one file per
@@ -123,13 +132,13 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				// The tree is what this run would write: every file unchanged.
 				sum.Unchanged = cached
 			} else {
-				plan, err := flags.plan(root)
+				plan, err := flags.plan(root, cmd.ErrOrStderr())
 				var missing *kube.MissingConversions
 				if scaffoldConversions && errors.As(err, &missing) {
 					if err := writeConversionStubs(cmd.OutOrStdout(), root, missing); err != nil {
 						return err
 					}
-					plan, err = flags.plan(root)
+					plan, err = flags.plan(root, cmd.ErrOrStderr())
 				}
 				if err != nil {
 					return err
@@ -190,7 +199,7 @@ tree current, verify answers from a cache in the user cache directory without lo
 			if hit {
 				return nil
 			}
-			plan, err := flags.plan(root)
+			plan, err := flags.plan(root, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -227,3 +227,51 @@ func TestScaffoldConversions(t *testing.T) {
 		t.Errorf("go build with the scaffolded stubs: %v\n%s", err, out)
 	}
 }
+
+// TestWarnings generates kubebuilder types whose markers apigen accepts without effect: every
+// such marker is a positioned warning, once per marker with the number of other places, on
+// generate and on verify, and the run still succeeds.
+func TestWarnings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	isolateCache(t)
+	dir := t.TempDir()
+	for _, copy := range [][2]string{
+		{"../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/cronjob_types.go", "pkg/apis/batch/v1/cronjob_types.go"},
+		{"../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/doc.go", "pkg/apis/batch/v1/doc.go"},
+		{"../../../examples/wardle/go.mod", "go.mod"},
+		{"../../../examples/wardle/go.sum", "go.sum"},
+	} {
+		data, err := os.ReadFile(copy[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if copy[1] == "pkg/apis/batch/v1/cronjob_types.go" {
+			data = []byte(strings.Replace(string(data), "// +kubebuilder:storageversion\n",
+				"// +kubebuilder:storageversion\n// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas\n", 1))
+			data = []byte(strings.Replace(string(data), "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:MinLength=0\n", 1))
+		}
+		path := filepath.Join(dir, copy[1])
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	want := `pkg/apis/batch/v1/cronjob_types.go:8:2: warning: +kubebuilder:validation:MinLength has no effect: apigen does not enforce validation markers yet (here and in 1 more place)
+pkg/apis/batch/v1/cronjob_types.go:31:1: warning: +kubebuilder:printcolumn has no effect: checked, but the server does not print columns yet
+pkg/apis/batch/v1/cronjob_types.go:32:1: warning: +kubebuilder:selectablefield has no effect: checked, but the server does not filter on it yet
+pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:subresource:scale has no effect: apigen does not implement it
+`
+	// With the result cache on too: a run with warnings is not recorded, so the next one
+	// repeats them instead of answering from the cache in silence.
+	for _, args := range [][]string{{"generate"}, {"verify"}, {"verify"}, {"generate", "--no-cache"}} {
+		code, _, errOut := run(args...)
+		if code != 0 || errOut != want {
+			t.Errorf("apigen %s: exit %d, stderr:\n%s\nwant exit 0 and:\n%s", args[0], code, errOut, want)
+		}
+	}
+}

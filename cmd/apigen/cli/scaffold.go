@@ -88,7 +88,7 @@ imports apigen.`,
 			if err := goCommand(root, cmd.ErrOrStderr(), append([]string{"get"}, scaffold.Dependencies()...)...); err != nil {
 				return err
 			}
-			if err := generateAll(root, out); err != nil {
+			if err := generateAll(root, out, cmd.ErrOrStderr()); err != nil {
 				return err
 			}
 			if err := goCommand(root, cmd.ErrOrStderr(), "mod", "tidy"); err != nil {
@@ -192,9 +192,9 @@ func printScaffold(w io.Writer, res scaffold.Result) {
 	}
 }
 
-// generateAll runs generate in root and writes the result.
-func generateAll(root string, out io.Writer) error {
-	plan, err := planAt(root, pipeline.Options{})
+// generateAll runs generate in root and writes the result; warnings go to warn.
+func generateAll(root string, out, warn io.Writer) error {
+	plan, err := planAt(root, pipeline.Options{}, warn)
 	if err != nil {
 		return err
 	}
