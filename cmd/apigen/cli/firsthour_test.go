@@ -62,18 +62,7 @@ func TestScaffoldedTypesExplain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a project")
 	}
-	isolateCache(t)
-	dir := t.TempDir()
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", "wardle", name))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Chdir(dir)
+	dir := moduleCopy(t, map[string]string{})
 	if code, out, errOut := run("new-api", "--group", "toys.example.com", "--version", "v1", "--kind", "Widget"); code != 0 {
 		t.Fatalf("new-api: exit %d\n%s%s", code, out, errOut)
 	}

@@ -44,6 +44,38 @@ func wardleCopy(t *testing.T) string {
 	return dst
 }
 
+// moduleCopy makes a temp dir with examples/wardle's go.mod and go.sum (so that loading needs
+// nothing outside the module cache) and the given files, makes it the working directory with
+// a result cache of its own, and returns it.
+func moduleCopy(t *testing.T, files map[string]string) string {
+	t.Helper()
+	isolateCache(t)
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		files[name] = readTestFile(t, filepath.Join("..", "..", "..", "examples", "wardle", name))
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	return dir
+}
+
+func readTestFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 func run(args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = Main(args, &out, &errb)
@@ -235,32 +267,12 @@ func TestWarnings(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a whole project")
 	}
-	isolateCache(t)
-	dir := t.TempDir()
-	for _, copy := range [][2]string{
-		{"../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/cronjob_types.go", "pkg/apis/batch/v1/cronjob_types.go"},
-		{"../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/doc.go", "pkg/apis/batch/v1/doc.go"},
-		{"../../../examples/wardle/go.mod", "go.mod"},
-		{"../../../examples/wardle/go.sum", "go.sum"},
-	} {
-		data, err := os.ReadFile(copy[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if copy[1] == "pkg/apis/batch/v1/cronjob_types.go" {
-			data = []byte(strings.Replace(string(data), "// +kubebuilder:storageversion\n",
-				"// +kubebuilder:storageversion\n// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas\n", 1))
-			data = []byte(strings.Replace(string(data), "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:MinLength=0\n", 1))
-		}
-		path := filepath.Join(dir, copy[1])
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Chdir(dir)
+	src := "../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/"
+	types, doc := readTestFile(t, src+"cronjob_types.go"), readTestFile(t, src+"doc.go")
+	types = strings.Replace(types, "// +kubebuilder:storageversion\n",
+		"// +kubebuilder:storageversion\n// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas\n", 1)
+	types = strings.Replace(types, "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:MinLength=0\n", 1)
+	moduleCopy(t, map[string]string{"pkg/apis/batch/v1/cronjob_types.go": types, "pkg/apis/batch/v1/doc.go": doc})
 	want := `pkg/apis/batch/v1/cronjob_types.go:8:2: warning: +kubebuilder:validation:MinLength has no effect: apigen does not enforce validation markers yet (here and in 1 more place)
 pkg/apis/batch/v1/cronjob_types.go:31:1: warning: +kubebuilder:printcolumn has no effect: checked, but the server does not print columns yet
 pkg/apis/batch/v1/cronjob_types.go:32:1: warning: +kubebuilder:selectablefield has no effect: checked, but the server does not filter on it yet
