@@ -24,7 +24,7 @@ func storageSource(t *testing.T, r *model.Resource) string {
 	t.Helper()
 	g, v := group(r)
 	f := newFile("example.com/p/pkg/registry/toys/"+registryPackage(r), registryPackage(r))
-	emitStorage(f, g, v, r)
+	emitStorage(f, "example.com/p/pkg/cmd/server", g, v, r)
 	src := fmt.Sprintf("%#v", f)
 	if _, err := format.Source([]byte(src)); err != nil {
 		t.Fatalf("not valid Go: %v\n%s", err, src)

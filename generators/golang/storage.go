@@ -25,7 +25,7 @@ func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			hub, r := h.Version, h.Resource
 			dir := registryDir(g, r)
 			f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
-			emitStorage(f, g, hub, r)
+			emitStorage(f, path.Join(ctx.Project.Module, serverDir), g, hub, r)
 			if err := add(ctx, out, path.Join(dir, "zz_generated.storage.go"), f); err != nil {
 				return err
 			}
@@ -36,20 +36,20 @@ func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
 
 // resourceEmitter holds what every piece of a resource's storage file refers to.
 type resourceEmitter struct {
-	g   *model.Group
-	hub *model.Version
-	r   *model.Resource
+	server string // import path of the project's server runtime, pkg/cmd/server
+	g      *model.Group
+	hub    *model.Version
+	r      *model.Resource
 }
 
-func emitStorage(f *jen.File, g *model.Group, hub *model.Version, r *model.Resource) {
-	e := resourceEmitter{g, hub, r}
+func emitStorage(f *jen.File, server string, g *model.Group, hub *model.Version, r *model.Resource) {
+	e := resourceEmitter{server, g, hub, r}
 	f.PackageComment(fmt.Sprintf("Package %s is the REST storage of %s.%s.", registryPackage(r), r.Plural, g.Name))
 	e.emitStrategy(f)
 	if r.Subresources.Status {
 		e.emitStatusStrategy(f)
 	}
 	e.emitSelection(f)
-	e.emitTable(f)
 	e.emitREST(f)
 	if r.Subresources.Status {
 		e.emitStatusREST(f)
@@ -320,6 +320,9 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Comment(doc)
 	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
 		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"))
+		b.Comment("What kubectl get prints in each version: its print columns, or NAME and AGE.")
+		b.List(jen.Id("table"), jen.Err()).Op(":=").Qual(e.server, "NewTableConvertor").Call(jen.Id("scheme"), jen.Lit(e.g.Name), e.columns())
+		b.If(jen.Err().Op("!=").Nil()).Block(fail())
 		fields := []field{
 			{"NewFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(e.kind()).Values()))},
 			{"NewListFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Qual(hub.Package, r.ListKind).Values()))},
@@ -333,7 +336,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 		if r.Subresources.Status {
 			fields = append(fields, field{"ResetFieldsStrategy", jen.Id("strategy")})
 		}
-		fields = append(fields, field{"TableConvertor", jen.Id("tableConvertor").Values()})
+		fields = append(fields, field{"TableConvertor", jen.Id("table")})
 		b.Id("store").Op(":=").Op("&").Qual(genericregistryPkg, "Store").Add(structLit(fields...))
 		b.Id("options").Op(":=").Op("&").Qual(genericPkg, "StoreOptions").Add(structLit(
 			field{"RESTOptions", jen.Id("optsGetter")},
@@ -375,6 +378,39 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	}
 }
 
+// columns is the print columns of every version that serves the resource
+// (+apigen:printcolumn), as a map literal.
+func (e resourceEmitter) columns() jen.Code {
+	return jen.Map(jen.String()).Index().Qual(e.server, "Column").Values(jen.DictFunc(func(d jen.Dict) {
+		for _, v := range e.g.ByPriority() {
+			r := v.Kind(e.r.Kind)
+			if r == nil {
+				continue
+			}
+			if len(r.PrintColumns) == 0 {
+				d[jen.Lit(v.Name)] = jen.Nil()
+				continue
+			}
+			d[jen.Lit(v.Name)] = jen.ValuesFunc(func(l *jen.Group) {
+				for _, c := range r.PrintColumns {
+					col := jen.Dict{jen.Id("Name"): jen.Lit(c.Name), jen.Id("Type"): jen.Lit(c.Type), jen.Id("JSONPath"): jen.Lit(c.JSONPath)}
+					if c.Format != "" {
+						col[jen.Id("Format")] = jen.Lit(c.Format)
+					}
+					if c.Description != "" {
+						col[jen.Id("Description")] = jen.Lit(c.Description)
+					}
+					if c.Priority != 0 {
+						col[jen.Id("Priority")] = jen.Lit(int32(c.Priority))
+					}
+					l.Line().Values(col)
+				}
+				l.Line()
+			})
+		}
+	}))
+}
+
 func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	r := e.r
 	f.Line()
@@ -410,40 +446,5 @@ func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	f.Comment("ConvertToTable prints the object as the main resource does.")
 	recv().Id("ConvertToTable").Params(e.ctxParam(), jen.Id("object").Qual(runtimePkg, "Object"), jen.Id("tableOptions").Qual(runtimePkg, "Object")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
 		jen.Return(jen.Id("r").Dot("store").Dot("ConvertToTable").Call(jen.Id("ctx"), jen.Id("object"), jen.Id("tableOptions"))),
-	)
-}
-
-// emitTable emits what kubectl get prints: NAME and AGE, as for built-in kinds and CRDs (the
-// generic default prints an absolute CREATED AT).
-func (e resourceEmitter) emitTable(f *jen.File) {
-	r := e.r
-	obj := func(name string) jen.Code { return jen.Id(name).Qual(runtimePkg, "Object") }
-	f.Line()
-	f.Comment(fmt.Sprintf("tableConvertor prints %s for kubectl get.", r.Plural))
-	f.Type().Id("tableConvertor").Struct()
-	f.Line()
-	f.Comment("ConvertToTable returns the name and age of an object or of every object in a list.")
-	f.Func().Params(jen.Id("tableConvertor")).Id("ConvertToTable").Params(e.ctxParam(), obj("object"), obj("tableOptions")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
-		jen.List(jen.Id("rows"), jen.Err()).Op(":=").Qual(tablePkg, "MetaToTableRow").Call(jen.Id("object"),
-			jen.Func().Params(obj("obj"), jen.Id("m").Qual(metav1Pkg, "Object"), jen.List(jen.Id("name"), jen.Id("age")).String()).Params(jen.Index().Any(), jen.Error()).Block(
-				jen.Return(jen.Index().Any().Values(jen.Id("name"), jen.Id("age")), jen.Nil()),
-			)),
-		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Id("t").Op(":=").Op("&").Qual(metav1Pkg, "Table").Values(jen.Id("Rows").Op(":").Id("rows")),
-		jen.If(jen.List(jen.Id("list"), jen.Err()).Op(":=").Qual(metaPkg, "ListAccessor").Call(jen.Id("object")), jen.Err().Op("==").Nil()).Block(
-			jen.Id("t").Dot("ResourceVersion").Op("=").Id("list").Dot("GetResourceVersion").Call(),
-			jen.Id("t").Dot("Continue").Op("=").Id("list").Dot("GetContinue").Call(),
-			jen.Id("t").Dot("RemainingItemCount").Op("=").Id("list").Dot("GetRemainingItemCount").Call(),
-		).Else().If(jen.List(jen.Id("one"), jen.Err()).Op(":=").Qual(metaPkg, "CommonAccessor").Call(jen.Id("object")), jen.Err().Op("==").Nil()).Block(
-			jen.Id("t").Dot("ResourceVersion").Op("=").Id("one").Dot("GetResourceVersion").Call(),
-		),
-		jen.If(jen.List(jen.Id("opts"), jen.Id("ok")).Op(":=").Id("tableOptions").Assert(jen.Op("*").Qual(metav1Pkg, "TableOptions")), jen.Op("!").Id("ok").Op("||").Op("!").Id("opts").Dot("NoHeaders")).Block(
-			jen.Id("docs").Op(":=").Qual(metav1Pkg, "ObjectMeta").Values().Dot("SwaggerDoc").Call(),
-			jen.Id("t").Dot("ColumnDefinitions").Op("=").Index().Qual(metav1Pkg, "TableColumnDefinition").Values(
-				jen.Line().Values(jen.Id("Name").Op(":").Lit("Name"), jen.Id("Type").Op(":").Lit("string"), jen.Id("Format").Op(":").Lit("name"), jen.Id("Description").Op(":").Id("docs").Index(jen.Lit("name"))),
-				jen.Line().Values(jen.Id("Name").Op(":").Lit("Age"), jen.Id("Type").Op(":").Lit("date"), jen.Id("Description").Op(":").Id("docs").Index(jen.Lit("creationTimestamp"))).Op(",").Line(),
-			),
-		),
-		jen.Return(jen.Id("t"), jen.Nil()),
 	)
 }

@@ -98,10 +98,9 @@ func Apigen() *Registry {
 	}, "kubebuilder:storageversion")
 	r.Register(&Definition{
 		Name: PrintColumnMarker, Target: Type, Args: reflect.TypeFor[PrintColumn](),
-		Help: "a column of kubectl get's table output (repeat the marker for several columns); " +
-			"parsed and checked now, printed by the server in a later apigen version",
-		NoEffect: "checked, but the server does not print columns yet",
-		Example:  "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
+		Help: "a column of kubectl get's table output in this version (repeat the marker for several columns; " +
+			"priority > 0 shows only with -o wide); without any, kubectl get prints NAME and AGE, as for a CRD",
+		Example: "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
 	}, "kubebuilder:printcolumn")
 	r.Register(&Definition{
 		Name: SelectableMarker, Target: Type, Args: reflect.TypeFor[SelectableField](),

@@ -37,6 +37,7 @@ const (
 func Dependencies() []string {
 	return []string{
 		"k8s.io/api/core/v1@" + KubernetesVersion,
+		"k8s.io/apiextensions-apiserver/pkg/registry/customresource/tableconvertor@" + KubernetesVersion,
 		"k8s.io/apimachinery/pkg/apis/meta/v1@" + KubernetesVersion,
 		"k8s.io/apiserver/pkg/server@" + KubernetesVersion,
 		"k8s.io/client-go/rest@" + KubernetesVersion,

@@ -112,6 +112,7 @@ func TestVersions(t *testing.T) {
 		}
 	}
 
+	checkPrintColumns(t, k)
 	checkWatchInOtherVersion(t, k, kubeconfig)
 	checkDefaultInOpenAPI(t, k)
 	stopServer(t, srv)
@@ -210,6 +211,37 @@ func checkVersionPriority(t *testing.T, k *kubectl, apiservices string) {
 	}
 	if len(priority) != 2 || priority["v1beta1"] <= priority["v1alpha1"] {
 		t.Errorf("generated APIServices' versionPriority %v: want v1beta1 above v1alpha1, as the server prefers", priority)
+	}
+}
+
+// checkPrintColumns wants each version's +apigen:printcolumn columns in kubectl get, the
+// priority-1 ones only with -o wide, evaluated on the object in that version; Fischers have
+// none and print NAME and AGE, as a CRD without columns does.
+func checkPrintColumns(t *testing.T, k *kubectl) {
+	t.Helper()
+	k.okStdin(t, "apiVersion: wardle.example.com/v1alpha1\nkind: Fischer\nmetadata: {name: fritz}\n", "create", "-f", "-")
+	for _, tc := range []struct {
+		args   []string
+		header []string
+		row    map[string]string
+	}{
+		{[]string{"flunders.v1beta1." + wardleGroup, "new-alpha"}, []string{"NAME", "REFERENCE", "AGE"}, map[string]string{"REFERENCE": "a-fischer"}},
+		{[]string{"flunders.v1beta1." + wardleGroup, "new-alpha", "-o", "wide"}, []string{"NAME", "REFERENCE", "KIND", "AGE"}, map[string]string{"REFERENCE": "a-fischer", "KIND": "Fischer"}},
+		{[]string{"flunders.v1alpha1." + wardleGroup, "new-alpha", "-o", "wide"}, []string{"NAME", "REFERENCE", "TYPE", "AGE"}, map[string]string{"REFERENCE": "a-fischer", "TYPE": "Fischer"}},
+		{[]string{"fischers"}, []string{"NAME", "AGE"}, nil},
+	} {
+		out := k.ok(t, append(append([]string{"get"}, tc.args...), "-n", "default")...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if got := strings.Fields(lines[0]); !slices.Equal(got, tc.header) {
+			t.Errorf("kubectl get %s: columns %v, want %v\n%s", strings.Join(tc.args, " "), got, tc.header, out)
+			continue
+		}
+		rows := parseTable(out)
+		for col, want := range tc.row {
+			if len(rows) != 1 || rows[0][col] != want {
+				t.Errorf("kubectl get %s: %s = %q, want %q\n%s", strings.Join(tc.args, " "), col, rows[0][col], want, out)
+			}
+		}
 	}
 }
 

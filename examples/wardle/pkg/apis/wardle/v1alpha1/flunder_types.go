@@ -41,6 +41,9 @@ type FlunderStatus struct {
 //
 // +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
 // +apigen:subresource:status
+// +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference
+// +apigen:printcolumn:name=Type,type=string,JSONPath=.spec.referenceType,priority=1
+// +apigen:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp
 type Flunder struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

@@ -47,6 +47,9 @@ type FlunderStatus struct {
 // +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
 // +apigen:subresource:status
 // +apigen:storageversion
+// +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference.name,description=The name of the object the flunder refers to
+// +apigen:printcolumn:name=Kind,type=string,JSONPath=.spec.reference.kind,priority=1
+// +apigen:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp
 type Flunder struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

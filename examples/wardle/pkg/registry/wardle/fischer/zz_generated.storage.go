@@ -26,10 +26,8 @@ import (
 	"fmt"
 
 	v1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/meta/table"
+	server "example.com/wardle/pkg/cmd/server"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -121,35 +119,6 @@ func match(label labels.Selector, field fields.Selector) storage.SelectionPredic
 	}
 }
 
-// tableConvertor prints fischers for kubectl get.
-type tableConvertor struct{}
-
-// ConvertToTable returns the name and age of an object or of every object in a list.
-func (tableConvertor) ConvertToTable(ctx context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
-	rows, err := table.MetaToTableRow(object, func(obj runtime.Object, m metav1.Object, name, age string) ([]any, error) {
-		return []any{name, age}, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	t := &metav1.Table{Rows: rows}
-	if list, err := meta.ListAccessor(object); err == nil {
-		t.ResourceVersion = list.GetResourceVersion()
-		t.Continue = list.GetContinue()
-		t.RemainingItemCount = list.GetRemainingItemCount()
-	} else if one, err := meta.CommonAccessor(object); err == nil {
-		t.ResourceVersion = one.GetResourceVersion()
-	}
-	if opts, ok := tableOptions.(*metav1.TableOptions); !ok || !opts.NoHeaders {
-		docs := metav1.ObjectMeta{}.SwaggerDoc()
-		t.ColumnDefinitions = []metav1.TableColumnDefinition{
-			{Name: "Name", Type: "string", Format: "name", Description: docs["name"]},
-			{Name: "Age", Type: "date", Description: docs["creationTimestamp"]},
-		}
-	}
-	return t, nil
-}
-
 // REST is the etcd-backed storage of fischers.
 type REST struct {
 	*genericregistry.Store
@@ -158,6 +127,11 @@ type REST struct {
 // NewREST returns the storage of fischers.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {
 	strategy := newStrategy(scheme)
+	// What kubectl get prints in each version: its print columns, or NAME and AGE.
+	table, err := server.NewTableConvertor(scheme, "wardle.example.com", map[string][]server.Column{"v1alpha1": nil})
+	if err != nil {
+		return nil, err
+	}
 	store := &genericregistry.Store{
 		NewFunc: func() runtime.Object {
 			return &v1alpha1.Fischer{}
@@ -171,7 +145,7 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
-		TableConvertor:            tableConvertor{},
+		TableConvertor:            table,
 	}
 	options := &generic.StoreOptions{
 		RESTOptions: optsGetter,

@@ -26,9 +26,8 @@ import (
 	"fmt"
 
 	v1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
+	server "example.com/wardle/pkg/cmd/server"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/api/meta/table"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -176,35 +175,6 @@ func match(label labels.Selector, field fields.Selector) storage.SelectionPredic
 	}
 }
 
-// tableConvertor prints flunders for kubectl get.
-type tableConvertor struct{}
-
-// ConvertToTable returns the name and age of an object or of every object in a list.
-func (tableConvertor) ConvertToTable(ctx context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
-	rows, err := table.MetaToTableRow(object, func(obj runtime.Object, m metav1.Object, name, age string) ([]any, error) {
-		return []any{name, age}, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	t := &metav1.Table{Rows: rows}
-	if list, err := meta.ListAccessor(object); err == nil {
-		t.ResourceVersion = list.GetResourceVersion()
-		t.Continue = list.GetContinue()
-		t.RemainingItemCount = list.GetRemainingItemCount()
-	} else if one, err := meta.CommonAccessor(object); err == nil {
-		t.ResourceVersion = one.GetResourceVersion()
-	}
-	if opts, ok := tableOptions.(*metav1.TableOptions); !ok || !opts.NoHeaders {
-		docs := metav1.ObjectMeta{}.SwaggerDoc()
-		t.ColumnDefinitions = []metav1.TableColumnDefinition{
-			{Name: "Name", Type: "string", Format: "name", Description: docs["name"]},
-			{Name: "Age", Type: "date", Description: docs["creationTimestamp"]},
-		}
-	}
-	return t, nil
-}
-
 // REST is the etcd-backed storage of flunders.
 type REST struct {
 	*genericregistry.Store
@@ -213,6 +183,49 @@ type REST struct {
 // NewREST returns the storage of flunders and of their status subresource.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	strategy := newStrategy(scheme)
+	// What kubectl get prints in each version: its print columns, or NAME and AGE.
+	table, err := server.NewTableConvertor(scheme, "wardle.example.com", map[string][]server.Column{
+		"v1alpha1": {
+			{
+				JSONPath: ".spec.reference",
+				Name:     "Reference",
+				Type:     "string",
+			},
+			{
+				JSONPath: ".spec.referenceType",
+				Name:     "Type",
+				Priority: int32(1),
+				Type:     "string",
+			},
+			{
+				JSONPath: ".metadata.creationTimestamp",
+				Name:     "Age",
+				Type:     "date",
+			},
+		},
+		"v1beta1": {
+			{
+				Description: "The name of the object the flunder refers to",
+				JSONPath:    ".spec.reference.name",
+				Name:        "Reference",
+				Type:        "string",
+			},
+			{
+				JSONPath: ".spec.reference.kind",
+				Name:     "Kind",
+				Priority: int32(1),
+				Type:     "string",
+			},
+			{
+				JSONPath: ".metadata.creationTimestamp",
+				Name:     "Age",
+				Type:     "date",
+			},
+		},
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	store := &genericregistry.Store{
 		NewFunc: func() runtime.Object {
 			return &v1beta1.Flunder{}
@@ -227,7 +240,7 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
 		ResetFieldsStrategy:       strategy,
-		TableConvertor:            tableConvertor{},
+		TableConvertor:            table,
 	}
 	options := &generic.StoreOptions{
 		RESTOptions: optsGetter,
