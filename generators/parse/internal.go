@@ -3,9 +3,7 @@ package parse
 import (
 	"go/ast"
 	"go/token"
-	"maps"
 	"path"
-	"slices"
 	"strings"
 
 	gengotypes "k8s.io/gengo/v2/types"
@@ -117,7 +115,10 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 				path.Base(v.Package), r.Kind, r.Kind)
 		}
 	}
-	defaulted := len(v.Defaults) > 0 || slices.ContainsFunc(slices.Collect(maps.Keys(gpkg.Functions)), func(n string) bool { return strings.HasPrefix(n, "SetDefaults_") })
+	defaulted := len(v.Defaults) > 0
+	for name := range gpkg.Functions {
+		defaulted = defaulted || strings.HasPrefix(name, "SetDefaults_")
+	}
 	if defaulted && !mentions(files, "RegisterDefaults") {
 		p.errs.Add(at, "package %s registers its types itself and has defaults, but never calls RegisterDefaults, so they would never apply; register it, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",
 			path.Base(v.Package))
