@@ -159,3 +159,19 @@ func TestAPIServerDeployment(t *testing.T) {
 		"Deployment: server.Deployment{\n\t\t\tNamespace:         \"apis\",\n\t\t\tService:           \"toys\",\n\t\t\tServingCertSecret: \"toys-serving-cert\",\n\t\t},",
 	)
 }
+
+// Selectable fields become field values in getAttrs: nil pointers on the way give "", integers
+// and booleans are formatted, named string types converted.
+func TestStorageSelectableFields(t *testing.T) {
+	src := storageSource(t, &model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", Scope: model.Namespaced,
+		SelectableFields: []model.SelectableField{
+			{JSONPath: ".spec.color", Type: "string", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Color"}}},
+			{JSONPath: ".spec.size", Type: "integer", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Size", Pointer: true}}},
+			{JSONPath: ".spec.part.on", Type: "boolean", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Part", Pointer: true}, {Name: "On"}}},
+		}})
+	contains(t, src,
+		`fields["spec.color"] = string(widget.Spec.Color)`,
+		"if widget.Spec.Size != nil {\n\t\tfields[\"spec.size\"] = strconv.FormatInt(int64(*widget.Spec.Size), 10)\n\t} else {\n\t\tfields[\"spec.size\"] = \"\"\n\t}",
+		"if widget.Spec.Part != nil {\n\t\tfields[\"spec.part.on\"] = strconv.FormatBool(bool(widget.Spec.Part.On))",
+	)
+}

@@ -1,8 +1,10 @@
 package golang
 
 import (
+	"fmt"
 	"path"
 	"regexp"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -68,14 +70,18 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 		jen.Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme"),
 	)
 	f.Line()
-	hooked := false
+	hooked, selectable := false, false
 	for _, r := range v.Resources {
 		hooked = hooked || r.Hooks.Default
+		selectable = selectable || len(r.SelectableFields) > 0
 	}
 	f.Func().Id("init").Params().BlockFunc(func(b *jen.Group) {
 		funcs := []jen.Code{jen.Id("addKnownTypes"), jen.Id("RegisterDefaults")}
 		if hooked {
 			funcs = append(funcs, jen.Id("addDefaultingHooks"))
+		}
+		if selectable {
+			funcs = append(funcs, jen.Id("addFieldLabelConversions"))
 		}
 		b.Id("localSchemeBuilder").Dot("Register").Call(funcs...)
 	})
@@ -107,6 +113,44 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 		f.Line()
 		emitDefaultingHooks(f, v, objectDefaulters)
 	}
+	if selectable {
+		f.Line()
+		emitFieldLabelConversions(f, v)
+	}
+}
+
+// emitFieldLabelConversions lets field selectors name the kinds' selectable fields in this
+// version, besides metadata.name and metadata.namespace; any other field is refused with the
+// list of those supported.
+func emitFieldLabelConversions(f *jen.File, v *model.Version) {
+	f.Comment("addFieldLabelConversions accepts the selectable fields of this version's kinds in field selectors.")
+	f.Func().Id("addFieldLabelConversions").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+		for _, r := range v.Resources {
+			if len(r.SelectableFields) == 0 {
+				continue
+			}
+			labels := []string{"metadata.name", "metadata.namespace"}
+			for _, sf := range r.SelectableFields {
+				labels = append(labels, sf.Label())
+			}
+			b.Id("err").Op(":=").Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
+				jen.Id("SchemeGroupVersion").Dot("WithKind").Call(jen.Lit(r.Kind)),
+				jen.Func().Params(jen.List(jen.Id("label"), jen.Id("value")).String()).Params(jen.String(), jen.String(), jen.Error()).Block(
+					jen.Switch(jen.Id("label")).Block(
+						jen.CaseFunc(func(c *jen.Group) {
+							for _, l := range labels {
+								c.Lit(l)
+							}
+						}).Block(jen.Return(jen.Id("label"), jen.Id("value"), jen.Nil())),
+					),
+					jen.Return(jen.Lit(""), jen.Lit(""), jen.Qual("fmt", "Errorf").Call(
+						jen.Lit(fmt.Sprintf("field label not supported for %s: %%s (supported: %s)", r.Plural, strings.Join(labels, ", "))), jen.Id("label"))),
+				),
+			)
+			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		b.Return(jen.Nil())
+	})
 }
 
 // emitDefaultingHooks registers, for every kind with a Default method, a defaulting function

@@ -275,17 +275,17 @@ func (e resourceEmitter) emitSelection(f *jen.File) {
 	r, local := e.r, e.local()
 	f.Line()
 	f.Comment(fmt.Sprintf("getAttrs returns the labels and fields that lists and watches of %s select on.", r.Plural))
-	f.Func().Id("getAttrs").Params(jen.Id("obj").Qual(runtimePkg, "Object")).Params(jen.Qual(labelsPkg, "Set"), jen.Qual(fieldsPkg, "Set"), jen.Error()).Block(
-		jen.List(jen.Id(local), jen.Id("ok")).Op(":=").Id("obj").Assert(e.kindPtr()),
-		jen.If(jen.Op("!").Id("ok")).Block(
+	f.Func().Id("getAttrs").Params(jen.Id("obj").Qual(runtimePkg, "Object")).Params(jen.Qual(labelsPkg, "Set"), jen.Qual(fieldsPkg, "Set"), jen.Error()).BlockFunc(func(b *jen.Group) {
+		b.List(jen.Id(local), jen.Id("ok")).Op(":=").Id("obj").Assert(e.kindPtr())
+		b.If(jen.Op("!").Id("ok")).Block(
 			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("not a "+r.Kind+": %T"), jen.Id("obj"))),
-		),
-		jen.Return(
-			jen.Id(local).Dot("Labels"),
-			jen.Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced())),
-			jen.Nil(),
-		),
-	)
+		)
+		b.Id("fields").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced()))
+		for _, sf := range r.SelectableFields {
+			b.Add(e.selectableValue(local, sf))
+		}
+		b.Return(jen.Id(local).Dot("Labels"), jen.Id("fields"), jen.Nil())
+	})
 	f.Line()
 	f.Comment("match returns the predicate that a list or watch with these selectors filters by.")
 	f.Func().Id("match").Params(jen.Id("label").Qual(labelsPkg, "Selector"), jen.Id("field").Qual(fieldsPkg, "Selector")).Qual(storagePkg, "SelectionPredicate").Block(
@@ -376,6 +376,42 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 			})),
 		)
 	}
+}
+
+// selectableValue sets fields[label] to a selectable field's value, "" when a pointer on the
+// way is nil.
+func (e resourceEmitter) selectableValue(local string, f model.SelectableField) jen.Code {
+	expr := jen.Id(local)
+	var nilChecks []jen.Code
+	for i, step := range f.Go {
+		expr = expr.Clone().Dot(step.Name)
+		if step.Pointer && i < len(f.Go)-1 {
+			nilChecks = append(nilChecks, expr.Clone().Op("!=").Nil())
+		}
+	}
+	value := expr
+	if last := f.Go[len(f.Go)-1]; last.Pointer {
+		nilChecks = append(nilChecks, expr.Clone().Op("!=").Nil())
+		value = jen.Op("*").Add(expr)
+	}
+	var text jen.Code
+	switch f.Type {
+	case "boolean":
+		text = jen.Qual("strconv", "FormatBool").Call(jen.Bool().Parens(value))
+	case "integer":
+		text = jen.Qual("strconv", "FormatInt").Call(jen.Int64().Parens(value), jen.Lit(10))
+	default:
+		text = jen.String().Parens(value)
+	}
+	set := jen.Id("fields").Index(jen.Lit(f.Label())).Op("=").Add(text)
+	if len(nilChecks) == 0 {
+		return set
+	}
+	cond := nilChecks[0]
+	for _, c := range nilChecks[1:] {
+		cond = jen.Add(cond).Op("&&").Add(c)
+	}
+	return jen.If(cond).Block(set).Else().Block(jen.Id("fields").Index(jen.Lit(f.Label())).Op("=").Lit(""))
 }
 
 // columns is the print columns of every version that serves the resource

@@ -104,10 +104,9 @@ func Apigen() *Registry {
 	}, "kubebuilder:printcolumn")
 	r.Register(&Definition{
 		Name: SelectableMarker, Target: Type, Args: reflect.TypeFor[SelectableField](),
-		Help: "a field that list and watch may filter on with --field-selector (repeat for several); " +
-			"parsed and checked now, served in a later apigen version",
-		NoEffect: "checked, but the server does not filter on it yet",
-		Example:  "+apigen:selectablefield:JSONPath=.spec.reference",
+		Help: "a field (string, integer or boolean) that list and watch may filter on with --field-selector in this " +
+			"version (repeat for several); it must be selectable in the kind's storage version too",
+		Example: "+apigen:selectablefield:JSONPath=.spec.reference",
 	}, "kubebuilder:selectablefield")
 	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),

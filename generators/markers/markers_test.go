@@ -95,7 +95,7 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		"// +kubebuilder:validation:Minimum=1":                                           "kubebuilder:validation:Minimum",
 		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"":  "kubebuilder:validation:XValidation",
 		"// +kubebuilder:validation:items:Pattern=`^a`":                                  "kubebuilder:validation:items:Pattern",
-		"// +kubebuilder:selectablefield:JSONPath=.spec.a":                               "kubebuilder:selectablefield",
+		"// +kubebuilder:validation:MaxItems=3":                                          "kubebuilder:validation:MaxItems",
 	} {
 		m, err := Apigen().Parse(line, Type, pos)
 		if err != nil || m == nil || m.Def.NoEffect == "" || m.Written() != want {
@@ -103,7 +103,7 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		}
 	}
 	// Implemented ones carry no such reason.
-	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion", "// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a"} {
+	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion", "// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a", "// +kubebuilder:selectablefield:JSONPath=.spec.a"} {
 		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
 			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}

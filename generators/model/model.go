@@ -147,9 +147,9 @@ type Resource struct {
 	// PrintColumns are kubectl get's extra columns (+apigen:printcolumn), in marker order.
 	// They are parsed and checked; no emitter prints them yet.
 	PrintColumns []PrintColumn `json:"printColumns,omitempty"`
-	// SelectableFields are the JSON paths list and watch may filter on
-	// (+apigen:selectablefield). They are parsed and checked; no emitter serves them yet.
-	SelectableFields []string `json:"selectableFields,omitempty"`
+	// SelectableFields are the fields list and watch may filter on with a field selector
+	// (+apigen:selectablefield), in marker order.
+	SelectableFields []SelectableField `json:"selectableFields,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
 	Hooks Hooks `json:"hooks,omitempty"`
 	// Marker is the resource marker as written ("+apigen:resource" or
@@ -167,6 +167,29 @@ type PrintColumn struct {
 	Description string `json:"description,omitempty"`
 	Priority    int    `json:"priority,omitempty"`
 	JSONPath    string `json:"jsonPath"`
+}
+
+// SelectableField is a field of a kind that field selectors may name, as in a CRD's
+// selectableFields.
+type SelectableField struct {
+	// JSONPath is the field as the marker names it (.spec.color); the field selector's label
+	// is the same without the leading dot.
+	JSONPath string `json:"jsonPath"`
+	// Go is the path of Go fields from the kind to the value (Spec, Color), each marked when
+	// it is a pointer that may be nil.
+	Go []FieldStep `json:"go"`
+	// Type is the value's type: string, integer or boolean.
+	Type string         `json:"type"`
+	Pos  token.Position `json:"pos"`
+}
+
+// Label is the field selector label of the field (spec.color).
+func (f SelectableField) Label() string { return strings.TrimPrefix(f.JSONPath, ".") }
+
+// FieldStep is one Go field on the way to a selectable field's value.
+type FieldStep struct {
+	Name    string `json:"name"`
+	Pointer bool   `json:"pointer,omitempty"`
 }
 
 // Namespaced reports whether the resource is namespace scoped.

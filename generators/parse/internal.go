@@ -1,9 +1,12 @@
 package parse
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"path"
+	"reflect"
+	"slices"
 	"strings"
 
 	gengotypes "k8s.io/gengo/v2/types"
@@ -137,4 +140,92 @@ func mentions(files []*ast.File, name string) bool {
 		})
 	}
 	return found
+}
+
+// selectableField resolves a selectable field's JSON path on a kind's type to its Go fields.
+// As for a CRD, the value must be a string, an integer or a boolean.
+func selectableField(t *gengotypes.Type, jsonPath string) (model.SelectableField, error) {
+	f := model.SelectableField{JSONPath: jsonPath}
+	if t == nil {
+		return f, fmt.Errorf("the kind's type is not in the load")
+	}
+	parent := "the kind"
+	for _, name := range strings.Split(strings.TrimPrefix(jsonPath, "."), ".") {
+		t = underlying(t)
+		if t.Kind != gengotypes.Struct {
+			return f, fmt.Errorf("%s is not an object, so it has no field %q", parent, name)
+		}
+		parent = name
+		m, ok := memberByJSON(t, name)
+		if !ok {
+			return f, fmt.Errorf("%s has no field %q", t.Name.Name, name)
+		}
+		step := model.FieldStep{Name: m.Name}
+		next := m.Type
+		if next.Kind == gengotypes.Pointer {
+			step.Pointer, next = true, next.Elem
+		}
+		f.Go = append(f.Go, step)
+		t = next
+	}
+	switch leaf := underlying(t); {
+	case leaf.Kind != gengotypes.Builtin:
+		return f, fmt.Errorf("a selectable field is a string, an integer or a boolean, not %s", t.Name.Name)
+	case leaf.Name.Name == "string":
+		f.Type = "string"
+	case leaf.Name.Name == "bool":
+		f.Type = "boolean"
+	case strings.HasPrefix(leaf.Name.Name, "int") || strings.HasPrefix(leaf.Name.Name, "uint"):
+		f.Type = "integer"
+	default:
+		return f, fmt.Errorf("a selectable field is a string, an integer or a boolean, not %s", leaf.Name.Name)
+	}
+	return f, nil
+}
+
+// underlying follows named types (type Color string) to what they are made of.
+func underlying(t *gengotypes.Type) *gengotypes.Type {
+	for t.Kind == gengotypes.Alias && t.Underlying != nil {
+		t = t.Underlying
+	}
+	return t
+}
+
+// memberByJSON finds a struct member by its JSON name, looking into embedded structs.
+func memberByJSON(t *gengotypes.Type, name string) (gengotypes.Member, bool) {
+	for _, m := range t.Members {
+		jsonName, _, _ := strings.Cut(reflect.StructTag(m.Tags).Get("json"), ",")
+		if jsonName == name {
+			return m, true
+		}
+	}
+	return gengotypes.Member{}, false
+}
+
+// checkSelectableFields wants every selectable field of a version to be selectable in the
+// kind's hub too: the store filters the objects it holds, hub objects, whatever version a
+// request names.
+func (p *parser_) checkSelectableFields(g *model.Group) {
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if len(r.SelectableFields) == 0 {
+				continue
+			}
+			hubVersion, hub := g.Hub(r.Kind)
+			switch {
+			case hub == nil:
+			case hubVersion == g.Internal:
+				p.errs.Add(r.SelectableFields[0].Pos, "selectable fields of %s are not supported yet with internal types of your own (%s)", r.Kind, g.Internal.Dir)
+			case v.OwnRegistration:
+				p.errs.Add(r.SelectableFields[0].Pos, "selectable fields of %s need apigen's registration of package %s, which registers its types itself", r.Kind, path.Base(v.Package))
+			case hubVersion != v:
+				for _, f := range r.SelectableFields {
+					if !slices.ContainsFunc(hub.SelectableFields, func(h model.SelectableField) bool { return h.JSONPath == f.JSONPath }) {
+						p.errs.Add(f.Pos, "selectable field %s of %s in %s is not selectable in %s, the version %s is stored in; the server filters stored objects, so mark it there too (the field must have the same path)",
+							f.JSONPath, r.Kind, v.Name, hubVersion.Name, r.Kind)
+					}
+				}
+			}
+		}
+	}
 }

@@ -46,6 +46,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		storeSoleVersions(g)
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
+		p.checkSelectableFields(g)
 	}
 	if err := p.errs.Err(); err != nil {
 		return nil, err
@@ -432,7 +433,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	var res, status *markers.Marker
 	storage := false
 	var columns []model.PrintColumn
-	var selectable []string
+	var selectable []model.SelectableField
 	selectablePos := map[string]token.Position{}
 	for _, m := range ms {
 		switch m.Def.Name {
@@ -465,7 +466,12 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 				p.errs.Add(m.Pos, "+%s: JSONPath=%s is already selectable (%s)", m.Name, path, prev)
 			default:
 				selectablePos[path] = m.Pos
-				selectable = append(selectable, path)
+				if f, err := selectableField(gpkg.Types[spec.Name.Name], path); err != nil {
+					p.errs.Add(m.Pos, "+%s: JSONPath=%s: %v", m.Name, path, err)
+				} else {
+					f.Pos = m.Pos
+					selectable = append(selectable, f)
+				}
 			}
 		}
 	}

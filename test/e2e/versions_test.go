@@ -39,7 +39,9 @@ func TestVersions(t *testing.T) {
 	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), before)
 	v1alpha1Types := filepath.Join(before, "pkg/apis/wardle/v1alpha1/flunder_types.go")
 	v1beta1Types := filepath.Join(before, "pkg/apis/wardle/v1beta1/flunder_types.go")
-	writeFile(t, v1beta1Types, strings.Replace(readFile(t, v1beta1Types), "// +apigen:storageversion\n", "", 1))
+	// (Its selectable field goes too: a selectable field must be selectable in the hub.)
+	beta := strings.Replace(readFile(t, v1beta1Types), "// +apigen:storageversion\n", "", 1)
+	writeFile(t, v1beta1Types, strings.Replace(beta, "// +apigen:selectablefield:JSONPath=.spec.reference.kind\n", "", 1))
 	writeFile(t, v1alpha1Types, strings.Replace(readFile(t, v1alpha1Types), "type Flunder struct", "// +apigen:storageversion\ntype Flunder struct", 1))
 	if err := os.Remove(filepath.Join(before, "pkg/apis/wardle/v1beta1/flunder_hooks.go")); err != nil {
 		t.Fatal(err)
@@ -113,6 +115,7 @@ func TestVersions(t *testing.T) {
 	}
 
 	checkPrintColumns(t, k)
+	checkFieldSelectors(t, k)
 	checkWatchInOtherVersion(t, k, kubeconfig)
 	checkDefaultInOpenAPI(t, k)
 	stopServer(t, srv)
@@ -242,6 +245,28 @@ func checkPrintColumns(t *testing.T, k *kubectl) {
 				t.Errorf("kubectl get %s: %s = %q, want %q\n%s", strings.Join(tc.args, " "), col, rows[0][col], want, out)
 			}
 		}
+	}
+}
+
+// checkFieldSelectors filters v1beta1 lists on the selectable field spec.reference.kind, and
+// wants any other field refused with the supported ones named, and v1alpha1, which does not
+// declare it, to refuse it too.
+func checkFieldSelectors(t *testing.T, k *kubectl) {
+	t.Helper()
+	v1beta1 := "flunders.v1beta1." + wardleGroup
+	if got := k.names(t, v1beta1, "-n", "default", "--field-selector", "spec.reference.kind=Fischer"); !slices.Equal(got, []string{"new-alpha", "old-beta"}) {
+		t.Errorf("kubectl get %s --field-selector spec.reference.kind=Fischer: %v, want [new-alpha old-beta]", v1beta1, got)
+	}
+	// raw was stored without a kind: it is selected on its defaulted value.
+	if got := k.names(t, v1beta1, "-n", "default", "--field-selector", "spec.reference.kind!=Fischer"); !slices.Equal(got, []string{"new-alpha-defaulted", "new-beta", "old-alpha", "old-migrated", "raw"}) {
+		t.Errorf("kubectl get %s --field-selector spec.reference.kind!=Fischer: %v", v1beta1, got)
+	}
+	r := k.run("", "get", v1beta1, "-n", "default", "--field-selector", "spec.bogus=1")
+	if r.ExitCode == 0 || !strings.Contains(r.Stderr, "BadRequest") || !strings.Contains(r.Stderr, "supported: metadata.name, metadata.namespace, spec.reference.kind") {
+		t.Errorf("an unsupported field selector: want a 400 naming the supported fields, got:\n%s", r)
+	}
+	if r := k.run("", "get", "flunders.v1alpha1."+wardleGroup, "-n", "default", "--field-selector", "spec.reference.kind=Fischer"); r.ExitCode == 0 {
+		t.Errorf("v1alpha1 does not declare spec.reference.kind selectable, yet the selector was accepted:\n%s", r)
 	}
 }
 

@@ -274,7 +274,6 @@ func TestWarnings(t *testing.T) {
 	types = strings.Replace(types, "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:MinLength=0\n", 1)
 	moduleCopy(t, map[string]string{"pkg/apis/batch/v1/cronjob_types.go": types, "pkg/apis/batch/v1/doc.go": doc})
 	want := `pkg/apis/batch/v1/cronjob_types.go:8:2: warning: +kubebuilder:validation:MinLength has no effect: apigen does not enforce validation markers yet (here and in 1 more place)
-pkg/apis/batch/v1/cronjob_types.go:32:1: warning: +kubebuilder:selectablefield has no effect: checked, but the server does not filter on it yet
 pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:subresource:scale has no effect: apigen does not implement it
 `
 	// With the result cache on too: a run with warnings is not recorded, so the next one

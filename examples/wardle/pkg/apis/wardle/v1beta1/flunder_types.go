@@ -50,6 +50,7 @@ type FlunderStatus struct {
 // +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference.name,description=The name of the object the flunder refers to
 // +apigen:printcolumn:name=Kind,type=string,JSONPath=.spec.reference.kind,priority=1
 // +apigen:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp
+// +apigen:selectablefield:JSONPath=.spec.reference.kind
 type Flunder struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

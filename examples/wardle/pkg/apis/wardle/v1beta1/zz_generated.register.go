@@ -21,6 +21,8 @@ limitations under the License.
 package v1beta1
 
 import (
+	"fmt"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -41,7 +43,7 @@ var (
 )
 
 func init() {
-	localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)
+	localSchemeBuilder.Register(addKnownTypes, RegisterDefaults, addFieldLabelConversions)
 }
 
 // Kind takes an unqualified kind and returns a group-qualified GroupKind.
@@ -62,5 +64,20 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		&FlunderList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
+	return nil
+}
+
+// addFieldLabelConversions accepts the selectable fields of this version's kinds in field selectors.
+func addFieldLabelConversions(scheme *runtime.Scheme) error {
+	err := scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind("Flunder"), func(label, value string) (string, string, error) {
+		switch label {
+		case "metadata.name", "metadata.namespace", "spec.reference.kind":
+			return label, value, nil
+		}
+		return "", "", fmt.Errorf("field label not supported for flunders: %s (supported: metadata.name, metadata.namespace, spec.reference.kind)", label)
+	})
+	if err != nil {
+		return err
+	}
 	return nil
 }

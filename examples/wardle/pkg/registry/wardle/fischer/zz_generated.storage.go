@@ -107,7 +107,8 @@ func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Fischer: %T", obj)
 	}
-	return fischer.Labels, generic.ObjectMetaFieldsSet(&fischer.ObjectMeta, false), nil
+	fields := generic.ObjectMetaFieldsSet(&fischer.ObjectMeta, false)
+	return fischer.Labels, fields, nil
 }
 
 // match returns the predicate that a list or watch with these selectors filters by.
