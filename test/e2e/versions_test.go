@@ -61,14 +61,16 @@ func TestVersions(t *testing.T) {
 	k.okStdin(t, flunderYAML("v1beta1", "old-migrated", `{reference: {name: old-alpha}}`), "create", "-f", "-")
 	hashBefore := storageVersionHash(t, k, "v1beta1", "flunders")
 	stopServer(t, srv)
-	stored := storedVersions(t, dataDir)
-	for _, name := range []string{"old-alpha", "old-beta", "old-migrated"} {
-		if got := stored[name]; got != wardleGroup+"/v1alpha1" {
-			t.Errorf("before the switch, flunder %s is stored as %q, want %s/v1alpha1", name, got, wardleGroup)
+	withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) {
+		stored := storedVersions(ctx, t, c)
+		for _, name := range []string{"old-alpha", "old-beta", "old-migrated"} {
+			if got := stored[name]; got != wardleGroup+"/v1alpha1" {
+				t.Errorf("before the switch, flunder %s is stored as %q, want %s/v1alpha1", name, got, wardleGroup)
+			}
 		}
-	}
-	// An object in etcd that never went through a request: defaults apply when it is read.
-	putRawFlunder(t, dataDir, "raw", `{"reference":{"name":"old-alpha"}}`)
+		// An object in etcd that never went through a request: defaults apply when it is read.
+		putRawFlunder(ctx, t, c, "raw", `{"reference":{"name":"old-alpha"}}`)
+	})
 
 	// After: examples/wardle as committed, Flunders stored in v1beta1, on the same data.
 	srv = startServer(t, bin, work, freePort(t), dataDir, kubeconfig, filepath.Join(work, "after.log"))
@@ -122,7 +124,8 @@ func TestVersions(t *testing.T) {
 
 	// etcd holds what the server wrote in its storage version; an object written before the
 	// switch and not since stays in the old version until something writes it.
-	stored = storedVersions(t, dataDir)
+	var stored map[string]string
+	withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) { stored = storedVersions(ctx, t, c) })
 	want := map[string]string{
 		"old-alpha":           wardleGroup + "/v1alpha1",
 		"old-beta":            wardleGroup + "/v1beta1",
@@ -399,36 +402,32 @@ type mvccKV struct {
 }
 
 // storedVersions returns the apiVersion each flunder is encoded in in etcd, by name.
-func storedVersions(t *testing.T, dataDir string) map[string]string {
+func storedVersions(ctx context.Context, t *testing.T, c *clientv3.Client) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) {
-		for name, kv := range storedFlunders(ctx, t, c) {
-			var obj metav1.TypeMeta
-			if err := json.Unmarshal(kv.value, &obj); err != nil {
-				t.Errorf("etcd key %s is not JSON: %v", kv.key, err)
-				continue
-			}
-			out[name] = obj.APIVersion
+	for name, kv := range storedFlunders(ctx, t, c) {
+		var obj metav1.TypeMeta
+		if err := json.Unmarshal(kv.value, &obj); err != nil {
+			t.Errorf("etcd key %s is not JSON: %v", kv.key, err)
+			continue
 		}
-	})
+		out[name] = obj.APIVersion
+	}
 	return out
 }
 
 // putRawFlunder writes a v1beta1 Flunder straight into etcd, next to old-beta, without the
 // defaults a request would have had applied.
-func putRawFlunder(t *testing.T, dataDir, name, spec string) {
+func putRawFlunder(ctx context.Context, t *testing.T, c *clientv3.Client, name, spec string) {
 	t.Helper()
-	withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) {
-		near, ok := storedFlunders(ctx, t, c)["old-beta"]
-		if !ok {
-			t.Fatal("old-beta is not in etcd")
-		}
-		key := near.key[:strings.LastIndex(near.key, "/")+1] + name
-		obj := fmt.Sprintf(`{"apiVersion":%q,"kind":"Flunder","metadata":{"name":%q,"namespace":"default","uid":"5f0c1c9e-0000-4000-8000-000000000001","creationTimestamp":"2026-01-01T00:00:00Z","generation":1,"labels":{"e2e":"versions"}},"spec":%s}`,
-			wardleGroup+"/v1beta1", name, spec)
-		if _, err := c.Put(ctx, key, obj); err != nil {
-			t.Fatal(err)
-		}
-	})
+	near, ok := storedFlunders(ctx, t, c)["old-beta"]
+	if !ok {
+		t.Fatal("old-beta is not in etcd")
+	}
+	key := near.key[:strings.LastIndex(near.key, "/")+1] + name
+	obj := fmt.Sprintf(`{"apiVersion":%q,"kind":"Flunder","metadata":{"name":%q,"namespace":"default","uid":"5f0c1c9e-0000-4000-8000-000000000001","creationTimestamp":"2026-01-01T00:00:00Z","generation":1,"labels":{"e2e":"versions"}},"spec":%s}`,
+		wardleGroup+"/v1beta1", name, spec)
+	if _, err := c.Put(ctx, key, obj); err != nil {
+		t.Fatal(err)
+	}
 }
