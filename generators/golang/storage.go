@@ -1,7 +1,10 @@
 package golang
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"path"
 	"strings"
 
@@ -27,6 +30,13 @@ func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
 			emitStorage(f, path.Join(ctx.Project.Module, serverDir), g, hub, r)
 			if err := add(ctx, out, path.Join(dir, "zz_generated.storage.go"), f); err != nil {
+				return err
+			}
+			schemas := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
+			if err := emitSchemas(schemas, g, r); err != nil {
+				return err
+			}
+			if err := add(ctx, out, path.Join(dir, "zz_generated.schema.go"), schemas); err != nil {
 				return err
 			}
 		}
@@ -80,6 +90,52 @@ func (e resourceEmitter) resetFields(field string) jen.Code {
 	})))
 }
 
+// statusResetFields builds, per served version, the set of fields the status subresource does
+// not write: metadata and every top-level field of the version's schema but status.
+func (e resourceEmitter) statusResetFields() jen.Code {
+	return jen.Return(jen.Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Values(jen.DictFunc(func(d jen.Dict) {
+		for _, v := range e.g.Versions {
+			r := v.Kind(e.r.Kind)
+			if r == nil {
+				continue
+			}
+			paths := []jen.Code{jen.Qual(fieldpathPkg, "MakePathOrDie").Call(jen.Lit("metadata"))}
+			for _, name := range topLevelFields(r) {
+				paths = append(paths, jen.Qual(fieldpathPkg, "MakePathOrDie").Call(jen.Lit(name)))
+			}
+			d[jen.Lit(e.g.Name+"/"+v.Name)] = jen.Qual(fieldpathPkg, "NewSet").Call(paths...)
+		}
+	})))
+}
+
+// topLevelFields are the JSON names of a kind's own top-level fields (not apiVersion, kind,
+// metadata or status), sorted.
+func topLevelFields(r *model.Resource) []string {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(r.Schema, &s)
+	var out []string
+	for name := range s.Properties {
+		switch name {
+		case "apiVersion", "kind", "metadata", "status":
+		default:
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// fallbackVersion is the version whose schema checks objects written without a request
+// version (by the server itself): the kind's storage version.
+func (e resourceEmitter) fallbackVersion() string {
+	if v, _ := e.g.Stored(e.r.Kind); v != nil {
+		return v.Name
+	}
+	return ""
+}
+
 func hasKind(v *model.Version, kind string) bool {
 	for _, r := range v.Resources {
 		if r.Kind == kind {
@@ -93,10 +149,15 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	r, local := e.r, e.local()
 	obj := jen.Id("obj").Qual(runtimePkg, "Object")
 	f.Comment(fmt.Sprintf("strategy is how %s are created, updated and deleted.", r.Plural))
-	f.Type().Id("strategy").Struct(jen.Qual(runtimePkg, "ObjectTyper"), jen.Qual(namesPkg, "NameGenerator"))
+	f.Type().Id("strategy").Struct(
+		jen.Qual(runtimePkg, "ObjectTyper"),
+		jen.Qual(namesPkg, "NameGenerator"),
+		jen.Comment("validation enforces the schema of each version: its validation markers and CEL rules."),
+		jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation"),
+	)
 	f.Line()
-	f.Func().Id("newStrategy").Params(jen.Id("typer").Qual(runtimePkg, "ObjectTyper")).Id("strategy").Block(
-		jen.Return(jen.Id("strategy").Values(jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"))),
+	f.Func().Id("newStrategy").Params(jen.Id("typer").Qual(runtimePkg, "ObjectTyper"), jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation")).Id("strategy").Block(
+		jen.Return(jen.Id("strategy").Values(jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"))),
 	)
 	f.Line()
 	f.Comment(fmt.Sprintf("NamespaceScoped reports whether %s live in a namespace.", r.Plural))
@@ -126,10 +187,11 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	f.Line()
 	e.emitPrepareForUpdate(f)
 	f.Line()
-	f.Comment(fmt.Sprintf("Validate checks a new %s.", r.Singular))
-	f.Func().Params(jen.Id("strategy")).Id("Validate").Params(e.ctxParam(), obj).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+	f.Comment(fmt.Sprintf("Validate checks a new %s: its metadata, its version's schema, then its Validate method.", r.Singular))
+	f.Func().Params(jen.Id("s").Id("strategy")).Id("Validate").Params(e.ctxParam(), obj).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
 		b.Add(e.assert(local, "obj"))
 		b.Id("allErrs").Op(":=").Add(e.validateMeta(local))
+		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id("s").Dot("validation").Dot("Validate").Call(jen.Id("ctx"), jen.Id("obj")).Op("..."))
 		if r.Hooks.Validate {
 			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(local).Dot("Validate").Call(jen.Id("ctx")).Op("..."))
 		}
@@ -155,17 +217,20 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	f.Comment("AllowCreateOnUpdate is false: an update of a missing object is an error, not a create.")
 	f.Func().Params(jen.Id("strategy")).Id("AllowCreateOnUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.False()))
 	f.Line()
-	f.Comment("AllowUnconditionalUpdate lets an update without a resourceVersion overwrite, as kubectl replace expects.")
-	f.Func().Params(jen.Id("strategy")).Id("AllowUnconditionalUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.True()))
+	f.Comment("AllowUnconditionalUpdate is false, as for a custom resource: an update must name the resourceVersion it")
+	f.Comment("changes, so that it never overwrites a change it has not seen.")
+	f.Func().Params(jen.Id("strategy")).Id("AllowUnconditionalUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.False()))
 	f.Line()
-	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s: the new object must be valid, and immutable metadata unchanged.", r.Singular))
-	f.Func().Params(jen.Id("strategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s: immutable metadata unchanged, the version's schema (an", r.Singular))
+	f.Comment("unchanged invalid value does not fail the update), then the Validate and ValidateUpdate methods.")
+	f.Func().Params(jen.Id("s").Id("strategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
 		newName, oldName := "new"+r.Kind, "old"+r.Kind
 		b.Add(e.assert(newName, "obj"))
 		b.Add(e.assert(oldName, "old"))
 		b.Id("allErrs").Op(":=").Add(e.validateMeta(newName))
 		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
 			jen.Id(newName), jen.Id(oldName), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata"))).Op("..."))
+		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id("s").Dot("validation").Dot("ValidateUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old")).Op("..."))
 		if r.Hooks.Validate {
 			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(newName).Dot("Validate").Call(jen.Id("ctx")).Op("..."))
 		}
@@ -207,34 +272,28 @@ func (e resourceEmitter) clearStatus(local string) jen.Code {
 func (e resourceEmitter) emitPrepareForUpdate(f *jen.File) {
 	r := e.r
 	newName, oldName := "new"+r.Kind, "old"+r.Kind
-	var doc []string
 	if r.Subresources.Status {
-		doc = append(doc, "keeps the stored status, which only the status subresource changes")
+		f.Comment("PrepareForUpdate keeps the stored status, which only the status subresource changes, and bumps the")
+		f.Comment("generation on any other change outside metadata, as for a custom resource.")
+	} else {
+		f.Comment("PrepareForUpdate bumps the generation on any change outside metadata, as for a custom resource.")
 	}
-	if r.HasSpec {
-		doc = append(doc, "bumps the generation when the spec changed")
-	}
-	if len(doc) == 0 {
-		doc = append(doc, "lets the update through unchanged")
-	}
-	f.Comment(fmt.Sprintf("PrepareForUpdate %s.", strings.Join(doc, ", and ")))
 	f.Func().Params(jen.Id("strategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).BlockFunc(func(b *jen.Group) {
-		if !r.Subresources.Status && !r.HasSpec && !r.Hooks.PrepareForUpdate {
-			return
-		}
 		b.Add(e.assert(newName, "obj"))
 		b.Add(e.assert(oldName, "old"))
 		if r.Subresources.Status {
 			b.Id(newName).Dot("Status").Op("=").Id(oldName).Dot("Status")
 		}
-		if r.HasSpec {
-			b.If(jen.Op("!").Qual(apiequalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id(newName).Dot("Spec"), jen.Id(oldName).Dot("Spec"))).Block(
-				jen.Id(newName).Dot("Generation").Op("=").Id(oldName).Dot("Generation").Op("+").Lit(1),
-			)
-		}
 		if r.Hooks.PrepareForUpdate {
 			b.Id(newName).Dot("PrepareForUpdate").Call(jen.Id("ctx"), jen.Id(oldName))
 		}
+		b.Comment("Compare shallow copies without metadata: every other field, whatever the kind has.")
+		b.List(jen.Id("newContent"), jen.Id("oldContent")).Op(":=").List(jen.Op("*").Id(newName), jen.Op("*").Id(oldName))
+		b.List(jen.Id("newContent").Dot("TypeMeta"), jen.Id("oldContent").Dot("TypeMeta")).Op("=").List(jen.Qual(metav1Pkg, "TypeMeta").Values(), jen.Qual(metav1Pkg, "TypeMeta").Values())
+		b.List(jen.Id("newContent").Dot("ObjectMeta"), jen.Id("oldContent").Dot("ObjectMeta")).Op("=").List(jen.Qual(metav1Pkg, "ObjectMeta").Values(), jen.Qual(metav1Pkg, "ObjectMeta").Values())
+		b.If(jen.Op("!").Qual(apiequalityPkg, "Semantic").Dot("DeepEqual").Call(jen.Id("newContent"), jen.Id("oldContent"))).Block(
+			jen.Id(newName).Dot("Generation").Op("=").Id(oldName).Dot("Generation").Op("+").Lit(1),
+		)
 	})
 }
 
@@ -244,11 +303,10 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("statusStrategy is how the status subresource of %s is updated: it changes status only.", r.Plural))
 	f.Type().Id("statusStrategy").Struct(jen.Id("strategy"))
-	if r.HasSpec {
-		f.Line()
-		f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the status subresource.")
-		f.Func().Params(jen.Id("statusStrategy")).Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(e.resetFields("spec"))
-	}
+	f.Line()
+	f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the status subresource:")
+	f.Comment("everything the subresource does not write, metadata and every field but status.")
+	f.Func().Params(jen.Id("statusStrategy")).Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(e.statusResetFields())
 	f.Line()
 	f.Comment("PrepareForUpdate keeps everything of the stored object but the new status (and the managed")
 	f.Comment("fields, which record who set it).")
@@ -260,11 +318,20 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 		jen.List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")).Op("=").List(jen.Id("status"), jen.Id("managedFields")),
 	)
 	f.Line()
-	f.Comment("ValidateUpdate checks that immutable metadata is unchanged.")
-	f.Func().Params(jen.Id("statusStrategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").Block(
-		jen.Return(jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
-			jen.Id("obj").Assert(e.kindPtr()), jen.Id("old").Assert(e.kindPtr()), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata")))),
-	)
+	f.Comment("ValidateUpdate checks a status write: immutable metadata unchanged, the status against the version's")
+	f.Comment("schema and the object's CEL rules (an unchanged invalid value does not fail it), then the")
+	f.Comment("ValidateStatusUpdate method.")
+	f.Func().Params(jen.Id("s").Id("statusStrategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+		b.Add(e.assert(newName, "obj"))
+		b.Add(e.assert(oldName, "old"))
+		b.Id("allErrs").Op(":=").Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
+			jen.Id(newName), jen.Id(oldName), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata")))
+		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id("s").Dot("validation").Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old")).Op("..."))
+		if r.Hooks.ValidateStatusUpdate {
+			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(newName).Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id(oldName)).Op("..."))
+		}
+		b.Return(jen.Id("allErrs"))
+	})
 	f.Line()
 	f.Comment("WarningsOnUpdate returns no warnings for status updates.")
 	f.Func().Params(jen.Id("statusStrategy")).Id("WarningsOnUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Index().String().Block(jen.Return(jen.Nil()))
@@ -319,7 +386,11 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	}
 	f.Comment(doc)
 	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
-		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"))
+		b.Comment("What each version accepts: the schema of its validation markers, enforced as for a CRD.")
+		b.List(jen.Id("validation"), jen.Err()).Op(":=").Qual(e.server, "NewSchemaValidation").Call(
+			jen.Id("scheme"), jen.Lit(e.g.Name), jen.Lit(r.Kind), jen.Lit(r.Namespaced()), jen.Lit(r.Subresources.Status), jen.Lit(e.fallbackVersion()), jen.Id("schemas"))
+		b.If(jen.Err().Op("!=").Nil()).Block(fail())
+		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"), jen.Id("validation"))
 		b.Comment("What kubectl get prints in each version: its print columns, or NAME and AGE.")
 		b.List(jen.Id("table"), jen.Err()).Op(":=").Qual(e.server, "NewTableConvertor").Call(jen.Id("scheme"), jen.Lit(e.g.Name), e.columns())
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
@@ -483,4 +554,34 @@ func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	recv().Id("ConvertToTable").Params(e.ctxParam(), jen.Id("object").Qual(runtimePkg, "Object"), jen.Id("tableOptions").Qual(runtimePkg, "Object")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
 		jen.Return(jen.Id("r").Dot("store").Dot("ConvertToTable").Call(jen.Id("ctx"), jen.Id("object"), jen.Id("tableOptions"))),
 	)
+}
+
+// emitSchemas declares the kind's schema in every version that serves it, as indented JSON:
+// what the strategy validates each version's requests against.
+func emitSchemas(f *jen.File, g *model.Group, hub *model.Resource) error {
+	dict := jen.Dict{}
+	for _, v := range g.ByPriority() {
+		r := v.Kind(hub.Kind)
+		if r == nil {
+			continue
+		}
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, r.Schema, "", "  "); err != nil {
+			return fmt.Errorf("the schema of %s %s: %w", v.Name, r.Kind, err)
+		}
+		dict[jen.Lit(v.Name)] = rawString(indented.String())
+	}
+	f.Comment(fmt.Sprintf("schemas are the OpenAPI v3 schemas of %s in each version, as their CustomResourceDefinition", hub.Plural))
+	f.Comment("would carry them (from the validation markers of the version's types): what requests in that")
+	f.Comment("version must satisfy.")
+	f.Var().Id("schemas").Op("=").Map(jen.String()).String().Values(dict)
+	return nil
+}
+
+// rawString is s as a raw string literal, or a quoted one when s has a backquote.
+func rawString(s string) jen.Code {
+	if strings.Contains(s, "`") {
+		return jen.Lit(s)
+	}
+	return jen.Op("`" + s + "`")
 }

@@ -152,6 +152,10 @@ type Resource struct {
 	SelectableFields []SelectableField `json:"selectableFields,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
 	Hooks Hooks `json:"hooks,omitempty"`
+	// Schema is the kind's OpenAPI v3 schema in this version as JSON, as its
+	// CustomResourceDefinition would carry it (validation markers, CEL rules, defaults), without
+	// descriptions: the server enforces it as kube-apiserver enforces a CRD's.
+	Schema json.RawMessage `json:"-"`
 	// Marker is the resource marker as written ("+apigen:resource" or
 	// "+kubebuilder:resource"), for error messages; Pos is its position.
 	Marker string         `json:"-"`
@@ -202,14 +206,16 @@ type Subresources struct {
 
 // Hooks lists the optional strategy hooks a type implements.
 type Hooks struct {
-	Default          bool `json:"default,omitempty"`          // Default()
-	Validate         bool `json:"validate,omitempty"`         // Validate(ctx) field.ErrorList
-	ValidateUpdate   bool `json:"validateUpdate,omitempty"`   // ValidateUpdate(ctx, old) field.ErrorList
-	PrepareForCreate bool `json:"prepareForCreate,omitempty"` // PrepareForCreate(ctx)
-	PrepareForUpdate bool `json:"prepareForUpdate,omitempty"` // PrepareForUpdate(ctx, old)
-	Canonicalize     bool `json:"canonicalize,omitempty"`     // Canonicalize()
-	WarningsOnCreate bool `json:"warningsOnCreate,omitempty"` // WarningsOnCreate(ctx) []string
-	WarningsOnUpdate bool `json:"warningsOnUpdate,omitempty"` // WarningsOnUpdate(ctx, old) []string
+	Default        bool `json:"default,omitempty"`        // Default()
+	Validate       bool `json:"validate,omitempty"`       // Validate(ctx) field.ErrorList
+	ValidateUpdate bool `json:"validateUpdate,omitempty"` // ValidateUpdate(ctx, old) field.ErrorList
+	// ValidateStatusUpdate(ctx, old) field.ErrorList checks a write to the status subresource.
+	ValidateStatusUpdate bool `json:"validateStatusUpdate,omitempty"`
+	PrepareForCreate     bool `json:"prepareForCreate,omitempty"` // PrepareForCreate(ctx)
+	PrepareForUpdate     bool `json:"prepareForUpdate,omitempty"` // PrepareForUpdate(ctx, old)
+	Canonicalize         bool `json:"canonicalize,omitempty"`     // Canonicalize()
+	WarningsOnCreate     bool `json:"warningsOnCreate,omitempty"` // WarningsOnCreate(ctx) []string
+	WarningsOnUpdate     bool `json:"warningsOnUpdate,omitempty"` // WarningsOnUpdate(ctx, old) []string
 }
 
 // Kind returns the resource of a kind in this version, or nil.

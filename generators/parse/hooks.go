@@ -24,6 +24,7 @@ var hookSignatures = []hookSignature{
 	{"Default", nil, nil, func(h *model.Hooks) { h.Default = true }},
 	{"Validate", []string{"context.Context"}, []string{"k8s.io/apimachinery/pkg/util/validation/field.ErrorList"}, func(h *model.Hooks) { h.Validate = true }},
 	{"ValidateUpdate", []string{"context.Context", "*Kind"}, []string{"k8s.io/apimachinery/pkg/util/validation/field.ErrorList"}, func(h *model.Hooks) { h.ValidateUpdate = true }},
+	{"ValidateStatusUpdate", []string{"context.Context", "*Kind"}, []string{"k8s.io/apimachinery/pkg/util/validation/field.ErrorList"}, func(h *model.Hooks) { h.ValidateStatusUpdate = true }},
 	{"PrepareForCreate", []string{"context.Context"}, nil, func(h *model.Hooks) { h.PrepareForCreate = true }},
 	{"PrepareForUpdate", []string{"context.Context", "*Kind"}, nil, func(h *model.Hooks) { h.PrepareForUpdate = true }},
 	{"Canonicalize", nil, nil, func(h *model.Hooks) { h.Canonicalize = true }},

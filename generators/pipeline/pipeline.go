@@ -16,6 +16,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/manifests"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/parse"
+	"github.com/apigen-dev/apigen/generators/schema"
 )
 
 // All is every generator, in the order they run: the upstream Kubernetes generators first,
@@ -87,6 +88,9 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 		return nil, nil, withTypeErrors(load.TypeErrors, err)
 	}
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := schema.Build(root, project); err != nil {
 		return nil, nil, err
 	}
 	return load, project, nil

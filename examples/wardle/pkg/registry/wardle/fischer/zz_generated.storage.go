@@ -27,7 +27,9 @@ import (
 
 	v1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
 	server "example.com/wardle/pkg/cmd/server"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -42,10 +44,12 @@ import (
 type strategy struct {
 	runtime.ObjectTyper
 	names.NameGenerator
+	// validation enforces the schema of each version: its validation markers and CEL rules.
+	validation *server.SchemaValidation
 }
 
-func newStrategy(typer runtime.ObjectTyper) strategy {
-	return strategy{typer, names.SimpleNameGenerator}
+func newStrategy(typer runtime.ObjectTyper, validation *server.SchemaValidation) strategy {
+	return strategy{typer, names.SimpleNameGenerator, validation}
 }
 
 // NamespaceScoped reports whether fischers live in a namespace.
@@ -59,13 +63,24 @@ func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	fischer.Generation = 1
 }
 
-// PrepareForUpdate lets the update through unchanged.
-func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {}
+// PrepareForUpdate bumps the generation on any change outside metadata, as for a custom resource.
+func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newFischer := obj.(*v1alpha1.Fischer)
+	oldFischer := old.(*v1alpha1.Fischer)
+	// Compare shallow copies without metadata: every other field, whatever the kind has.
+	newContent, oldContent := *newFischer, *oldFischer
+	newContent.TypeMeta, oldContent.TypeMeta = metav1.TypeMeta{}, metav1.TypeMeta{}
+	newContent.ObjectMeta, oldContent.ObjectMeta = metav1.ObjectMeta{}, metav1.ObjectMeta{}
+	if !apiequality.Semantic.DeepEqual(newContent, oldContent) {
+		newFischer.Generation = oldFischer.Generation + 1
+	}
+}
 
-// Validate checks a new fischer.
-func (strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+// Validate checks a new fischer: its metadata, its version's schema, then its Validate method.
+func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	fischer := obj.(*v1alpha1.Fischer)
 	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(fischer, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, s.validation.Validate(ctx, obj)...)
 	return allErrs
 }
 
@@ -82,17 +97,20 @@ func (strategy) AllowCreateOnUpdate(ctx context.Context) bool {
 	return false
 }
 
-// AllowUnconditionalUpdate lets an update without a resourceVersion overwrite, as kubectl replace expects.
+// AllowUnconditionalUpdate is false, as for a custom resource: an update must name the resourceVersion it
+// changes, so that it never overwrites a change it has not seen.
 func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
-	return true
+	return false
 }
 
-// ValidateUpdate checks an update of a fischer: the new object must be valid, and immutable metadata unchanged.
-func (strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+// ValidateUpdate checks an update of a fischer: immutable metadata unchanged, the version's schema (an
+// unchanged invalid value does not fail the update), then the Validate and ValidateUpdate methods.
+func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	newFischer := obj.(*v1alpha1.Fischer)
 	oldFischer := old.(*v1alpha1.Fischer)
 	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(newFischer, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFischer, oldFischer, field.NewPath("metadata"))...)
+	allErrs = append(allErrs, s.validation.ValidateUpdate(ctx, obj, old)...)
 	return allErrs
 }
 
@@ -127,7 +145,12 @@ type REST struct {
 
 // NewREST returns the storage of fischers.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {
-	strategy := newStrategy(scheme)
+	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
+	validation, err := server.NewSchemaValidation(scheme, "wardle.example.com", "Fischer", false, false, "v1alpha1", schemas)
+	if err != nil {
+		return nil, err
+	}
+	strategy := newStrategy(scheme, validation)
 	// What kubectl get prints in each version: its print columns, or NAME and AGE.
 	table, err := server.NewTableConvertor(scheme, "wardle.example.com", map[string][]server.Column{"v1alpha1": nil})
 	if err != nil {

@@ -46,10 +46,12 @@ import (
 type strategy struct {
 	runtime.ObjectTyper
 	names.NameGenerator
+	// validation enforces the schema of each version: its validation markers and CEL rules.
+	validation *server.SchemaValidation
 }
 
-func newStrategy(typer runtime.ObjectTyper) strategy {
-	return strategy{typer, names.SimpleNameGenerator}
+func newStrategy(typer runtime.ObjectTyper, validation *server.SchemaValidation) strategy {
+	return strategy{typer, names.SimpleNameGenerator, validation}
 }
 
 // NamespaceScoped reports whether flunders live in a namespace.
@@ -73,20 +75,26 @@ func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	flunder.Generation = 1
 }
 
-// PrepareForUpdate keeps the stored status, which only the status subresource changes, and bumps the generation when the spec changed.
+// PrepareForUpdate keeps the stored status, which only the status subresource changes, and bumps the
+// generation on any other change outside metadata, as for a custom resource.
 func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	newFlunder := obj.(*v1beta1.Flunder)
 	oldFlunder := old.(*v1beta1.Flunder)
 	newFlunder.Status = oldFlunder.Status
-	if !apiequality.Semantic.DeepEqual(newFlunder.Spec, oldFlunder.Spec) {
+	// Compare shallow copies without metadata: every other field, whatever the kind has.
+	newContent, oldContent := *newFlunder, *oldFlunder
+	newContent.TypeMeta, oldContent.TypeMeta = metav1.TypeMeta{}, metav1.TypeMeta{}
+	newContent.ObjectMeta, oldContent.ObjectMeta = metav1.ObjectMeta{}, metav1.ObjectMeta{}
+	if !apiequality.Semantic.DeepEqual(newContent, oldContent) {
 		newFlunder.Generation = oldFlunder.Generation + 1
 	}
 }
 
-// Validate checks a new flunder.
-func (strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+// Validate checks a new flunder: its metadata, its version's schema, then its Validate method.
+func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	flunder := obj.(*v1beta1.Flunder)
 	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(flunder, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	allErrs = append(allErrs, s.validation.Validate(ctx, obj)...)
 	allErrs = append(allErrs, flunder.Validate(ctx)...)
 	return allErrs
 }
@@ -104,17 +112,20 @@ func (strategy) AllowCreateOnUpdate(ctx context.Context) bool {
 	return false
 }
 
-// AllowUnconditionalUpdate lets an update without a resourceVersion overwrite, as kubectl replace expects.
+// AllowUnconditionalUpdate is false, as for a custom resource: an update must name the resourceVersion it
+// changes, so that it never overwrites a change it has not seen.
 func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
-	return true
+	return false
 }
 
-// ValidateUpdate checks an update of a flunder: the new object must be valid, and immutable metadata unchanged.
-func (strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+// ValidateUpdate checks an update of a flunder: immutable metadata unchanged, the version's schema (an
+// unchanged invalid value does not fail the update), then the Validate and ValidateUpdate methods.
+func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	newFlunder := obj.(*v1beta1.Flunder)
 	oldFlunder := old.(*v1beta1.Flunder)
 	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(newFlunder, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	allErrs = append(allErrs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFlunder, oldFlunder, field.NewPath("metadata"))...)
+	allErrs = append(allErrs, s.validation.ValidateUpdate(ctx, obj, old)...)
 	allErrs = append(allErrs, newFlunder.Validate(ctx)...)
 	return allErrs
 }
@@ -129,11 +140,12 @@ type statusStrategy struct {
 	strategy
 }
 
-// GetResetFields returns the fields that server-side apply leaves alone on the status subresource.
+// GetResetFields returns the fields that server-side apply leaves alone on the status subresource:
+// everything the subresource does not write, metadata and every field but status.
 func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 	return map[fieldpath.APIVersion]*fieldpath.Set{
-		"wardle.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("spec")),
-		"wardle.example.com/v1beta1":  fieldpath.NewSet(fieldpath.MakePathOrDie("spec")),
+		"wardle.example.com/v1alpha1": fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")),
+		"wardle.example.com/v1beta1":  fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")),
 	}
 }
 
@@ -147,9 +159,15 @@ func (statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Obj
 	newFlunder.Status, newFlunder.ManagedFields = status, managedFields
 }
 
-// ValidateUpdate checks that immutable metadata is unchanged.
-func (statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	return apimachineryvalidation.ValidateObjectMetaAccessorUpdate(obj.(*v1beta1.Flunder), old.(*v1beta1.Flunder), field.NewPath("metadata"))
+// ValidateUpdate checks a status write: immutable metadata unchanged, the status against the version's
+// schema and the object's CEL rules (an unchanged invalid value does not fail it), then the
+// ValidateStatusUpdate method.
+func (s statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	newFlunder := obj.(*v1beta1.Flunder)
+	oldFlunder := old.(*v1beta1.Flunder)
+	allErrs := apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFlunder, oldFlunder, field.NewPath("metadata"))
+	allErrs = append(allErrs, s.validation.ValidateStatusUpdate(ctx, obj, old)...)
+	return allErrs
 }
 
 // WarningsOnUpdate returns no warnings for status updates.
@@ -188,7 +206,12 @@ type REST struct {
 
 // NewREST returns the storage of flunders and of their status subresource.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
-	strategy := newStrategy(scheme)
+	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
+	validation, err := server.NewSchemaValidation(scheme, "wardle.example.com", "Flunder", true, true, "v1beta1", schemas)
+	if err != nil {
+		return nil, nil, err
+	}
+	strategy := newStrategy(scheme, validation)
 	// What kubectl get prints in each version: its print columns, or NAME and AGE.
 	table, err := server.NewTableConvertor(scheme, "wardle.example.com", map[string][]server.Column{
 		"v1alpha1": {

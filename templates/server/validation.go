@@ -1,0 +1,172 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/endpoints/request"
+)
+
+// SchemaValidation enforces a kind's OpenAPI schemas (its validation markers and CEL rules,
+// one schema per served version) exactly as kube-apiserver enforces a
+// CustomResourceDefinition's: it hands the object, converted to the version the request
+// used and turned into JSON, to kube-apiserver's own CRD strategy. Updates ratchet (a value
+// that was already invalid and did not change does not fail an unrelated change), CEL
+// transition rules see oldSelf, and CEL runs within kube-apiserver's cost budget.
+type SchemaValidation struct {
+	scheme *runtime.Scheme
+	group  string
+	// fallback is the version that checks objects written without a request version (by the
+	// server itself).
+	fallback string
+	versions map[string]*versionValidation
+}
+
+// A versionValidation checks the objects of one served version.
+type versionValidation struct {
+	kind       schema.GroupVersionKind
+	structural *structuralschema.Structural
+	main       createUpdateValidator
+	status     updateValidator
+}
+
+// updateValidator and createUpdateValidator are what SchemaValidation uses of kube-apiserver's
+// CRD strategies.
+type updateValidator interface {
+	ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList
+}
+
+type createUpdateValidator interface {
+	updateValidator
+	Validate(ctx context.Context, obj runtime.Object) field.ErrorList
+}
+
+// NewSchemaValidation returns the validation of one kind. schemas maps each served version to
+// its schema as JSON; fallback is the version that checks objects written without a request
+// version (by the server itself): the kind's storage version.
+func NewSchemaValidation(scheme *runtime.Scheme, group, kind string, namespaced, status bool, fallback string, schemas map[string]string) (*SchemaValidation, error) {
+	v := &SchemaValidation{scheme: scheme, group: group, fallback: fallback, versions: map[string]*versionValidation{}}
+	for version, raw := range schemas {
+		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, namespaced, status, raw)
+		if err != nil {
+			return nil, fmt.Errorf("the schema of %s/%s %s: %w", group, version, kind, err)
+		}
+		v.versions[version] = vv
+	}
+	if _, ok := v.versions[fallback]; !ok {
+		return nil, fmt.Errorf("no schema for %s/%s %s", group, fallback, kind)
+	}
+	return v, nil
+}
+
+func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, namespaced, status bool, raw string) (*versionValidation, error) {
+	var v1 apiextensionsv1.JSONSchemaProps
+	if err := json.Unmarshal([]byte(raw), &v1); err != nil {
+		return nil, err
+	}
+	var props apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(&v1, &props, nil); err != nil {
+		return nil, err
+	}
+	structural, err := structuralschema.NewStructural(&props)
+	if err != nil {
+		return nil, err
+	}
+	mainValidator, _, err := apiservervalidation.NewSchemaValidator(&props)
+	if err != nil {
+		return nil, err
+	}
+	var statusValidator apiservervalidation.SchemaValidator
+	var statusSubresource *apiextensions.CustomResourceSubresourceStatus
+	if status {
+		statusSubresource = &apiextensions.CustomResourceSubresourceStatus{}
+		if s, ok := props.Properties["status"]; ok {
+			if statusValidator, _, err = apiservervalidation.NewSchemaValidator(&s); err != nil {
+				return nil, err
+			}
+		}
+	}
+	strategy := customresource.NewStrategy(scheme, namespaced, kind, mainValidator, statusValidator, structural, statusSubresource, nil, nil)
+	return &versionValidation{
+		kind:       kind,
+		structural: structural,
+		main:       strategy,
+		status:     customresource.NewStatusStrategy(strategy),
+	}, nil
+}
+
+// Validate checks a new object.
+func (v *SchemaValidation) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
+	vv := v.forRequest(ctx)
+	u, err := v.unstructured(vv, obj)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	return vv.main.Validate(ctx, u)
+}
+
+// ValidateUpdate checks an update of the main resource against the stored object.
+func (v *SchemaValidation) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	return v.validateUpdate(ctx, obj, old, false)
+}
+
+// ValidateStatusUpdate checks an update through the status subresource: the status against
+// the status schema, and the object's CEL rules.
+func (v *SchemaValidation) ValidateStatusUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
+	return v.validateUpdate(ctx, obj, old, true)
+}
+
+func (v *SchemaValidation) validateUpdate(ctx context.Context, obj, old runtime.Object, status bool) field.ErrorList {
+	vv := v.forRequest(ctx)
+	u, err := v.unstructured(vv, obj)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	uOld, err := v.unstructured(vv, old)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	if status {
+		return vv.status.ValidateUpdate(ctx, u, uOld)
+	}
+	return vv.main.ValidateUpdate(ctx, u, uOld)
+}
+
+// forRequest is the validation of the version the request was made in.
+func (v *SchemaValidation) forRequest(ctx context.Context) *versionValidation {
+	if info, ok := request.RequestInfoFrom(ctx); ok && info.APIGroup == v.group {
+		if vv, ok := v.versions[info.APIVersion]; ok {
+			return vv
+		}
+	}
+	return v.versions[v.fallback]
+}
+
+// unstructured is obj in the version vv checks, as the JSON a client of that version reads.
+// Null values of fields that are not nullable go, as kube-apiserver drops them from a custom
+// resource: a nil Go slice or map without omitempty is null in JSON, where a CRD has no field.
+func (v *SchemaValidation) unstructured(vv *versionValidation, obj runtime.Object) (*unstructured.Unstructured, error) {
+	versioned, err := v.scheme.ConvertToVersion(obj.DeepCopyObject(), vv.kind.GroupVersion())
+	if err != nil {
+		return nil, err
+	}
+	content, err := runtime.DefaultUnstructuredConverter.ToUnstructured(versioned)
+	if err != nil {
+		return nil, err
+	}
+	u := &unstructured.Unstructured{Object: content}
+	u.SetGroupVersionKind(vv.kind)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, vv.structural)
+	return u, nil
+}
