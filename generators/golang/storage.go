@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
