@@ -74,6 +74,18 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 				}
 			}))},
 			field{"OpenAPIDefinitions", jen.Qual(path.Join(p.Module, openapiDir), "GetOpenAPIDefinitions")},
+			field{"Schemas", jen.Qual(serverPkg, "Schemas").Values(jen.DictFunc(func(d jen.Dict) {
+				for _, g := range p.Groups {
+					for _, v := range g.Versions {
+						for _, r := range v.Resources {
+							_, hub := g.Hub(r.Kind)
+							d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Kind"): jen.Lit(r.Kind)})] =
+								jen.Qual(path.Join(p.Module, registryDir(g, hub)), "Schemas").Index(jen.Lit(v.Name))
+						}
+					}
+				}
+			}))},
+			field{"Deprecations", deprecations(p, serverPkg)},
 			field{"Install", jen.Id("installAPIGroups")},
 			field{"Deployment", jen.Qual(serverPkg, "Deployment").Add(structLit(
 				field{"Namespace", jen.Lit(p.Deploy.Namespace)},
@@ -147,4 +159,23 @@ func storageVar(r *model.Resource, subresource string) string {
 		name += strings.ToUpper(subresource[:1]) + subresource[1:]
 	}
 	return name + "Storage"
+}
+
+// deprecations is the warning of every deprecated resource version (+apigen:deprecatedversion)
+// as a server.Deprecations literal, nil when there is none.
+func deprecations(p *model.Project, serverPkg string) jen.Code {
+	d := jen.Dict{}
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			for _, r := range v.Resources {
+				if r.Deprecation != "" {
+					d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Resource"): jen.Lit(r.Plural)})] = jen.Lit(r.Deprecation)
+				}
+			}
+		}
+	}
+	if len(d) == 0 {
+		return jen.Nil()
+	}
+	return jen.Qual(serverPkg, "Deprecations").Values(d)
 }

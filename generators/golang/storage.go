@@ -388,7 +388,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
 		b.Comment("What each version accepts: the schema of its validation markers, enforced as for a CRD.")
 		b.List(jen.Id("validation"), jen.Err()).Op(":=").Qual(e.server, "NewSchemaValidation").Call(
-			jen.Id("scheme"), jen.Lit(e.g.Name), jen.Lit(r.Kind), jen.Lit(r.Namespaced()), jen.Lit(r.Subresources.Status), jen.Lit(e.fallbackVersion()), jen.Id("schemas"))
+			jen.Id("scheme"), jen.Lit(e.g.Name), jen.Lit(r.Kind), jen.Lit(r.Namespaced()), jen.Lit(r.Subresources.Status), jen.Lit(e.fallbackVersion()), jen.Id("Schemas"))
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
 		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"), jen.Id("validation"))
 		b.Comment("What kubectl get prints in each version: its print columns, or NAME and AGE.")
@@ -571,10 +571,10 @@ func emitSchemas(f *jen.File, g *model.Group, hub *model.Resource) error {
 		}
 		dict[jen.Lit(v.Name)] = rawString(indented.String())
 	}
-	f.Comment(fmt.Sprintf("schemas are the OpenAPI v3 schemas of %s in each version, as their CustomResourceDefinition", hub.Plural))
+	f.Comment(fmt.Sprintf("Schemas are the OpenAPI v3 schemas of %s in each version, as their CustomResourceDefinition", hub.Plural))
 	f.Comment("would carry them (from the validation markers of the version's types): what requests in that")
-	f.Comment("version must satisfy.")
-	f.Var().Id("schemas").Op("=").Map(jen.String()).String().Values(dict)
+	f.Comment("version must satisfy, and the constraints the served OpenAPI documents show.")
+	f.Var().Id("Schemas").Op("=").Map(jen.String()).String().Values(dict)
 	return nil
 }
 

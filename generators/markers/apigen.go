@@ -34,6 +34,12 @@ type SelectableField struct {
 	JSONPath string `marker:"JSONPath"`
 }
 
+// DeprecatedVersion is the argument struct of +apigen:deprecatedversion (and
+// +kubebuilder:deprecatedversion): the warning every request to the kind in this version gets.
+type DeprecatedVersion struct {
+	Warning *string `marker:"warning,optional"`
+}
+
 // Deploy is the argument struct of +apigen:deploy: the names of the server in a cluster. An
 // argument left out is nil and takes its default; one given empty is an error.
 type Deploy struct {
@@ -50,6 +56,7 @@ const (
 	StorageVersion    = "apigen:storageversion"
 	PrintColumnMarker = "apigen:printcolumn"
 	SelectableMarker  = "apigen:selectablefield"
+	DeprecatedMarker  = "apigen:deprecatedversion"
 	Domain            = "apigen:domain"
 	DeployMarker      = "apigen:deploy"
 	// DefaultMarker is Kubernetes' field default (JSON); KubebuilderDefault is kubebuilder's.
@@ -109,6 +116,13 @@ func Apigen() *Registry {
 		Example: "+apigen:selectablefield:JSONPath=.spec.reference",
 	}, "kubebuilder:selectablefield")
 	r.Register(&Definition{
+		Name: DeprecatedMarker, Target: Type, Args: reflect.TypeFor[DeprecatedVersion](),
+		Help: "marks the kind deprecated in this version, as a CRD version's deprecated field: every request to it gets the " +
+			"warning (kubectl prints it), and its OpenAPI operations are marked deprecated; the default warning is " +
+			"kube-apiserver's: \"<group>/<version> <Kind> is deprecated; use <group>/<newer version> <Kind>\"",
+		Example: "+apigen:deprecatedversion:warning=\"wardle.example.com/v1alpha1 Flunder is deprecated; use v1beta1\"",
+	}, "kubebuilder:deprecatedversion")
+	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
 		Help:    "accepted for compatibility with kubebuilder types; apigen finds root types itself",
 		Example: "+kubebuilder:object:root=true",
@@ -118,16 +132,6 @@ func Apigen() *Registry {
 		Help:    "accepted for compatibility with kubebuilder types; apigen generates deepcopy for every API package",
 		Example: "+kubebuilder:object:generate=true",
 	})
-	// kubebuilder's OpenAPI validation and defaulting markers are accepted wherever
-	// controller-gen accepts them, so CRD types move over unchanged; apigen does not enforce
-	// them yet.
-	for _, t := range []Target{Package, Type, Field} {
-		r.Register(&Definition{
-			Name: "kubebuilder:validation", Target: t, PassThrough: true, NoEffect: "apigen does not enforce validation markers yet",
-			Help:    "kubebuilder's validation markers (any +kubebuilder:validation:...), accepted for compatibility and not enforced yet",
-			Example: "+kubebuilder:validation:Minimum=1",
-		})
-	}
 	r.Register(&Definition{
 		Name: "kubebuilder:default", Target: Type, PassThrough: true, NoEffect: "apigen applies defaults set on fields only",
 		Help:    "kubebuilder's default value marker on a type, accepted for compatibility and not applied (put it on the fields)",
@@ -146,6 +150,7 @@ func Apigen() *Registry {
 		Help:    "the field's default as JSON (Kubernetes' +default tag), applied like +kubebuilder:default",
 		Example: `+default="blue"`,
 	})
+	registerSchemaMarkers(r)
 	return r
 }
 

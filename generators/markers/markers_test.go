@@ -78,7 +78,7 @@ func TestGroupName(t *testing.T) {
 }
 
 func TestForeignMarkersAreIgnored(t *testing.T) {
-	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// plain comment", "// +listType=map"} {
+	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// plain comment"} {
 		if m, err := Apigen().Parse(line, Type, pos); m != nil || err != nil {
 			t.Errorf("%s: got %+v, %v; want it ignored", line, m, err)
 		}
@@ -91,11 +91,9 @@ func TestMarkersWithoutEffect(t *testing.T) {
 	for line, want := range map[string]string{
 		"// +kubebuilder:skipversion": "kubebuilder:skipversion",
 		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n": "kubebuilder:subresource:scale",
-		"// +kubebuilder:deprecatedversion:warning=\"old\"":                              "kubebuilder:deprecatedversion",
-		"// +kubebuilder:validation:Minimum=1":                                           "kubebuilder:validation:Minimum",
-		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"":  "kubebuilder:validation:XValidation",
-		"// +kubebuilder:validation:items:Pattern=`^a`":                                  "kubebuilder:validation:items:Pattern",
-		"// +kubebuilder:validation:MaxItems=3":                                          "kubebuilder:validation:MaxItems",
+		"// +kubebuilder:unservedversion":                                                "kubebuilder:unservedversion",
+		"// +kubebuilder:validation:Minimun=1":                                           "kubebuilder:validation:Minimun",
+		"// +kubebuilder:validation:XValidations:rule=\"self > 0\"":                      "kubebuilder:validation:XValidations",
 	} {
 		m, err := Apigen().Parse(line, Type, pos)
 		if err != nil || m == nil || m.Def.NoEffect == "" || m.Written() != want {
@@ -103,7 +101,11 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		}
 	}
 	// Implemented ones carry no such reason.
-	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion", "// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a", "// +kubebuilder:selectablefield:JSONPath=.spec.a"} {
+	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion",
+		"// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a", "// +kubebuilder:selectablefield:JSONPath=.spec.a",
+		"// +kubebuilder:deprecatedversion:warning=\"old\"", "// +kubebuilder:validation:Minimum=1",
+		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"", "// +kubebuilder:validation:items:Pattern=`^a`",
+		"// +kubebuilder:validation:MaxItems=3", "// +listType=map", "// +kubebuilder:validation:Enum=a;b"} {
 		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
 			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}

@@ -150,6 +150,9 @@ type Resource struct {
 	// SelectableFields are the fields list and watch may filter on with a field selector
 	// (+apigen:selectablefield), in marker order.
 	SelectableFields []SelectableField `json:"selectableFields,omitempty"`
+	// Deprecation is the warning every request to the kind in this version gets when the
+	// version is deprecated for it (+apigen:deprecatedversion); empty otherwise.
+	Deprecation string `json:"deprecation,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
 	Hooks Hooks `json:"hooks,omitempty"`
 	// Schema is the kind's OpenAPI v3 schema in this version as JSON, as its

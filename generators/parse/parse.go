@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode"
 
+	"k8s.io/apimachinery/pkg/version"
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
@@ -44,6 +45,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 	}
 	for _, g := range p.proj.Groups {
 		storeSoleVersions(g)
+		defaultDeprecations(g)
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
 		p.checkSelectableFields(g)
@@ -430,7 +432,7 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
 var plural = namer.NewAllLowercasePluralNamer(nil)
 
 func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *model.Resource {
-	var res, status *markers.Marker
+	var res, status, deprecated *markers.Marker
 	storage := false
 	var columns []model.PrintColumn
 	var selectable []model.SelectableField
@@ -447,6 +449,8 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 			status = m
 		case markers.StorageVersion:
 			storage = true
+		case markers.DeprecatedMarker:
+			deprecated = m
 		case markers.PrintColumnMarker:
 			a := m.Args.(*markers.PrintColumn)
 			if !strings.HasPrefix(a.JSONPath, ".") {
@@ -479,7 +483,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if res == nil {
 		for _, m := range ms {
 			switch m.Def.Name {
-			case markers.StatusSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker:
+			case markers.StatusSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker, markers.DeprecatedMarker:
 				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
@@ -513,6 +517,9 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		r.Scope = model.Namespaced
 	}
 	r.Subresources.Status = status != nil
+	if deprecated != nil {
+		r.Deprecation = p.deprecation(deprecated, kind)
+	}
 	embeds := embeddedMeta(st)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
@@ -683,4 +690,41 @@ func lowerFirst(s string) string {
 		rs[j] = unicode.ToLower(rs[j])
 	}
 	return string(rs)
+}
+
+// deprecation is the warning of a deprecated version: the marker's, or kube-apiserver's
+// default for a CRD, which names the newer version to use once the group's versions are known
+// (model.Group.DeprecationWarnings).
+func (p *parser_) deprecation(m *markers.Marker, kind string) string {
+	if w := m.Args.(*markers.DeprecatedVersion).Warning; w != nil {
+		if *w == "" {
+			p.errs.Add(m.Pos, "+%s: warning is empty; leave it out for the default warning", m.Name)
+		}
+		return *w
+	}
+	return defaultDeprecation
+}
+
+// defaultDeprecation stands for kube-apiserver's default warning until the group's versions
+// are known.
+const defaultDeprecation = "\x00default"
+
+// defaultDeprecations writes kube-apiserver's default warning for a deprecated version of a
+// CRD where the marker gave none: "<group>/<version> <Kind> is deprecated", and "; use
+// <group>/<version> <Kind>" with the most preferred newer version that is not deprecated.
+func defaultDeprecations(g *model.Group) {
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if r.Deprecation != defaultDeprecation {
+				continue
+			}
+			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, r.Kind)
+			for _, newer := range g.ByPriority() {
+				if nr := newer.Kind(r.Kind); nr != nil && nr.Deprecation == "" && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
+					r.Deprecation += fmt.Sprintf("; use %s/%s %s", g.Name, newer.Name, r.Kind)
+					break
+				}
+			}
+		}
+	}
 }

@@ -24,7 +24,7 @@ import (
 // that carries them: the schema must be structural, defaults must be valid and CEL rules must
 // compile within the cost limits. Each problem is reported at the Go field or type the
 // offending part of the schema comes from.
-func check(p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package) error {
+func check(root string, p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package) error {
 	var errs model.ErrorList
 	for _, g := range p.Groups {
 		kinds := map[string][]*model.Version{}
@@ -50,8 +50,8 @@ func check(p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Pac
 				if !ok {
 					continue // names, scope and other parts of the CRD that apigen made up itself
 				}
-				root := crd.TypeIdent{Package: byPath[v.Package], Name: kind}
-				pos := locate(parser, root, path)
+				kindType := crd.TypeIdent{Package: byPath[v.Package], Name: kind}
+				pos := relative(root, locate(parser, kindType, path))
 				errs.Add(pos, "%s %s: %s", kind, v.Name, describe(e, path))
 			}
 		}

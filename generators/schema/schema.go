@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -82,12 +83,12 @@ func Build(root string, p *model.Project) error {
 		}
 	}
 	for _, pkg := range pkgs {
-		errs = append(errs, packageErrors(pkg)...)
+		errs = append(errs, packageErrors(root, pkg)...)
 	}
 	if len(errs) > 0 {
 		return errs.Err()
 	}
-	return check(p, parser, byPath)
+	return check(root, p, parser, byPath)
 }
 
 // forServing prepares a kind's schema for the server: descriptions go (openapi-gen serves the
@@ -103,15 +104,23 @@ func forServing(s *apiextensionsv1.JSONSchemaProps) {
 // packageErrors are controller-tools' findings in one package (marker syntax, a marker on the
 // wrong kind of field), as positioned errors. Type errors are left to apigen's own type check,
 // which reports them with the model's errors.
-func packageErrors(pkg *ctloader.Package) model.ErrorList {
+func packageErrors(root string, pkg *ctloader.Package) model.ErrorList {
 	var out model.ErrorList
 	for _, e := range pkg.Errors {
 		if e.Kind == packages.TypeError {
 			continue
 		}
-		out = append(out, &model.Error{Pos: parsePos(e.Pos), Msg: e.Msg})
+		out = append(out, &model.Error{Pos: relative(root, parsePos(e.Pos)), Msg: e.Msg})
 	}
 	return out
+}
+
+// relative makes a position's file name relative to the project root, as in every error of apigen's.
+func relative(root string, pos token.Position) token.Position {
+	if rel, err := filepath.Rel(root, pos.Filename); err == nil && filepath.IsAbs(pos.Filename) {
+		pos.Filename = filepath.ToSlash(rel)
+	}
+	return pos
 }
 
 // parsePos reads "file:line:col" (go/packages' form of a position).

@@ -36,6 +36,11 @@ type APIs struct {
 	StorageVersions StorageVersions
 	// OpenAPIDefinitions is the generated openapi package's GetOpenAPIDefinitions.
 	OpenAPIDefinitions openapicommon.GetOpenAPIDefinitions
+	// Schemas are the schemas each served kind is validated against, in each
+	// version; the OpenAPI documents show their constraints.
+	Schemas Schemas
+	// Deprecations are the warnings of deprecated resource versions.
+	Deprecations Deprecations
 	// Install installs an APIGroupInfo for every group, with storage from optsGetter.
 	Install func(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error
 	// Deployment names the server's objects in a cluster, as the project's

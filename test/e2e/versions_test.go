@@ -120,6 +120,8 @@ func TestVersions(t *testing.T) {
 	checkFieldSelectors(t, k)
 	checkWatchInOtherVersion(t, k, kubeconfig)
 	checkDefaultInOpenAPI(t, k)
+	checkSchemaValidation(t, k)
+	checkDeprecatedVersion(t, k)
 	stopServer(t, srv)
 
 	// etcd holds what the server wrote in its storage version; an object written before the
@@ -344,6 +346,74 @@ func checkDefaultInOpenAPI(t *testing.T, k *kubectl) {
 	}
 	if out := k.ok(t, "explain", "flunders.spec.reference", "--api-version="+wardleGroup+"/v1beta1"); !strings.Contains(out, "kind\t<string>") || !strings.Contains(out, "name\t<string> -required-") {
 		t.Errorf("kubectl explain flunders.spec.reference in v1beta1 lacks kind and name:\n%s", out)
+	}
+}
+
+// checkSchemaValidation: v1beta1's validation markers on reference.name are enforced in
+// v1beta1 with kube-apiserver's CRD messages (v1alpha1's schema has no such rule, as each
+// version of a CRD has its own schema), and the served OpenAPI shows them.
+func checkSchemaValidation(t *testing.T, k *kubectl) {
+	t.Helper()
+	r := k.fails(t, flunderYAML("v1beta1", "invalid-name", `{reference: {name: Not_A_Name}}`), "create", "-f", "-")
+	if want := `spec.reference.name: Invalid value: "Not_A_Name": spec.reference.name in body should match '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$'`; !strings.Contains(r.Stderr, want) {
+		t.Errorf("a v1beta1 Flunder whose reference name breaks its Pattern: want\n%s\ngot:\n%s", want, r)
+	}
+	long := strings.Repeat("a", 254)
+	r = k.fails(t, flunderYAML("v1beta1", "long-name", `{reference: {name: `+long+`}}`), "create", "-f", "-")
+	if want := "spec.reference.name: Too long: may not be more than 253 bytes"; !strings.Contains(r.Stderr, want) {
+		t.Errorf("a v1beta1 Flunder whose reference name breaks its MaxLength: want %q, got:\n%s", want, r)
+	}
+	k.okStdin(t, flunderYAML("v1alpha1", "alpha-any-name", `{reference: Not_A_Name}`), "create", "-f", "-")
+
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]struct {
+					MaxLength int    `json:"maxLength"`
+					Pattern   string `json:"pattern"`
+				} `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal([]byte(k.ok(t, "get", "--raw", "/openapi/v3/apis/"+wardleGroup+"/v1beta1")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range doc.Components.Schemas {
+		if strings.HasSuffix(name, ".v1beta1.FlunderReference") {
+			if got := s.Properties["name"]; got.MaxLength != 253 || got.Pattern == "" {
+				t.Errorf("OpenAPI v3 %s: name has maxLength %d and pattern %q, want 253 and the marker's pattern", name, got.MaxLength, got.Pattern)
+			}
+		}
+	}
+}
+
+// checkDeprecatedVersion: v1alpha1 Flunders are +apigen:deprecatedversion; every request to
+// them gets kube-apiserver's default warning for a deprecated CRD version, which kubectl
+// prints, and their OpenAPI operations are deprecated. v1beta1 gets no warning.
+func checkDeprecatedVersion(t *testing.T, k *kubectl) {
+	t.Helper()
+	want := "Warning: wardle.example.com/v1alpha1 Flunder is deprecated; use wardle.example.com/v1beta1 Flunder"
+	if r := k.run("", "get", "flunders.v1alpha1."+wardleGroup, "-n", "default"); r.Err != nil || !strings.Contains(r.Stderr, want) {
+		t.Errorf("kubectl get of v1alpha1 flunders: want %q on stderr, got:\n%s", want, r)
+	}
+	if r := k.run("", "get", "flunders.v1beta1."+wardleGroup, "-n", "default"); r.Err != nil || strings.Contains(r.Stderr, "Warning") {
+		t.Errorf("kubectl get of v1beta1 flunders: want no warning, got:\n%s", r)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal([]byte(k.ok(t, "get", "--raw", "/openapi/v3/apis/"+wardleGroup+"/v1alpha1")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for path, ops := range doc.Paths {
+		var get struct {
+			Deprecated bool `json:"deprecated"`
+		}
+		if raw, ok := ops["get"]; ok && json.Unmarshal(raw, &get) == nil {
+			if want := strings.Contains(path, "/flunders"); get.Deprecated != want {
+				t.Errorf("OpenAPI v3 of v1alpha1: GET %s deprecated=%v, want %v", path, get.Deprecated, want)
+			}
+		}
 	}
 }
 

@@ -16,8 +16,11 @@ func newMarkers() *cobra.Command {
 		Short: "List every marker apigen understands",
 		Long: `markers prints every comment marker apigen reads, grouped by where it goes (package doc
 comments, type declarations, struct fields), with its arguments, the kubebuilder spellings it
-also accepts, what it does and an example. Markers of other tools (+genclient, +k8s:..., +optional,
-+listType, ...) are ignored; an unknown +apigen: marker is an error.`,
+also accepts, what it does and an example. controller-gen's schema markers
+(+kubebuilder:validation:..., XValidation CEL rules, +listType, +optional, +nullable, ...) mean
+what they mean in a CRD: the server enforces them. A +kubebuilder: marker apigen does not
+implement is a warning where it is used; other tools' markers (+genclient, +k8s:...) are
+ignored; an unknown +apigen: marker is an error.`,
 		Example: `  apigen markers | less`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -92,8 +95,13 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 			}
 			item("alias:   ", strings.Join(aliases, ", "))
 		}
+		if d.NoEffect != "" {
+			item("effect:  ", "none, a warning where it is used: "+d.NoEffect)
+		}
 		// An example is one marker line: it is not wrapped, but gets a line of its own.
-		fmt.Fprintf(w, "      example:\n      // %s\n", d.Example)
+		if d.Example != "" {
+			fmt.Fprintf(w, "      example:\n      // %s\n", d.Example)
+		}
 	}
 }
 

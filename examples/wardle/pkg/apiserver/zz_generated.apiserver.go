@@ -64,7 +64,29 @@ func APIs() server.APIs {
 			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}: wardlev1beta1.SchemeGroupVersion,
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
-		Install:            installAPIGroups,
+		Schemas: server.Schemas{
+			{
+				Group:   "wardle.example.com",
+				Kind:    "Fischer",
+				Version: "v1alpha1",
+			}: wardlefischer.Schemas["v1alpha1"],
+			{
+				Group:   "wardle.example.com",
+				Kind:    "Flunder",
+				Version: "v1alpha1",
+			}: wardleflunder.Schemas["v1alpha1"],
+			{
+				Group:   "wardle.example.com",
+				Kind:    "Flunder",
+				Version: "v1beta1",
+			}: wardleflunder.Schemas["v1beta1"],
+		},
+		Deprecations: server.Deprecations{{
+			Group:    "wardle.example.com",
+			Resource: "flunders",
+			Version:  "v1alpha1",
+		}: "wardle.example.com/v1alpha1 Flunder is deprecated; use wardle.example.com/v1beta1 Flunder"},
+		Install: installAPIGroups,
 		Deployment: server.Deployment{
 			Namespace:         "wardle-system",
 			Service:           "wardle-apiserver",

@@ -140,10 +140,15 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	// OpenAPI v2 and v3 feed kubectl explain, client-side validation and
 	// server-side apply.
 	namer := definitionNamer(apis.Scheme)
-	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(apis.OpenAPIDefinitions, namer)
-	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(apis.OpenAPIDefinitions, namer)
+	definitions := apis.Schemas.constrain(apis.Scheme, apis.OpenAPIDefinitions)
+	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(definitions, namer)
+	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(definitions, namer)
 	for _, info := range []*spec.Info{config.OpenAPIConfig.Info, config.OpenAPIV3Config.Info} {
 		info.Title, info.Version = apis.Name, projectVersion()
+	}
+	if len(apis.Deprecations) > 0 {
+		config.OpenAPIConfig.PostProcessSpec = apis.Deprecations.markV2
+		config.OpenAPIV3Config.PostProcessSpec = apis.Deprecations.markV3
 	}
 
 	registry := compatibility.DefaultComponentGlobalsRegistry
@@ -156,6 +161,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if customize != nil {
 		customize(config)
 	}
+	config.BuildHandlerChainFunc = apis.Deprecations.handlerChain(config.BuildHandlerChainFunc)
 
 	s, err := config.Complete().New(apis.Name+"-apiserver", genericapiserver.NewEmptyDelegate())
 	if err != nil {

@@ -41,6 +41,7 @@ type FlunderStatus struct {
 //
 // +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
 // +apigen:subresource:status
+// +apigen:deprecatedversion
 // +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference
 // +apigen:printcolumn:name=Type,type=string,JSONPath=.spec.referenceType,priority=1
 // +apigen:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp

@@ -23,6 +23,8 @@ type FlunderReference struct {
 	// +optional
 	Kind ReferenceType `json:"kind,omitempty"`
 	// Name is the name of the referenced flunder or fischer.
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`
 	Name string `json:"name"`
 }
 

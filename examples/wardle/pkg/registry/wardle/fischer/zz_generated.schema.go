@@ -20,10 +20,10 @@ limitations under the License.
 
 package fischer
 
-// schemas are the OpenAPI v3 schemas of fischers in each version, as their CustomResourceDefinition
+// Schemas are the OpenAPI v3 schemas of fischers in each version, as their CustomResourceDefinition
 // would carry them (from the validation markers of the version's types): what requests in that
-// version must satisfy.
-var schemas = map[string]string{"v1alpha1": `{
+// version must satisfy, and the constraints the served OpenAPI documents show.
+var Schemas = map[string]string{"v1alpha1": `{
   "type": "object",
   "properties": {
     "apiVersion": {

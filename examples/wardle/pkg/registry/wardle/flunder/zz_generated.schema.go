@@ -20,10 +20,10 @@ limitations under the License.
 
 package flunder
 
-// schemas are the OpenAPI v3 schemas of flunders in each version, as their CustomResourceDefinition
+// Schemas are the OpenAPI v3 schemas of flunders in each version, as their CustomResourceDefinition
 // would carry them (from the validation markers of the version's types): what requests in that
-// version must satisfy.
-var schemas = map[string]string{
+// version must satisfy, and the constraints the served OpenAPI documents show.
+var Schemas = map[string]string{
 	"v1alpha1": `{
   "type": "object",
   "properties": {
@@ -131,7 +131,9 @@ var schemas = map[string]string{
               "default": "Flunder"
             },
             "name": {
-              "type": "string"
+              "type": "string",
+              "maxLength": 253,
+              "pattern": "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
             }
           }
         }

@@ -207,7 +207,7 @@ type REST struct {
 // NewREST returns the storage of flunders and of their status subresource.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
-	validation, err := server.NewSchemaValidation(scheme, "wardle.example.com", "Flunder", true, true, "v1beta1", schemas)
+	validation, err := server.NewSchemaValidation(scheme, "wardle.example.com", "Flunder", true, true, "v1beta1", Schemas)
 	if err != nil {
 		return nil, nil, err
 	}

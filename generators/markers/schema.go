@@ -1,0 +1,80 @@
+package markers
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+)
+
+// notServed are controller-gen's markers that shape a CustomResourceDefinition rather than a
+// schema and that apigen does not implement: they stay markers without effect, reported as
+// such, instead of being taken for schema markers.
+var notServed = map[string]string{
+	"kubebuilder:skipversion":       "apigen serves every version in pkg/apis/<group>; remove the version's package to drop it",
+	"kubebuilder:unservedversion":   "apigen serves every version in pkg/apis/<group>",
+	"kubebuilder:metadata":          "an aggregated API has no CustomResourceDefinition to label or annotate",
+	"kubebuilder:skip":              "apigen serves every package under pkg/apis",
+	"kubebuilder:subresource:scale": "apigen does not serve a scale subresource yet",
+	"versionName":                   "apigen takes the version from the package's directory name",
+}
+
+// registerSchemaMarkers adds controller-gen's schema markers (validation, CEL rules, list and
+// map types, required and optional, defaults, ...) that apigen has not registered itself.
+// controller-tools reads them when it builds each kind's schema (generators/schema), so they
+// have the meaning they have for a CRD; here they are accepted, listed by apigen markers with
+// controller-gen's own help, and never reported as markers without effect.
+func registerSchemaMarkers(r *Registry) {
+	for _, d := range crdmarkers.AllDefinitions {
+		target, ok := targets[d.Target]
+		if !ok {
+			continue
+		}
+		if _, known := r.defs[target][d.Name]; known {
+			continue
+		}
+		def := &Definition{Name: d.Name, Target: target, PassThrough: true, Form: form(d.Definition)}
+		if why, ok := notServed[d.Name]; ok {
+			def.NoEffect = why
+		}
+		if d.Help != nil {
+			def.Help = firstParagraph(d.Help.Summary + " " + d.Help.Details)
+		}
+		r.Register(def)
+	}
+}
+
+var targets = map[ctmarkers.TargetType]Target{
+	ctmarkers.DescribesPackage: Package,
+	ctmarkers.DescribesType:    Type,
+	ctmarkers.DescribesField:   Field,
+}
+
+// form is how a controller-gen marker is written, from its definition: a value, named
+// arguments, or nothing.
+func form(d *ctmarkers.Definition) string {
+	switch {
+	case d.Empty():
+		return "+" + d.Name
+	case d.AnonymousField():
+		return "+" + d.Name + "=<" + d.Fields[""].TypeString() + ">"
+	}
+	var args []string
+	for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
+		arg := name + "=<" + d.Fields[name].TypeString() + ">"
+		if d.Fields[name].Optional {
+			arg = "[" + arg + "]"
+		}
+		args = append(args, arg)
+	}
+	return "+" + d.Name + ":" + strings.Join(args, ",")
+}
+
+// firstParagraph is controller-gen's help text up to its first blank line, on one line and
+// without the final period, as apigen's own help reads.
+func firstParagraph(text string) string {
+	text, _, _ = strings.Cut(strings.TrimSpace(text), "\n\n")
+	return strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ".")
+}
