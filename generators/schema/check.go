@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"go/token"
 	"go/types"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	ctloader "sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
@@ -102,9 +104,15 @@ func definition(g *model.Group, kind string, versions []*model.Version) (*apiext
 
 var versionIndex = regexp.MustCompile(`^spec\.versions\[(\d+)\]\.schema\.openAPIV3Schema\.?`)
 
+// sharedSchema is where a CRD whose versions have one schema keeps it, once for all.
+const sharedSchema = "spec.validation.openAPIV3Schema"
+
 // schemaPath splits a CRD validation error's field path into the version it is about and the
 // path inside that version's schema ("properties[spec].properties[replicas].maximum").
 func schemaPath(field string, versions []*model.Version) (*model.Version, string, bool) {
+	if rest, ok := strings.CutPrefix(field, sharedSchema); ok {
+		return versions[0], strings.TrimPrefix(rest, "."), true
+	}
 	m := versionIndex.FindStringSubmatch(field)
 	if m == nil {
 		return nil, "", false
@@ -117,13 +125,16 @@ func schemaPath(field string, versions []*model.Version) (*model.Version, string
 }
 
 // describe is the error without the CRD's own path: the schema path (in JSON field names) and
-// what is wrong there.
-func describe(e interface{ ErrorBody() string }, path string) string {
-	where := jsonPath(path)
-	if where == "" {
-		return e.ErrorBody()
+// what is wrong there. A CEL rule's error names the rule, not the whole validation rule struct.
+func describe(e *field.Error, path string) string {
+	body := e.ErrorBody()
+	if rule, ok := e.BadValue.(apiextensions.ValidationRule); ok {
+		body = fmt.Sprintf("rule %q: %s", rule.Rule, e.Detail)
 	}
-	return where + ": " + e.ErrorBody()
+	if where := jsonPath(path); where != "" {
+		return where + ": " + body
+	}
+	return body
 }
 
 var propertyStep = regexp.MustCompile(`properties\[([^\]]+)\]`)
@@ -195,7 +206,7 @@ func locate(parser *crd.Parser, root crd.TypeIdent, path string) token.Position 
 			}
 			break
 		}
-		f, fpkg := field(parser, pkg, info, m[1])
+		f, fpkg := fieldNamed(parser, pkg, info, m[1])
 		if f == nil {
 			break
 		}
@@ -209,9 +220,9 @@ func locate(parser *crd.Parser, root crd.TypeIdent, path string) token.Position 
 	return pos
 }
 
-// field finds the field of a struct type that has JSON name name, looking into embedded
+// fieldNamed finds the field of a struct type that has JSON name name, looking into embedded
 // (inlined) structs as encoding/json does.
-func field(parser *crd.Parser, pkg *ctloader.Package, info *ctmarkers.TypeInfo, name string) (*ctmarkers.FieldInfo, *ctloader.Package) {
+func fieldNamed(parser *crd.Parser, pkg *ctloader.Package, info *ctmarkers.TypeInfo, name string) (*ctmarkers.FieldInfo, *ctloader.Package) {
 	for i := range info.Fields {
 		f := &info.Fields[i]
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -221,7 +232,7 @@ func field(parser *crd.Parser, pkg *ctloader.Package, info *ctmarkers.TypeInfo, 
 			return f, pkg
 		case inline && pkg.TypesInfo != nil:
 			if embedded, epkg := namedType(parser, pkg, pkg.TypesInfo.TypeOf(f.RawField.Type)); embedded != nil {
-				if found, fpkg := field(parser, epkg, embedded, name); found != nil {
+				if found, fpkg := fieldNamed(parser, epkg, embedded, name); found != nil {
 					return found, fpkg
 				}
 			}

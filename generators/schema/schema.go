@@ -85,10 +85,14 @@ func Build(root string, p *model.Project) error {
 	for _, pkg := range pkgs {
 		errs = append(errs, packageErrors(root, pkg)...)
 	}
-	if len(errs) > 0 {
-		return errs.Err()
+	if err := check(root, p, parser, byPath); err != nil {
+		list, ok := err.(model.ErrorList)
+		if !ok {
+			return err
+		}
+		errs = append(errs, list...)
 	}
-	return check(root, p, parser, byPath)
+	return errs.Err()
 }
 
 // forServing prepares a kind's schema for the server: descriptions go (openapi-gen serves the
