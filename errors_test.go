@@ -148,16 +148,19 @@ func TestMarkersCommand(t *testing.T) {
 		"alias:   +kubebuilder:printcolumn\n",
 		"arg:     JSONPath=<string>\n",
 		"alias:   +kubebuilder:selectablefield\n",
-		"  +kubebuilder:validation\n",
 		"example:\n      // +apigen:storageversion\n",
-		"  +kubebuilder:validation\n      kubebuilder's validation markers",
-		"where:   in package, type and field comments\n",
+		"  +kubebuilder:validation:Minimum\n      specifies the minimum numeric value",
+		"  +kubebuilder:validation:XValidation\n",
+		"form:    +kubebuilder:validation:XValidation:rule=<string>, [fieldPath], [message],",
+		"where:   in type and field comments\n",
+		"  +kubebuilder:skipversion\n",
+		"effect:  none, a warning where it is used: apigen serves every version",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("apigen markers output lacks %q", want)
 		}
 	}
-	// Each marker once (kubebuilder:validation is accepted at three levels), and no line
+	// Each marker once (validation markers are accepted at two levels), and no line
 	// longer than 100 columns.
 	seen := map[string]bool{}
 	for i, line := range strings.Split(out, "\n") {

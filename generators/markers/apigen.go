@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // Resource is the argument struct of +apigen:resource (and kubebuilder's +kubebuilder:resource).
@@ -64,6 +66,10 @@ const (
 	KubebuilderDefault = "kubebuilder:default"
 )
 
+// DefaultDeprecation stands for kube-apiserver's default deprecation warning until the
+// group's versions are known (parse fills it in).
+const DefaultDeprecation = "\x00default"
+
 // ProjectMarkers belong in pkg/apis/doc.go, the project's package, and nowhere else.
 var ProjectMarkers = []string{Domain, DeployMarker}
 
@@ -97,30 +103,82 @@ func Apigen() *Registry {
 		Name: StatusSubresource, Target: Type,
 		Help:    "serves a /status subresource; the main resource then ignores status changes",
 		Example: "+apigen:subresource:status",
+		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
+			if !r.HasStatus {
+				return fmt.Errorf("+%s is set on %s, which has no Status field; add `Status %sStatus` with the json tag \"status,omitempty\", or remove the marker", m.Name, r.Kind, r.Kind)
+			}
+			r.Subresources.Status = true
+			return nil
+		},
 	}, "kubebuilder:subresource:status")
 	r.Register(&Definition{
 		Name: StorageVersion, Target: Type,
 		Help:    "marks this version as the one stored in etcd (required when a group has several versions)",
 		Example: "+apigen:storageversion",
+		Resource: func(_ *Marker, r *model.Resource, _ Kind) error {
+			r.Storage = true
+			return nil
+		},
 	}, "kubebuilder:storageversion")
 	r.Register(&Definition{
 		Name: PrintColumnMarker, Target: Type, Args: reflect.TypeFor[PrintColumn](),
 		Help: "a column of kubectl get's table output in this version (repeat the marker for several columns; " +
 			"priority > 0 shows only with -o wide); without any, kubectl get prints NAME and AGE, as for a CRD",
 		Example: "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
+		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
+			a := m.Args.(*PrintColumn)
+			if !strings.HasPrefix(a.JSONPath, ".") {
+				return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.replicas", m.Name, a.JSONPath)
+			}
+			if a.Priority < 0 {
+				return fmt.Errorf("+%s: priority=%d must not be negative", m.Name, a.Priority)
+			}
+			r.PrintColumns = append(r.PrintColumns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
+			return nil
+		},
 	}, "kubebuilder:printcolumn")
 	r.Register(&Definition{
 		Name: SelectableMarker, Target: Type, Args: reflect.TypeFor[SelectableField](),
 		Help: "a field (string, integer or boolean) that list and watch may filter on with --field-selector in this " +
 			"version (repeat for several); it must be selectable in the kind's storage version too",
 		Example: "+apigen:selectablefield:JSONPath=.spec.reference",
+		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
+			path := m.Args.(*SelectableField).JSONPath
+			if !strings.HasPrefix(path, ".") {
+				return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.color", m.Name, path)
+			}
+			for _, f := range r.SelectableFields {
+				if f.JSONPath == path {
+					return fmt.Errorf("+%s: JSONPath=%s is already selectable (%s)", m.Name, path, f.Pos)
+				}
+			}
+			f, err := kind.SelectableField(path)
+			if err != nil {
+				return fmt.Errorf("+%s: JSONPath=%s: %v", m.Name, path, err)
+			}
+			f.Pos = m.Pos
+			r.SelectableFields = append(r.SelectableFields, f)
+			return nil
+		},
 	}, "kubebuilder:selectablefield")
 	r.Register(&Definition{
 		Name: DeprecatedMarker, Target: Type, Args: reflect.TypeFor[DeprecatedVersion](),
 		Help: "marks the kind deprecated in this version, as a CRD version's deprecated field: every request to it gets the " +
 			"warning (kubectl prints it), and its OpenAPI operations are marked deprecated; the default warning is " +
 			"kube-apiserver's: \"<group>/<version> <Kind> is deprecated; use <group>/<newer version> <Kind>\"",
-		Example: "+apigen:deprecatedversion:warning=\"wardle.example.com/v1alpha1 Flunder is deprecated; use v1beta1\"",
+		Example: "+apigen:deprecatedversion:warning=\"v1alpha1 Flunders are deprecated; use v1beta1\"",
+		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
+			w := m.Args.(*DeprecatedVersion).Warning
+			switch {
+			case w == nil:
+				r.Deprecation = DefaultDeprecation
+			case *w == "":
+				return fmt.Errorf("+%s: warning is empty; leave it out for the default warning", m.Name)
+			default:
+				r.Deprecation = *w
+			}
+			return nil
+		},
 	}, "kubebuilder:deprecatedversion")
 	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // Target is where a marker may appear.
@@ -67,9 +69,19 @@ type Definition struct {
 	// Form describes what follows the name of a PassThrough marker that apigen does read
 	// itself (a field default's value); empty for one it ignores.
 	Form string
+	// Resource, set on a type marker that belongs on a kind (+apigen:resource), applies the
+	// marker to the kind's resource: the marker's whole effect on the model, in one place. It
+	// returns what is wrong with the marker, spelled with the marker as written (m.Name).
+	Resource func(m *Marker, r *model.Resource, kind Kind) error
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string
+}
+
+// Kind is what a type marker may ask of the kind it annotates, besides its resource.
+type Kind interface {
+	// SelectableField resolves a JSON path (.spec.color) to the kind's Go fields.
+	SelectableField(jsonPath string) (model.SelectableField, error)
 }
 
 // Written is the marker's name as written, with the part of a pass-through marker's text that

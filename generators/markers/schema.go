@@ -53,7 +53,7 @@ var targets = map[ctmarkers.TargetType]Target{
 }
 
 // form is how a controller-gen marker is written, from its definition: a value, named
-// arguments, or nothing.
+// arguments (required ones first, optional ones in brackets), or nothing.
 func form(d *ctmarkers.Definition) string {
 	switch {
 	case d.Empty():
@@ -61,15 +61,15 @@ func form(d *ctmarkers.Definition) string {
 	case d.AnonymousField():
 		return "+" + d.Name + "=<" + d.Fields[""].TypeString() + ">"
 	}
-	var args []string
+	var required, optional []string
 	for _, name := range slices.Sorted(maps.Keys(d.Fields)) {
-		arg := name + "=<" + d.Fields[name].TypeString() + ">"
 		if d.Fields[name].Optional {
-			arg = "[" + arg + "]"
+			optional = append(optional, "["+name+"]")
+		} else {
+			required = append(required, name+"=<"+d.Fields[name].TypeString()+">")
 		}
-		args = append(args, arg)
 	}
-	return "+" + d.Name + ":" + strings.Join(args, ",")
+	return "+" + d.Name + ":" + strings.Join(append(required, optional...), ", ")
 }
 
 // firstParagraph is controller-gen's help text up to its first blank line, on one line and

@@ -432,58 +432,21 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
 var plural = namer.NewAllLowercasePluralNamer(nil)
 
 func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *model.Resource {
-	var res, status, deprecated *markers.Marker
-	storage := false
-	var columns []model.PrintColumn
-	var selectable []model.SelectableField
-	selectablePos := map[string]token.Position{}
+	var res *markers.Marker
 	for _, m := range ms {
-		switch m.Def.Name {
-		case markers.ResourceMarker:
-			if res != nil {
-				p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, spec.Name.Name, res.Name, res.Pos)
-				continue
-			}
-			res = m
-		case markers.StatusSubresource:
-			status = m
-		case markers.StorageVersion:
-			storage = true
-		case markers.DeprecatedMarker:
-			deprecated = m
-		case markers.PrintColumnMarker:
-			a := m.Args.(*markers.PrintColumn)
-			if !strings.HasPrefix(a.JSONPath, ".") {
-				p.errs.Add(m.Pos, "+%s: JSONPath=%s must start with \".\", as in .spec.replicas", m.Name, a.JSONPath)
-			}
-			if a.Priority < 0 {
-				p.errs.Add(m.Pos, "+%s: priority=%d must not be negative", m.Name, a.Priority)
-			}
-			columns = append(columns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
-		case markers.SelectableMarker:
-			path := m.Args.(*markers.SelectableField).JSONPath
-			prev, dup := selectablePos[path]
-			switch {
-			case !strings.HasPrefix(path, "."):
-				p.errs.Add(m.Pos, "+%s: JSONPath=%s must start with \".\", as in .spec.color", m.Name, path)
-			case dup:
-				p.errs.Add(m.Pos, "+%s: JSONPath=%s is already selectable (%s)", m.Name, path, prev)
-			default:
-				selectablePos[path] = m.Pos
-				if f, err := selectableField(gpkg.Types[spec.Name.Name], path); err != nil {
-					p.errs.Add(m.Pos, "+%s: JSONPath=%s: %v", m.Name, path, err)
-				} else {
-					f.Pos = m.Pos
-					selectable = append(selectable, f)
-				}
-			}
+		if m.Def.Name != markers.ResourceMarker {
+			continue
 		}
+		if res != nil {
+			p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, spec.Name.Name, res.Name, res.Pos)
+			continue
+		}
+		res = m
 	}
 	kind := spec.Name.Name
 	if res == nil {
 		for _, m := range ms {
-			switch m.Def.Name {
-			case markers.StatusSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker, markers.DeprecatedMarker:
+			if m.Def.Resource != nil {
 				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
@@ -500,9 +463,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		return nil
 	}
 	r := &model.Resource{}
-	r.Storage = storage
 	r.Kind, r.ListKind, r.Pos, r.Marker = kind, kind+"List", resPos, "+"+res.Name
-	r.PrintColumns, r.SelectableFields = columns, selectable
 	r.Plural = args.Path
 	if r.Plural == "" {
 		r.Plural = plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
@@ -516,17 +477,19 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if r.Scope == "" {
 		r.Scope = model.Namespaced
 	}
-	r.Subresources.Status = status != nil
-	if deprecated != nil {
-		r.Deprecation = p.deprecation(deprecated, kind)
-	}
 	embeds := embeddedMeta(st)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
 	readShape(r, st)
-	if status != nil && !r.HasStatus {
-		p.errs.Add(status.Pos, "+%s is set on %s, which has no Status field; add `Status %sStatus` with the json tag \"status,omitempty\", or remove the marker", status.Name, kind, kind)
+	// Every other marker of the kind applies itself.
+	for _, m := range ms {
+		if m.Def.Resource == nil {
+			continue
+		}
+		if err := m.Def.Resource(m, r, kindFields{gpkg.Types[kind]}); err != nil {
+			p.errs.Add(m.Pos, "%v", err)
+		}
 	}
 	list, ok := structs[r.ListKind]
 	switch {
@@ -692,30 +655,13 @@ func lowerFirst(s string) string {
 	return string(rs)
 }
 
-// deprecation is the warning of a deprecated version: the marker's, or kube-apiserver's
-// default for a CRD, which names the newer version to use once the group's versions are known
-// (model.Group.DeprecationWarnings).
-func (p *parser_) deprecation(m *markers.Marker, kind string) string {
-	if w := m.Args.(*markers.DeprecatedVersion).Warning; w != nil {
-		if *w == "" {
-			p.errs.Add(m.Pos, "+%s: warning is empty; leave it out for the default warning", m.Name)
-		}
-		return *w
-	}
-	return defaultDeprecation
-}
-
-// defaultDeprecation stands for kube-apiserver's default warning until the group's versions
-// are known.
-const defaultDeprecation = "\x00default"
-
 // defaultDeprecations writes kube-apiserver's default warning for a deprecated version of a
 // CRD where the marker gave none: "<group>/<version> <Kind> is deprecated", and "; use
 // <group>/<version> <Kind>" with the most preferred newer version that is not deprecated.
 func defaultDeprecations(g *model.Group) {
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
-			if r.Deprecation != defaultDeprecation {
+			if r.Deprecation != markers.DefaultDeprecation {
 				continue
 			}
 			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, r.Kind)
@@ -727,4 +673,11 @@ func defaultDeprecations(g *model.Group) {
 			}
 		}
 	}
+}
+
+// kindFields answers a type marker's questions about the kind's Go type.
+type kindFields struct{ t *gengotypes.Type }
+
+func (k kindFields) SelectableField(jsonPath string) (model.SelectableField, error) {
+	return selectableField(k.t, jsonPath)
 }

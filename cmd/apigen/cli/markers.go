@@ -67,7 +67,7 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 		}
 		switch {
 		case d.Form != "":
-			fmt.Fprintf(w, "      form:    %s\n", d.Form)
+			item("form:    ", d.Form)
 		case d.PassThrough:
 			item("form:    ", fmt.Sprintf("+%s followed by anything (not checked)", d.Name))
 		case d.Value && d.Args != nil:
