@@ -499,6 +499,9 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
 	r.Hooks = p.hooks(gpkg.Types[kind], r)
+	if r.Hooks.ValidateStatusUpdate && !r.Subresources.Status {
+		p.errs.Add(p.pos(p.methods[kind+".ValidateStatusUpdate"]), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
+	}
 	return r
 }
 
