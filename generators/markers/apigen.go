@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 
+	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -214,8 +217,8 @@ func Apigen() *Registry {
 
 // FieldDefaultJSON returns the value of a field default marker as compact JSON. rest is the
 // marker's text after its name ("=blue", ":=blue" is accepted too). +default takes JSON (or
-// a ref(...) to a constant, which defaulter-gen resolves). +kubebuilder:default takes
-// controller-gen's syntax: JSON, a bare word for a string, or {a,b} for a list.
+// a ref(...) to a constant, which defaulter-gen resolves). +kubebuilder:default is read by
+// controller-gen's own parser: JSON, a bare word for a string, or {a,b} for a list.
 func FieldDefaultJSON(name, rest string) (string, error) {
 	v, ok := strings.CutPrefix(rest, ":=")
 	if !ok {
@@ -235,74 +238,14 @@ func FieldDefaultJSON(name, rest string) (string, error) {
 		}
 		return out.String(), nil
 	}
-	val, err := kubebuilderValue(v)
+	val, err := kubebuilderDefault.Parse("+" + KubebuilderDefault + "=" + v)
 	if err != nil {
 		return "", fmt.Errorf("%s is not a value in kubebuilder's syntax (JSON, a bare string, or {a,b} for a list): %v", v, err)
 	}
-	b, err := json.Marshal(val)
+	b, err := json.Marshal(val.(crdmarkers.Default).Value)
 	return string(b), err
 }
 
-// kubebuilderValue reads a value in controller-gen's marker syntax.
-func kubebuilderValue(v string) (any, error) {
-	var out any
-	if err := json.Unmarshal([]byte(v), &out); err == nil {
-		return out, nil
-	}
-	if strings.HasPrefix(v, "{") && strings.HasSuffix(v, "}") {
-		inner := strings.TrimSpace(v[1 : len(v)-1])
-		parts := splitTopLevel(inner)
-		if len(parts) > 0 && strings.Contains(parts[0], ":") && !strings.HasPrefix(strings.TrimSpace(parts[0]), "{") {
-			m := map[string]any{}
-			for _, p := range parts {
-				k, val, ok := strings.Cut(p, ":")
-				if !ok {
-					return nil, fmt.Errorf("%q: %q is not key: value", v, p)
-				}
-				x, err := kubebuilderValue(strings.TrimSpace(val))
-				if err != nil {
-					return nil, err
-				}
-				m[strings.Trim(strings.TrimSpace(k), `"`)] = x
-			}
-			return m, nil
-		}
-		list := []any{}
-		for _, p := range parts {
-			x, err := kubebuilderValue(strings.TrimSpace(p))
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, x)
-		}
-		return list, nil
-	}
-	if strings.ContainsAny(v, "{}[]\"") {
-		return nil, fmt.Errorf("%q is neither JSON nor a bare string", v)
-	}
-	return v, nil
-}
-
-// splitTopLevel splits s at the commas outside braces, brackets and quotes.
-func splitTopLevel(s string) []string {
-	if s == "" {
-		return nil
-	}
-	var parts []string
-	depth, quoted, start := 0, false, 0
-	for i, c := range s {
-		switch {
-		case c == '"' && (i == 0 || s[i-1] != '\\'):
-			quoted = !quoted
-		case quoted:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		case c == ',' && depth == 0:
-			parts = append(parts, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
-	}
-	return append(parts, strings.TrimSpace(s[start:]))
-}
+// kubebuilderDefault is controller-gen's own +kubebuilder:default, so that a value means
+// what it means in a CRD.
+var kubebuilderDefault = ctmarkers.Must(ctmarkers.MakeAnyTypeDefinition(KubebuilderDefault, ctmarkers.DescribesField, crdmarkers.Default{}))
