@@ -387,8 +387,16 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Comment(doc)
 	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
 		b.Comment("What each version accepts: the schema of its validation markers, enforced as for a CRD.")
+		kind := []field{{"Group", jen.Lit(e.g.Name)}, {"Kind", jen.Lit(r.Kind)}}
+		if r.Namespaced() {
+			kind = append(kind, field{"Namespaced", jen.True()})
+		}
+		if r.Subresources.Status {
+			kind = append(kind, field{"StatusSubresource", jen.True()})
+		}
+		kind = append(kind, field{"StorageVersion", jen.Lit(e.fallbackVersion())}, field{"Schemas", jen.Id("Schemas")})
 		b.List(jen.Id("validation"), jen.Err()).Op(":=").Qual(e.server, "NewSchemaValidation").Call(
-			jen.Id("scheme"), jen.Lit(e.g.Name), jen.Lit(r.Kind), jen.Lit(r.Namespaced()), jen.Lit(r.Subresources.Status), jen.Lit(e.fallbackVersion()), jen.Id("Schemas"))
+			jen.Id("scheme"), jen.Qual(e.server, "ValidatedKind").Add(structLit(kind...)))
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
 		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"), jen.Id("validation"))
 		b.Comment("What kubectl get prints in each version: its print columns, or NAME and AGE.")

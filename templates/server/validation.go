@@ -52,20 +52,32 @@ type createUpdateValidator interface {
 	Validate(ctx context.Context, obj runtime.Object) field.ErrorList
 }
 
-// NewSchemaValidation returns the validation of one kind. schemas maps each served version to
-// its schema as JSON; fallback is the version that checks objects written without a request
-// version (by the server itself): the kind's storage version.
-func NewSchemaValidation(scheme *runtime.Scheme, group, kind string, namespaced, status bool, fallback string, schemas map[string]string) (*SchemaValidation, error) {
-	v := &SchemaValidation{scheme: scheme, group: group, fallback: fallback, versions: map[string]*versionValidation{}}
-	for version, raw := range schemas {
-		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: group, Version: version, Kind: kind}, namespaced, status, raw)
+// ValidatedKind describes a served kind to NewSchemaValidation.
+type ValidatedKind struct {
+	Group, Kind string
+	Namespaced  bool
+	// StatusSubresource says the kind serves /status, whose writes are checked
+	// against the status schema only.
+	StatusSubresource bool
+	// StorageVersion checks objects written without a request version (by the
+	// server itself).
+	StorageVersion string
+	// Schemas maps each served version to the kind's schema in it, as JSON.
+	Schemas map[string]string
+}
+
+// NewSchemaValidation returns the validation of one kind.
+func NewSchemaValidation(scheme *runtime.Scheme, k ValidatedKind) (*SchemaValidation, error) {
+	v := &SchemaValidation{scheme: scheme, group: k.Group, fallback: k.StorageVersion, versions: map[string]*versionValidation{}}
+	for version, raw := range k.Schemas {
+		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: k.Group, Version: version, Kind: k.Kind}, k.Namespaced, k.StatusSubresource, raw)
 		if err != nil {
-			return nil, fmt.Errorf("the schema of %s/%s %s: %w", group, version, kind, err)
+			return nil, fmt.Errorf("the schema of %s/%s %s: %w", k.Group, version, k.Kind, err)
 		}
 		v.versions[version] = vv
 	}
-	if _, ok := v.versions[fallback]; !ok {
-		return nil, fmt.Errorf("no schema for %s/%s %s", group, fallback, kind)
+	if _, ok := v.versions[k.StorageVersion]; !ok {
+		return nil, fmt.Errorf("no schema for %s/%s %s", k.Group, k.StorageVersion, k.Kind)
 	}
 	return v, nil
 }

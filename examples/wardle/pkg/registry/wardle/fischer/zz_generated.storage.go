@@ -146,7 +146,12 @@ type REST struct {
 // NewREST returns the storage of fischers.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
-	validation, err := server.NewSchemaValidation(scheme, "wardle.example.com", "Fischer", false, false, "v1alpha1", Schemas)
+	validation, err := server.NewSchemaValidation(scheme, server.ValidatedKind{
+		Group:          "wardle.example.com",
+		Kind:           "Fischer",
+		StorageVersion: "v1alpha1",
+		Schemas:        Schemas,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -207,7 +207,14 @@ type REST struct {
 // NewREST returns the storage of flunders and of their status subresource.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
-	validation, err := server.NewSchemaValidation(scheme, "wardle.example.com", "Flunder", true, true, "v1beta1", Schemas)
+	validation, err := server.NewSchemaValidation(scheme, server.ValidatedKind{
+		Group:             "wardle.example.com",
+		Kind:              "Flunder",
+		Namespaced:        true,
+		StatusSubresource: true,
+		StorageVersion:    "v1beta1",
+		Schemas:           Schemas,
+	})
 	if err != nil {
 		return nil, nil, err
 	}
