@@ -1,0 +1,81 @@
+package server
+
+import (
+	"encoding/json"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	openapicommon "k8s.io/kube-openapi/pkg/common"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+)
+
+// toy is a kind of a test group; its definition is named like openapi-gen names a type of
+// a project's API package.
+type toy struct {
+	metav1.TypeMeta
+	metav1.ObjectMeta
+}
+
+func (t *toy) DeepCopyObject() runtime.Object { c := *t; return &c }
+func (*toy) OpenAPIModelName() string        { return "com.example.toys.v1.Toy" }
+
+// TestConstrainedDefinitions: a kind's schema constraints reach the definitions of the
+// project's types, through references, items and map values; a shared type of another package
+// (metav1's) is left as it is.
+func TestConstrainedDefinitions(t *testing.T) {
+	scheme := runtime.NewScheme()
+	gvk := schema.GroupVersionKind{Group: "toys.example.com", Version: "v1", Kind: "Toy"}
+	scheme.AddKnownTypeWithName(gvk, &toy{})
+	str := spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"string"}}}
+	defs := func(ref openapicommon.ReferenceCallback) map[string]openapicommon.OpenAPIDefinition {
+		return map[string]openapicommon.OpenAPIDefinition{
+			"com.example.toys.v1.Toy": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{
+				Type: []string{"object"},
+				Properties: map[string]spec.Schema{
+					"metadata": {SchemaProps: spec.SchemaProps{Ref: ref("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")}},
+					"spec":     {SchemaProps: spec.SchemaProps{AllOf: []spec.Schema{{SchemaProps: spec.SchemaProps{Ref: ref("com.example.toys.v1.ToySpec")}}}}},
+				},
+			}}},
+			"com.example.toys.v1.ToySpec": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{
+				Type: []string{"object"},
+				Properties: map[string]spec.Schema{
+					"replicas": {SchemaProps: spec.SchemaProps{Type: []string{"integer"}}},
+					"names":    {SchemaProps: spec.SchemaProps{Type: []string{"array"}, Items: &spec.SchemaOrArray{Schema: &str}}},
+				},
+			}}},
+			"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}}}},
+		}
+	}
+	schemas := Schemas{gvk: `{"type":"object","properties":{
+		"metadata":{"type":"object","maxProperties":1},
+		"spec":{"type":"object","required":["replicas"],
+			"x-kubernetes-validations":[{"rule":"self.replicas <= 10","message":"too many"}],
+			"properties":{
+				"replicas":{"type":"integer","minimum":1,"maximum":10},
+				"names":{"type":"array","maxItems":3,"items":{"type":"string","pattern":"^[a-z]+$"}}}}}}`}
+
+	ref := func(name string) spec.Ref { return spec.MustCreateRef("#/definitions/" + name) }
+	got := schemas.constrain(scheme, defs)(ref)
+
+	toySpec := got["com.example.toys.v1.ToySpec"].Schema
+	replicas := toySpec.Properties["replicas"]
+	if replicas.Minimum == nil || *replicas.Minimum != 1 || replicas.Maximum == nil || *replicas.Maximum != 10 {
+		t.Errorf("spec.replicas: minimum %v, maximum %v; want 1 and 10", replicas.Minimum, replicas.Maximum)
+	}
+	names := toySpec.Properties["names"]
+	if names.MaxItems == nil || *names.MaxItems != 3 || names.Items.Schema.Pattern != "^[a-z]+$" {
+		t.Errorf("spec.names: maxItems %v, items pattern %q; want 3 and ^[a-z]+$", names.MaxItems, names.Items.Schema.Pattern)
+	}
+	if len(toySpec.Required) != 1 || toySpec.Required[0] != "replicas" {
+		t.Errorf("ToySpec required %v, want [replicas]", toySpec.Required)
+	}
+	rules, _ := json.Marshal(toySpec.Extensions["x-kubernetes-validations"])
+	if string(rules) != `[{"message":"too many","rule":"self.replicas \u003c= 10"}]` {
+		t.Errorf("ToySpec x-kubernetes-validations %s, want the CEL rule", rules)
+	}
+	if meta := got["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].Schema; meta.MaxProperties != nil {
+		t.Errorf("metav1's ObjectMeta got maxProperties %d: constraints of one use must not change a shared type", *meta.MaxProperties)
+	}
+}
