@@ -391,7 +391,12 @@ type network struct {
 	dead     map[string]bool
 }
 
-var urlHostPort = regexp.MustCompile(`(https?://)([^/:,\s]+):(\d+)`)
+var (
+	urlHostPort = regexp.MustCompile(`(https?://)([^/:,\s]+):(\d+)`)
+	varRef      = regexp.MustCompile(`\$\((\w+)\)`)             // the kubelet's $(VAR)
+	portFlag    = regexp.MustCompile(`^(--[a-z-]*port=)(\d+)$`) // --secure-port=8443
+	isLeader    = regexp.MustCompile(`(?m)^etcd_server_is_leader 1$`)
+)
 
 func (l *localCluster) newNetwork(t *testing.T, name string) *network {
 	sts := l.m.statefulSet(t)
@@ -531,9 +536,8 @@ func (l *localCluster) containerArgs(t *testing.T, n *network, pod string, spec 
 	}
 	sort.Slice(paths, func(i, j int) bool { return len(paths[i]) > len(paths[j]) })
 	mountPath := regexp.MustCompile(`(^|=)(` + strings.Join(paths, "|") + `)(/|$)`)
-	portFlag := regexp.MustCompile(`^(--[a-z-]*port=)(\d+)$`)
 	for _, a := range append(slices.Clone(c.Command[min(1, len(c.Command)):]), c.Args...) {
-		a = regexp.MustCompile(`\$\((\w+)\)`).ReplaceAllStringFunc(a, func(v string) string {
+		a = varRef.ReplaceAllStringFunc(a, func(v string) string {
 			if value, ok := env[v[2:len(v)-1]]; ok {
 				return value
 			}
@@ -633,7 +637,7 @@ func (l *localCluster) leader(t *testing.T, n *network) int {
 	for i, pod := range l.pods {
 		u := probeURL(t, n, pod, c, c.LivenessProbe)
 		u = u[:strings.LastIndex(u, "/")] + "/metrics"
-		if _, body, err := anonymousGet(u); err == nil && regexp.MustCompile(`(?m)^etcd_server_is_leader 1$`).MatchString(body) {
+		if _, body, err := anonymousGet(u); err == nil && isLeader.MatchString(body) {
 			return i
 		}
 	}
@@ -690,18 +694,23 @@ func (l *localCluster) startServer(t *testing.T, n *network, kas *cluster.KubeAP
 	if err := clientcmd.WriteToFile(*cfg, s.kubeconfig); err != nil {
 		t.Fatal(err)
 	}
-	err = poll(readyTimeout, func() error {
-		if s.proc.Exited() {
-			return stopPolling{fmt.Errorf("the server exited")}
+	// Ready by its readiness probe, and then authenticating the certificate: /readyz is
+	// open to anyone, and the client CA comes from kube-apiserver a moment later (until then
+	// the certificate counts as system:anonymous, whom discovery refuses).
+	for _, path := range []string{c.ReadinessProbe.HTTPGet.Path, "/apis"} {
+		err = poll(readyTimeout, func() error {
+			if s.proc.Exited() {
+				return stopPolling{fmt.Errorf("the server exited")}
+			}
+			code, body, err := restGet(restConfig(t, s.kubeconfig), path)
+			if err != nil || code != http.StatusOK {
+				return fmt.Errorf("%d %v %s", code, err, body)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("the server does not answer GET %s: %v\n%s", path, err, s.proc.Describe())
 		}
-		code, body, err := restGet(restConfig(t, s.kubeconfig), c.ReadinessProbe.HTTPGet.Path)
-		if err != nil || code != http.StatusOK {
-			return fmt.Errorf("%d %v %s", code, err, body)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("the server is not ready by its readiness probe: %v\n%s", err, s.proc.Describe())
 	}
 	return s
 }
