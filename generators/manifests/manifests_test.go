@@ -498,6 +498,22 @@ func TestEtcd(t *testing.T) {
 	if sel, _ := metav1.LabelSelectorAsSelector(sts.Spec.Selector); !sel.Matches(pods) {
 		t.Error("the StatefulSet's selector does not select its pods")
 	}
+	// Spread over nodes and zones where the cluster has them, without refusing a small cluster.
+	spec := sts.Spec.Template.Spec
+	if a := spec.Affinity; a == nil || a.PodAntiAffinity == nil || len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) != 0 ||
+		len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) != 1 ||
+		a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.TopologyKey != "kubernetes.io/hostname" {
+		t.Errorf("etcd affinity %+v, want a preferred anti-affinity per node", spec.Affinity)
+	}
+	if tsc := spec.TopologySpreadConstraints; len(tsc) != 1 || tsc[0].TopologyKey != "topology.kubernetes.io/zone" || tsc[0].WhenUnsatisfiable != corev1.ScheduleAnyway {
+		t.Errorf("etcd topology spread %+v, want zones, ScheduleAnyway", tsc)
+	}
+	if claim := sts.Spec.VolumeClaimTemplates; len(claim) != 1 || claim[0].Spec.Resources.Requests.Storage().String() != "8Gi" {
+		t.Errorf("etcd claims %+v, want one of 8Gi", claim)
+	}
+	if r := c.Resources.Requests; r.Cpu().String() != "100m" || r.Memory().String() != "256Mi" {
+		t.Errorf("etcd requests %v, want 100m and 256Mi", r)
+	}
 	var advertised []string
 	for i := range 3 {
 		advertised = append(advertised, fmt.Sprintf("https://toy-etcd-%d.toy-etcd.apis.svc:2379", i))
