@@ -1,8 +1,10 @@
 // Package manifests renders config/generated/*.yaml: what runs the generated server in a
 // cluster behind the kube-apiserver (an APIService per group-version, a Service, a Deployment,
-// a PodDisruptionBudget, RBAC, a Namespace, a ServiceAccount and a kustomization listing them),
-// and config/generated/cert-manager/, a kustomize component that has cert-manager issue the
-// serving certificate and inject its CA into the APIServices. Names come from the model's
+// a PodDisruptionBudget, RBAC, a Namespace, a ServiceAccount, the server's own 3-member etcd
+// with its backup CronJob, and a kustomization listing them), config/generated/cert-manager/, a
+// kustomize component that has cert-manager issue the serving and etcd certificates and inject
+// the serving CA into the APIServices, and config/generated/external-etcd/, a component that
+// swaps the bundled etcd for one the user runs. Names come from the model's
 // Deploy (+apigen:deploy). Every file is rendered from templates/manifests and every document
 // in it is decoded back strictly before it is accepted, so a template bug fails generation
 // instead of kubectl apply.
@@ -23,6 +25,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -43,8 +46,11 @@ const CertManagerDir = "cert-manager"
 // MonitoringDir is the Prometheus Operator and Grafana component, relative to Dir.
 const MonitoringDir = "monitoring"
 
-// Defaults of the generated Deployment. The etcd address is a placeholder: etcd is not part of
-// the manifests, and an overlay is expected to point --etcd-servers at the real cluster.
+// ExternalEtcdDir is the component that replaces the bundled etcd with an external one,
+// relative to Dir.
+const ExternalEtcdDir = "external-etcd"
+
+// Defaults of the generated Deployment.
 const (
 	replicas             = 2
 	securePort           = 8443
@@ -71,7 +77,6 @@ type data struct {
 	ServiceAccount string
 	SecretName     string // the serving certificate: tls.crt and tls.key
 	Image          string
-	EtcdServers    string
 	CertDir        string
 	SecurePort     int
 	Replicas       int
@@ -90,8 +95,120 @@ type data struct {
 	// CamelCase), APIServiceRegexp matches the APIServices' names, DashboardUID is Grafana's.
 	AlertPrefix, APIServiceRegexp, DashboardUID string
 
+	// Etcd is the bundled etcd cluster.
+	Etcd etcd
+
 	// Files are the other files of the kustomization's directory, for kustomization.yaml.
 	Files []string
+}
+
+// The bundled etcd: its image is the one kubeadm v1.37 deploys (registry.k8s.io/etcd:3.7.0-0),
+// etcd v3.7.0, which k8s.io/apiserver v0.37 requires and bin/etcd is built from.
+const (
+	etcdImage    = "registry.k8s.io/etcd:3.7.0-0"
+	etcdMembers  = 3
+	etcdStorage  = "8Gi"
+	etcdSchedule = "17 * * * *" // hourly, off the full hour when many CronJobs start
+)
+
+// etcd is what the templates need of the bundled etcd. The certs command of the generated
+// server (templates/server/etcdcerts.go) issues certificates for the same names.
+type etcd struct {
+	Name          string // StatefulSet, headless Service, PodDisruptionBudget, NetworkPolicy
+	ClientService string
+	Backup        string // CronJob and PersistentVolumeClaim
+	Image         string
+	Replicas      int
+	Servers       string // the members' client URLs, comma separated, for --etcd-servers
+	// InitialCluster is etcd's --initial-cluster: every member's name and peer URL.
+	InitialCluster                    string
+	ClientPort, PeerPort, MetricsPort int
+	Storage, BackupSchedule           string
+
+	// Paths in the containers.
+	DataMount, DataDir, ServerTLSDir, PeerTLSDir, ClientTLSDir, BackupDir, SnapshotFile string
+
+	CASecret, ServerSecret, PeerSecret, ClientSecret string
+	// Certificates are the cert-manager component's, signed by the CA in CASecret.
+	Certificates []etcdCertificate
+	// ExternalInput is the ConfigMap the external-etcd component reads its inputs from.
+	ExternalInput string
+
+	// Labels and BackupLabels are YAML lines, for the indent function. Every object of the
+	// bundled etcd carries app.kubernetes.io/instance: <Name>, the external-etcd component's
+	// selector.
+	Labels, BackupLabels string
+}
+
+type etcdCertificate struct {
+	Secret, CommonName string
+	DNSNames, IPs      []string
+	Usages             []string
+}
+
+func newEtcd(project, service, namespace string) etcd {
+	e := etcd{
+		Name:           service + "-etcd",
+		ClientService:  service + "-etcd-client",
+		Backup:         service + "-etcd-backup",
+		Image:          etcdImage,
+		Replicas:       etcdMembers,
+		ClientPort:     2379,
+		PeerPort:       2380,
+		MetricsPort:    2381,
+		Storage:        etcdStorage,
+		BackupSchedule: etcdSchedule,
+		DataMount:      "/var/lib/etcd",
+		DataDir:        "/var/lib/etcd/data", // below the mount: a new volume's root may hold lost+found
+		ServerTLSDir:   "/etc/etcd/tls/server",
+		PeerTLSDir:     "/etc/etcd/tls/peer",
+		ClientTLSDir:   "/var/run/etcd-client",
+		BackupDir:      "/var/backups/etcd",
+		SnapshotFile:   "snapshot.db",
+		ExternalInput:  "external-etcd",
+	}
+	e.CASecret, e.ServerSecret, e.PeerSecret, e.ClientSecret = e.Name+"-ca", e.Name+"-server", e.Name+"-peer", e.Name+"-client"
+	var servers, initial []string
+	for i := range e.Replicas {
+		member := fmt.Sprintf("%s-%d", e.Name, i)
+		host := member + "." + e.Name + "." + namespace + ".svc"
+		servers = append(servers, fmt.Sprintf("https://%s:%d", host, e.ClientPort))
+		initial = append(initial, fmt.Sprintf("%s=https://%s:%d", member, host, e.PeerPort))
+	}
+	e.Servers, e.InitialCluster = strings.Join(servers, ","), strings.Join(initial, ",")
+
+	dns, ips := etcdServerNames(e.Name, e.ClientService, namespace, e.Replicas)
+	both := []string{"server auth", "client auth"} // etcd dials itself (its gateway) and its peers with these
+	e.Certificates = []etcdCertificate{
+		{Secret: e.ServerSecret, CommonName: e.Name, DNSNames: dns, IPs: ips, Usages: both},
+		{Secret: e.PeerSecret, CommonName: e.Name, DNSNames: dns, IPs: ips, Usages: both},
+		{Secret: e.ClientSecret, CommonName: service, Usages: []string{"client auth"}},
+	}
+	labels := func(name string) string {
+		return strings.Join([]string{
+			"app.kubernetes.io/name: " + name,
+			"app.kubernetes.io/instance: " + e.Name,
+			"app.kubernetes.io/component: etcd",
+			"app.kubernetes.io/part-of: " + strconv.Quote(project),
+			"app.kubernetes.io/managed-by: apigen",
+		}, "\n")
+	}
+	e.Labels, e.BackupLabels = labels(e.Name), labels(e.Backup)
+	return e
+}
+
+// etcdServerNames are the names in the members' server and peer certificates: each member's
+// name under the headless Service (and a wildcard for them, so that a larger StatefulSet needs
+// no new certificate), the client Service's names, and localhost with the loopback addresses,
+// as kubeadm's etcd certificates have them (for etcdctl in the pod and kubectl port-forward).
+func etcdServerNames(name, clientService, namespace string, members int) (dns, ips []string) {
+	for i := range members {
+		dns = append(dns, fmt.Sprintf("%s-%d.%s.%s.svc", name, i, name, namespace))
+	}
+	dns = append(dns, "*."+name+"."+namespace+".svc", "*."+name+"."+namespace+".svc.cluster.local")
+	dns = append(dns, serviceDNSNames(clientService, namespace)...)
+	dns = append(dns, "localhost")
+	return dns, []string{"127.0.0.1", "::1"}
 }
 
 type apiService struct {
@@ -105,7 +222,7 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 		return err
 	}
 	// Each directory has its own kustomization.yaml, listing the files beside it.
-	for _, dir := range []string{".", CertManagerDir, MonitoringDir} {
+	for _, dir := range []string{".", CertManagerDir, MonitoringDir, ExternalEtcdDir} {
 		names, err := fs.Glob(templates.Manifests, path.Join("manifests", dir, "*.yaml.tmpl"))
 		if err != nil {
 			return err
@@ -146,7 +263,7 @@ func newData(p *model.Project) (*data, error) {
 		IssuerName:           dep.Name + "-selfsigned",
 		CertificateName:      dep.ServingCertSecret(),
 		Image:                dep.Image,
-		EtcdServers:          "http://etcd-client." + dep.Namespace + ".svc:2379",
+		Etcd:                 newEtcd(model.DNSLabel(p.Name), dep.Name, dep.Namespace),
 		CertDir:              certDir,
 		SecurePort:           securePort,
 		Replicas:             replicas,
@@ -156,6 +273,9 @@ func newData(p *model.Project) (*data, error) {
 	var problems []string
 	problems = append(problems, prefixed("namespace "+d.Namespace, validation.IsDNS1123Label(d.Namespace))...)
 	problems = append(problems, prefixed("service "+d.ServiceName, validation.IsDNS1035Label(d.ServiceName))...)
+	if len(d.ServiceName) > model.MaxDeployName {
+		problems = append(problems, fmt.Sprintf("service %s: longer than %d characters", d.ServiceName, model.MaxDeployName))
+	}
 	if d.Image == "" {
 		problems = append(problems, "image is empty")
 	}
@@ -345,11 +465,26 @@ type component struct {
 	Patches    []struct {
 		Patch  string `json:"patch"`
 		Target struct {
-			Group string `json:"group,omitempty"`
-			Kind  string `json:"kind,omitempty"`
-			Name  string `json:"name,omitempty"`
+			Group         string `json:"group,omitempty"`
+			Kind          string `json:"kind,omitempty"`
+			Name          string `json:"name,omitempty"`
+			LabelSelector string `json:"labelSelector,omitempty"`
 		} `json:"target"`
 	} `json:"patches,omitempty"`
+	Replacements []struct {
+		Source struct {
+			Kind      string `json:"kind"`
+			Name      string `json:"name"`
+			FieldPath string `json:"fieldPath"`
+		} `json:"source"`
+		Targets []struct {
+			Select struct {
+				Kind string `json:"kind"`
+				Name string `json:"name"`
+			} `json:"select"`
+			FieldPaths []string `json:"fieldPaths"`
+		} `json:"targets"`
+	} `json:"replacements,omitempty"`
 }
 
 func checkComponent(j []byte) error {
@@ -357,12 +492,20 @@ func checkComponent(j []byte) error {
 	if err := decodeStrict(j, &c); err != nil {
 		return err
 	}
-	if len(c.Resources) == 0 && len(c.Patches) == 0 {
-		return fmt.Errorf("component has neither resources nor patches")
+	if len(c.Resources) == 0 && len(c.Patches) == 0 && len(c.Replacements) == 0 {
+		return fmt.Errorf("component has neither resources, patches nor replacements")
+	}
+	for i, r := range c.Replacements {
+		if r.Source.Kind == "" || r.Source.Name == "" || r.Source.FieldPath == "" || len(r.Targets) == 0 {
+			return fmt.Errorf("replacement %d needs a source kind, name and fieldPath, and a target", i+1)
+		}
 	}
 	for i, p := range c.Patches {
-		if p.Target.Kind == "" {
-			return fmt.Errorf("patch %d has no target kind", i+1)
+		if p.Target.Kind == "" && p.Target.LabelSelector == "" {
+			return fmt.Errorf("patch %d has neither a target kind nor a label selector", i+1)
+		}
+		if _, err := labels.Parse(p.Target.LabelSelector); err != nil {
+			return fmt.Errorf("patch %d: %w", i+1, err)
 		}
 		// Inline patches are YAML too (a strategic merge patch or a JSON 6902 list).
 		if strings.TrimSpace(p.Patch) == "" {
@@ -396,19 +539,23 @@ func (m objectMeta) check(kind string) error {
 	return nil
 }
 
-// checkIssuer accepts the cert-manager.io/v1 Issuer the manifests use: a self-signed one.
+// checkIssuer accepts the cert-manager.io/v1 Issuers the manifests use: a self-signed one and
+// a CA one.
 func checkIssuer(j []byte) error {
 	var i struct {
 		namespacedObject
 		Spec struct {
-			SelfSigned *struct{} `json:"selfSigned"`
+			SelfSigned *struct{} `json:"selfSigned,omitempty"`
+			CA         *struct {
+				SecretName string `json:"secretName"`
+			} `json:"ca,omitempty"`
 		} `json:"spec"`
 	}
 	if err := decodeStrict(j, &i); err != nil {
 		return err
 	}
-	if i.Spec.SelfSigned == nil {
-		return fmt.Errorf("Issuer %q: spec.selfSigned is required", i.Metadata.Name)
+	if (i.Spec.SelfSigned == nil) == (i.Spec.CA == nil) || i.Spec.CA != nil && i.Spec.CA.SecretName == "" {
+		return fmt.Errorf("Issuer %q: exactly one of spec.selfSigned and spec.ca (with a secretName) is required", i.Metadata.Name)
 	}
 	return i.Metadata.check("Issuer")
 }
@@ -418,9 +565,12 @@ func checkCertificate(j []byte) error {
 	var c struct {
 		namespacedObject
 		Spec struct {
-			SecretName string   `json:"secretName"`
-			DNSNames   []string `json:"dnsNames"`
-			IssuerRef  struct {
+			SecretName  string   `json:"secretName"`
+			IsCA        bool     `json:"isCA,omitempty"`
+			CommonName  string   `json:"commonName,omitempty"`
+			DNSNames    []string `json:"dnsNames,omitempty"`
+			IPAddresses []string `json:"ipAddresses,omitempty"`
+			IssuerRef   struct {
 				Name  string `json:"name"`
 				Kind  string `json:"kind"`
 				Group string `json:"group,omitempty"`
@@ -439,8 +589,8 @@ func checkCertificate(j []byte) error {
 	switch {
 	case s.SecretName == "":
 		return fmt.Errorf("Certificate %q: spec.secretName is required", c.Metadata.Name)
-	case len(s.DNSNames) == 0:
-		return fmt.Errorf("Certificate %q: spec.dnsNames is empty", c.Metadata.Name)
+	case len(s.DNSNames) == 0 && s.CommonName == "":
+		return fmt.Errorf("Certificate %q: neither spec.dnsNames nor spec.commonName names a subject", c.Metadata.Name)
 	case s.IssuerRef.Name == "" || (s.IssuerRef.Kind != "Issuer" && s.IssuerRef.Kind != "ClusterIssuer"):
 		return fmt.Errorf("Certificate %q: spec.issuerRef needs a name and the kind Issuer or ClusterIssuer", c.Metadata.Name)
 	}

@@ -3,14 +3,20 @@ package manifests
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -76,9 +82,10 @@ func docs(t *testing.T, out *engine.Output, file string) []runtime.Object {
 
 func TestFilesAndHeader(t *testing.T) {
 	out := generate(t, toyProject())
-	want := []string{"apiservice.yaml", "deployment.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
-	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml",
-		"monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
+	want := []string{"apiservice.yaml", "deployment.yaml", "etcd-backup.yaml", "etcd-networkpolicy.yaml", "etcd-pdb.yaml",
+		"etcd-service.yaml", "etcd-statefulset.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
+	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/etcd.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml",
+		"external-etcd/kustomization.yaml", "monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
 		"monitoring/prometheusrule.yaml", "monitoring/servicemonitor.yaml"}
 	var got []string
 	for _, p := range out.Paths() {
@@ -421,7 +428,7 @@ func TestCertManager(t *testing.T) {
 	if comp.Kind != "Component" || comp.APIVersion != "kustomize.config.k8s.io/v1alpha1" {
 		t.Errorf("kustomization.yaml is a %s %s, want a kustomize Component", comp.APIVersion, comp.Kind)
 	}
-	if !slices.Equal(comp.Resources, []string{"certificate.yaml", "issuer.yaml"}) {
+	if !slices.Equal(comp.Resources, []string{"certificate.yaml", "etcd.yaml", "issuer.yaml"}) {
 		t.Errorf("component resources = %v", comp.Resources)
 	}
 	if len(comp.Patches) != 1 {
@@ -459,5 +466,182 @@ func TestNoGroups(t *testing.T) {
 	_ = json.Unmarshal(j, &kust)
 	if slices.Contains(kust.Resources, "apiservice.yaml") {
 		t.Error("kustomization lists apiservice.yaml")
+	}
+}
+
+// TestEtcd checks that the bundled etcd's objects fit together: the StatefulSet's pods are
+// selected by its Services, PodDisruptionBudget and NetworkPolicy; the Deployment lists every
+// member's advertised client URL; the NetworkPolicy admits the server and the backup pods to
+// the client port and only members to the peer port; every object carries the label the
+// external-etcd component removes them by; and cert-manager issues the Secrets the pods mount.
+func TestEtcd(t *testing.T) {
+	p := toyProject()
+	p.Deploy = model.Deploy{Namespace: "apis", Name: "toy", Image: "toy:v1"}
+	out := generate(t, p)
+	sts := docs(t, out, "etcd-statefulset.yaml")[0].(*appsv1.StatefulSet)
+	pods := labels.Set(sts.Spec.Template.Labels)
+	if sts.Name != "toy-etcd" || sts.Spec.ServiceName != "toy-etcd" || *sts.Spec.Replicas != 3 || sts.Spec.PodManagementPolicy != appsv1.ParallelPodManagement {
+		t.Errorf("StatefulSet %s: serviceName %s, %d replicas, %s", sts.Name, sts.Spec.ServiceName, *sts.Spec.Replicas, sts.Spec.PodManagementPolicy)
+	}
+	c := sts.Spec.Template.Spec.Containers[0]
+	if c.Image != "registry.k8s.io/etcd:3.7.0-0" {
+		t.Errorf("etcd image %s", c.Image)
+	}
+	for _, probe := range []*corev1.Probe{c.StartupProbe, c.ReadinessProbe, c.LivenessProbe} {
+		if probe == nil || probe.HTTPGet == nil || probe.HTTPGet.Port.StrVal != "metrics" {
+			t.Errorf("probe %+v, want an HTTP GET on the metrics port", probe)
+		}
+	}
+	if sc := c.SecurityContext; sc == nil || sc.AllowPrivilegeEscalation == nil || *sc.AllowPrivilegeEscalation || sc.Capabilities == nil || len(sc.Capabilities.Drop) != 1 {
+		t.Errorf("etcd securityContext %+v", sc)
+	}
+	if sel, _ := metav1.LabelSelectorAsSelector(sts.Spec.Selector); !sel.Matches(pods) {
+		t.Error("the StatefulSet's selector does not select its pods")
+	}
+	// Spread over nodes and zones where the cluster has them, without refusing a small cluster.
+	spec := sts.Spec.Template.Spec
+	if a := spec.Affinity; a == nil || a.PodAntiAffinity == nil || len(a.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution) != 0 ||
+		len(a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution) != 1 ||
+		a.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution[0].PodAffinityTerm.TopologyKey != "kubernetes.io/hostname" {
+		t.Errorf("etcd affinity %+v, want a preferred anti-affinity per node", spec.Affinity)
+	}
+	if tsc := spec.TopologySpreadConstraints; len(tsc) != 1 || tsc[0].TopologyKey != "topology.kubernetes.io/zone" || tsc[0].WhenUnsatisfiable != corev1.ScheduleAnyway {
+		t.Errorf("etcd topology spread %+v, want zones, ScheduleAnyway", tsc)
+	}
+	if claim := sts.Spec.VolumeClaimTemplates; len(claim) != 1 || claim[0].Spec.Resources.Requests.Storage().String() != "8Gi" {
+		t.Errorf("etcd claims %+v, want one of 8Gi", claim)
+	}
+	if r := c.Resources.Requests; r.Cpu().String() != "100m" || r.Memory().String() != "256Mi" {
+		t.Errorf("etcd requests %v, want 100m and 256Mi", r)
+	}
+	var advertised []string
+	for i := range 3 {
+		advertised = append(advertised, fmt.Sprintf("https://toy-etcd-%d.toy-etcd.apis.svc:2379", i))
+	}
+	if !slices.Contains(c.Args, "--advertise-client-urls=https://$(POD_NAME).toy-etcd.apis.svc:2379") {
+		t.Errorf("etcd args %v", c.Args)
+	}
+	d := docs(t, out, "deployment.yaml")[0].(*appsv1.Deployment)
+	if env := d.Spec.Template.Spec.Containers[0].Env; len(env) != 1 || env[0].Value != strings.Join(advertised, ",") {
+		t.Errorf("the Deployment's ETCD_SERVERS %+v, want every member: %v", env, advertised)
+	}
+
+	services := docs(t, out, "etcd-service.yaml")
+	if len(services) != 2 {
+		t.Fatalf("%d etcd Services, want the headless one and the client one", len(services))
+	}
+	for _, obj := range services {
+		svc := obj.(*corev1.Service)
+		if !labels.SelectorFromSet(svc.Spec.Selector).Matches(pods) {
+			t.Errorf("Service %s does not select the etcd pods", svc.Name)
+		}
+	}
+	if h := services[0].(*corev1.Service); h.Name != "toy-etcd" || h.Spec.ClusterIP != corev1.ClusterIPNone || !h.Spec.PublishNotReadyAddresses {
+		t.Errorf("headless Service %s: clusterIP %q publishNotReadyAddresses %v", h.Name, h.Spec.ClusterIP, h.Spec.PublishNotReadyAddresses)
+	}
+	pdb := docs(t, out, "etcd-pdb.yaml")[0].(*policyv1.PodDisruptionBudget)
+	if sel, _ := metav1.LabelSelectorAsSelector(pdb.Spec.Selector); !sel.Matches(pods) || pdb.Spec.MaxUnavailable.IntValue() != 1 {
+		t.Errorf("PodDisruptionBudget %+v: want maxUnavailable 1 of the etcd pods, so that two of three keep a quorum", pdb.Spec)
+	}
+
+	backups := docs(t, out, "etcd-backup.yaml")
+	cj := backups[1].(*batchv1.CronJob)
+	backupPods := labels.Set(cj.Spec.JobTemplate.Spec.Template.Labels)
+	np := docs(t, out, "etcd-networkpolicy.yaml")[0].(*networkingv1.NetworkPolicy)
+	if sel, _ := metav1.LabelSelectorAsSelector(&np.Spec.PodSelector); !sel.Matches(pods) {
+		t.Error("the NetworkPolicy does not select the etcd pods")
+	}
+	admitted := func(from labels.Set, port int32) bool {
+		for _, rule := range np.Spec.Ingress {
+			for _, peer := range rule.From {
+				sel, _ := metav1.LabelSelectorAsSelector(peer.PodSelector)
+				if peer.NamespaceSelector == nil && sel.Matches(from) && slices.ContainsFunc(rule.Ports, func(p networkingv1.NetworkPolicyPort) bool { return p.Port.IntVal == port }) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	server := labels.Set(d.Spec.Template.Labels)
+	for _, c := range []struct {
+		who  string
+		from labels.Set
+		port int32
+		want bool
+	}{
+		{"the server to the client port", server, 2379, true},
+		{"the backup Job to the client port", backupPods, 2379, true},
+		{"a member to the peer port", pods, 2380, true},
+		{"the server to the peer port", server, 2380, false},
+		{"another pod to the client port", labels.Set{"app": "other"}, 2379, false},
+		{"a member to the metrics port", pods, 2381, false},
+	} {
+		if got := admitted(c.from, c.port); got != c.want {
+			t.Errorf("NetworkPolicy admits %s: %v, want %v", c.who, got, c.want)
+		}
+	}
+
+	// Every object of the bundled etcd carries the external-etcd component's selector.
+	for _, file := range []string{"etcd-statefulset.yaml", "etcd-service.yaml", "etcd-pdb.yaml", "etcd-networkpolicy.yaml", "etcd-backup.yaml"} {
+		for _, obj := range docs(t, out, file) {
+			if m := obj.(metav1.Object); m.GetLabels()["app.kubernetes.io/instance"] != "toy-etcd" {
+				t.Errorf("%s: %s lacks app.kubernetes.io/instance: toy-etcd", file, m.GetName())
+			}
+		}
+	}
+
+	// cert-manager issues every Secret the pods mount, from the etcd CA.
+	mounted := map[string]bool{}
+	for _, spec := range []corev1.PodSpec{sts.Spec.Template.Spec, d.Spec.Template.Spec, cj.Spec.JobTemplate.Spec.Template.Spec} {
+		for _, v := range spec.Volumes {
+			if v.Secret != nil && strings.HasPrefix(v.Secret.SecretName, "toy-etcd") {
+				mounted[v.Secret.SecretName] = true
+			}
+		}
+	}
+	b, _ := out.Get(path.Join(Dir, CertManagerDir, "etcd.yaml"))
+	issued := map[string]bool{}
+	for _, doc := range separator.Split(string(b), -1) {
+		var c struct {
+			Kind string
+			Spec struct {
+				SecretName string
+				IssuerRef  struct{ Name string }
+			}
+		}
+		if err := yaml.Unmarshal([]byte(doc), &c); err != nil {
+			t.Fatal(err)
+		}
+		if c.Kind == "Certificate" && c.Spec.IssuerRef.Name == "toy-etcd-ca" {
+			issued[c.Spec.SecretName] = true
+		}
+	}
+	if len(mounted) != 3 || !maps.Equal(mounted, issued) {
+		t.Errorf("cert-manager issues %v from the etcd CA; the pods mount %v", issued, mounted)
+	}
+}
+
+// TestRunningCost pins what README.md states the deployment requests of a cluster.
+func TestRunningCost(t *testing.T) {
+	out := generate(t, toyProject())
+	var cpu, memory, storage resource.Quantity
+	add := func(replicas int32, spec corev1.PodSpec) {
+		for range replicas {
+			for _, c := range spec.Containers {
+				cpu.Add(*c.Resources.Requests.Cpu())
+				memory.Add(*c.Resources.Requests.Memory())
+			}
+		}
+	}
+	d := docs(t, out, "deployment.yaml")[0].(*appsv1.Deployment)
+	add(*d.Spec.Replicas, d.Spec.Template.Spec)
+	sts := docs(t, out, "etcd-statefulset.yaml")[0].(*appsv1.StatefulSet)
+	add(*sts.Spec.Replicas, sts.Spec.Template.Spec)
+	for range *sts.Spec.Replicas {
+		storage.Add(sts.Spec.VolumeClaimTemplates[0].Spec.Resources.Requests[corev1.ResourceStorage])
+	}
+	storage.Add(docs(t, out, "etcd-backup.yaml")[0].(*corev1.PersistentVolumeClaim).Spec.Resources.Requests[corev1.ResourceStorage])
+	if cpu.String() != "500m" || memory.String() != "1Gi" || storage.String() != "32Gi" {
+		t.Errorf("requests: cpu %s, memory %s, storage %s; README.md says 500m, 1Gi and 32Gi", cpu.String(), memory.String(), storage.String())
 	}
 }

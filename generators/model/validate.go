@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -41,6 +42,11 @@ func (p *Project) Validate() error {
 	return errs.Err()
 }
 
+// MaxDeployName is the longest +apigen:deploy name: the manifests name the bundled etcd's
+// backup CronJob <name>-etcd-backup, and a CronJob's name has at most 52 characters (its Jobs
+// add a suffix).
+const MaxDeployName = 52 - len("-etcd-backup")
+
 // validateDeploy checks the names the manifests give Kubernetes objects. Without a marker the
 // names come from the project name, and the message says how to choose others.
 func (p *Project) validateDeploy(errs *ErrorList) {
@@ -56,8 +62,8 @@ func (p *Project) validateDeploy(errs *ErrorList) {
 	if len(d.Namespace) > 63 || !dns1123Label.MatchString(d.Namespace) {
 		bad("namespace", d.Namespace, "namespace name", "at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit")
 	}
-	if len(d.Name) > 63 || !dns1035Label.MatchString(d.Name) {
-		bad("name", d.Name, "Service name", "at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit")
+	if len(d.Name) > MaxDeployName || !dns1035Label.MatchString(d.Name) {
+		bad("name", d.Name, "Service name", fmt.Sprintf("at most %d lower-case letters, digits and '-', starting with a letter and ending with a letter or digit; the bundled etcd's CronJob <name>-etcd-backup may have at most 52", MaxDeployName))
 	}
 	switch {
 	case d.Image == "":

@@ -24,11 +24,11 @@ func TestValidateDeploy(t *testing.T) {
 	}{
 		{"defaults", Project{Name: "wardle", Deploy: DefaultDeploy("wardle")}, nil},
 		{"default from a bad project name", Project{Name: "2fast", Deploy: DefaultDeploy("2fast")}, []string{
-			`project name "2fast" gives the default name "2fast-apiserver", which is not a valid Service name (at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit); choose one with // +apigen:deploy:name=<name> in pkg/apis/doc.go`,
+			`project name "2fast" gives the default name "2fast-apiserver", which is not a valid Service name (at most 40 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit; the bundled etcd's CronJob <name>-etcd-backup may have at most 52); choose one with // +apigen:deploy:name=<name> in pkg/apis/doc.go`,
 		}},
 		{"marker", Project{Name: "wardle", Deploy: Deploy{Namespace: "Wardle", Name: "wardle-" + strings.Repeat("x", 60), Image: "a b", Pos: marker}}, []string{
 			`pkg/apis/doc.go:7:1: +apigen:deploy: image "a b" contains white space, which no image reference does`,
-			`pkg/apis/doc.go:7:1: +apigen:deploy: name "wardle-` + strings.Repeat("x", 60) + `" is not a valid Service name (at most 63 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit)`,
+			`pkg/apis/doc.go:7:1: +apigen:deploy: name "wardle-` + strings.Repeat("x", 60) + `" is not a valid Service name (at most 40 lower-case letters, digits and '-', starting with a letter and ending with a letter or digit; the bundled etcd's CronJob <name>-etcd-backup may have at most 52)`,
 			`pkg/apis/doc.go:7:1: +apigen:deploy: namespace "Wardle" is not a valid namespace name (at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit)`,
 		}},
 		{"empty image", Project{Name: "wardle", Deploy: Deploy{Namespace: "apis", Name: "toys", Pos: marker}}, []string{

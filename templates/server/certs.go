@@ -45,8 +45,15 @@ into --dir (default %[1]s), for "kubectl apply -k config/default":
                        names (<service>, <service>.<namespace>,
                        <service>.<namespace>.svc, <service>.<namespace>.svc.cluster.local),
                        issued anew on every run: run it again to renew.
+  etcd/                the bundled etcd's own CA (kept, like the other), and
+                       server.crt, peer.crt and client.crt with their keys, issued
+                       anew: the members' certificates for their names under the
+                       headless Service <service>-etcd and the client Service
+                       <service>-etcd-client (and localhost, 127.0.0.1, ::1), and the
+                       client certificate of the API server and the backup Job.
   kustomization.yaml   a kustomize Component: the kubernetes.io/tls Secret --secret
-                       in --namespace, and the CA bundle of every APIService.
+                       in --namespace, the CA bundle of every APIService, and the
+                       Secrets <service>-etcd-server, -peer and -client.
 
 Keys are written with mode 0600; keep --dir out of version control. The
 defaults are the names config/generated deploys the server with
@@ -152,7 +159,11 @@ func (o *certsOptions) run(out io.Writer, name, commandPath string) error {
 	if err := writeFileAtomic(filepath.Join(o.dir, servingCertFile), certPEM, 0o644); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(o.dir, kustomizationFile), certsComponent(commandPath, o.namespace, o.secret, c.caPEM), 0o644); err != nil {
+	etcdCreated, etcdSecrets, err := o.writeEtcdCerts(name)
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(o.dir, kustomizationFile), certsComponent(commandPath, o.namespace, o.secret, c.caPEM, etcdSecrets), 0o644); err != nil {
 		return err
 	}
 
@@ -168,7 +179,14 @@ func (o *certsOptions) run(out io.Writer, name, commandPath string) error {
 	}
 	fmt.Fprintf(out, "wrote %s and %s: serving certificate for %s, valid until %s\n",
 		filepath.Join(o.dir, servingCertFile), servingKeyFile, dnsNames[2], leaf[0].NotAfter.Format(day))
-	fmt.Fprintf(out, "wrote %s: Secret %s/%s and the caBundle of every APIService\n",
+	etcdDir := filepath.Join(o.dir, etcdCertsDir)
+	if etcdCreated {
+		fmt.Fprintf(out, "wrote %s: a new CA for the bundled etcd\n", filepath.Join(etcdDir, caCertFile))
+	} else {
+		fmt.Fprintf(out, "kept the etcd CA in %s\n", filepath.Join(etcdDir, caCertFile))
+	}
+	fmt.Fprintf(out, "wrote %s/{server,peer,client}.{crt,key}: etcd's member, peer and client certificates\n", etcdDir)
+	fmt.Fprintf(out, "wrote %s: Secret %s/%s, the caBundle of every APIService and the etcd Secrets\n",
 		filepath.Join(o.dir, kustomizationFile), o.namespace, o.secret)
 	if filepath.Clean(o.dir) != filepath.Clean(defaultCertsDir) {
 		fmt.Fprintf(out, "config/default lists ../certs as a component; point it at %s\n", o.dir)
@@ -197,7 +215,7 @@ func serviceDNSNames(service, namespace string) []string {
 //
 // The header must not be apigen's "Code generated" line: apigen generate
 // deletes generated files under config/ that it no longer produces.
-func certsComponent(commandPath, namespace, secret string, caPEM []byte) []byte {
+func certsComponent(commandPath, namespace, secret string, caPEM []byte, etcdSecrets string) []byte {
 	return fmt.Appendf(nil, `# Written by %q from the files beside it; it runs again to renew the serving
 # certificate and rewrites this file, so make changes in config/default instead.
 apiVersion: kustomize.config.k8s.io/v1alpha1
@@ -212,7 +230,7 @@ secretGenerator:
   - %s
   options:
     disableNameSuffixHash: true
-patches:
+%spatches:
 - target:
     group: apiregistration.k8s.io
     kind: APIService
@@ -220,5 +238,5 @@ patches:
     - op: add
       path: /spec/caBundle
       value: %s
-`, commandPath, secret, namespace, caCertFile, servingCertFile, servingKeyFile, base64.StdEncoding.EncodeToString(caPEM))
+`, commandPath, secret, namespace, caCertFile, servingCertFile, servingKeyFile, etcdSecrets, base64.StdEncoding.EncodeToString(caPEM))
 }

@@ -48,7 +48,8 @@ type component struct {
 		Type      string   `json:"type"`
 		Files     []string `json:"files"`
 		Options   struct {
-			DisableNameSuffixHash bool `json:"disableNameSuffixHash"`
+			DisableNameSuffixHash bool              `json:"disableNameSuffixHash"`
+			Labels                map[string]string `json:"labels,omitempty"`
 		} `json:"options"`
 	} `json:"secretGenerator"`
 	Patches []struct {
@@ -128,7 +129,7 @@ func TestCerts(t *testing.T) {
 		}
 		modes[e.Name()] = fi.Mode().Perm()
 	}
-	want := map[string]os.FileMode{"ca.crt": 0o644, "ca.key": 0o600, "tls.crt": 0o644, "tls.key": 0o600, "kustomization.yaml": 0o644}
+	want := map[string]os.FileMode{"ca.crt": 0o644, "ca.key": 0o600, "tls.crt": 0o644, "tls.key": 0o600, "kustomization.yaml": 0o644, "etcd": 0o700}
 	if len(modes) != len(want) {
 		t.Errorf("files in --dir: %v, want %v", modes, want)
 	}
@@ -143,8 +144,8 @@ func TestCerts(t *testing.T) {
 	if c.APIVersion != "kustomize.config.k8s.io/v1alpha1" || c.Kind != "Component" {
 		t.Errorf("kustomization.yaml is %s %s, want a kustomize Component", c.APIVersion, c.Kind)
 	}
-	if len(c.SecretGenerator) != 1 {
-		t.Fatalf("%d secretGenerator entries, want 1", len(c.SecretGenerator))
+	if len(c.SecretGenerator) != 4 {
+		t.Fatalf("%d secretGenerator entries, want 4 (serving, etcd server, peer, client)", len(c.SecretGenerator))
 	}
 	sg := c.SecretGenerator[0]
 	if sg.Name != "test-apiserver-serving-cert" || sg.Namespace != "test-system" || sg.Type != "kubernetes.io/tls" ||
@@ -197,6 +198,87 @@ func TestCerts(t *testing.T) {
 	leaf = verifyServing(t, dir, names)
 	if d := time.Until(leaf.NotAfter); d < 47*time.Hour || d > 49*time.Hour {
 		t.Errorf("--validity 48h gave a certificate valid for %s", d)
+	}
+}
+
+// TestCertsEtcd checks the bundled etcd's certificates: their own CA, kept on a second run;
+// members' certificates that verify for every name a member is dialled by (its name under the
+// headless Service, the client Service, 127.0.0.1) as servers and that work as client
+// certificates for peers; the API server's client certificate; and their Secrets, labelled for
+// the external-etcd component.
+func TestCertsEtcd(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := runCerts(t, emptyAPIs(), "--dir", dir); err != nil {
+		t.Fatalf("certs: %v\n%s", err, out)
+	}
+	etcdDir := filepath.Join(dir, "etcd")
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(readFile(t, etcdDir, "ca.crt")) {
+		t.Fatal("etcd/ca.crt holds no certificate")
+	}
+	if bytes.Equal(readFile(t, etcdDir, "ca.crt"), readFile(t, dir, "ca.crt")) {
+		t.Error("etcd's CA is the serving CA: a serving certificate's CA must not admit clients to etcd")
+	}
+	verify := func(file string, usage x509.ExtKeyUsage, name string) error {
+		pair, err := tls.LoadX509KeyPair(filepath.Join(etcdDir, file+".crt"), filepath.Join(etcdDir, file+".key"))
+		if err != nil {
+			t.Fatalf("%s.crt and %s.key are not a pair: %v", file, file, err)
+		}
+		_, err = pair.Leaf.Verify(x509.VerifyOptions{Roots: pool, DNSName: name, KeyUsages: []x509.ExtKeyUsage{usage}})
+		return err
+	}
+	for _, file := range []string{"server", "peer"} {
+		for _, name := range []string{
+			"test-apiserver-etcd-0.test-apiserver-etcd.test-system.svc", "test-apiserver-etcd-2.test-apiserver-etcd.test-system.svc",
+			"test-apiserver-etcd-7.test-apiserver-etcd.test-system.svc.cluster.local",
+			"test-apiserver-etcd-client.test-system.svc", "localhost", "127.0.0.1",
+		} {
+			if err := verify(file, x509.ExtKeyUsageServerAuth, name); err != nil {
+				t.Errorf("etcd/%s.crt as a server for %s: %v", file, name, err)
+			}
+		}
+		if err := verify(file, x509.ExtKeyUsageServerAuth, "test-apiserver.test-system.svc"); err == nil {
+			t.Errorf("etcd/%s.crt verifies for the API server's name", file)
+		}
+		if err := verify(file, x509.ExtKeyUsageClientAuth, ""); err != nil {
+			t.Errorf("etcd/%s.crt as a client certificate: %v", file, err)
+		}
+	}
+	if err := verify("client", x509.ExtKeyUsageClientAuth, ""); err != nil {
+		t.Errorf("etcd/client.crt as a client certificate: %v", err)
+	}
+	if err := verify("client", x509.ExtKeyUsageServerAuth, ""); err == nil {
+		t.Error("etcd/client.crt is also a server certificate")
+	}
+
+	c := decodeComponent(t, readFile(t, dir, "kustomization.yaml"))
+	var secrets []string
+	for _, sg := range c.SecretGenerator[1:] {
+		secrets = append(secrets, sg.Name)
+		if sg.Namespace != "test-system" || sg.Type != "kubernetes.io/tls" || sg.Options.Labels["app.kubernetes.io/instance"] != "test-apiserver-etcd" {
+			t.Errorf("secretGenerator %+v", sg)
+		}
+		for _, f := range sg.Files {
+			_, file, _ := strings.Cut(f, "=")
+			if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+				t.Errorf("Secret %s: %v", sg.Name, err)
+			}
+		}
+	}
+	if want := []string{"test-apiserver-etcd-server", "test-apiserver-etcd-peer", "test-apiserver-etcd-client"}; !slices.Equal(secrets, want) {
+		t.Errorf("etcd Secrets %v, want %v", secrets, want)
+	}
+
+	caPEM, peer := readFile(t, etcdDir, "ca.crt"), readFile(t, etcdDir, "peer.crt")
+	out, err := runCerts(t, emptyAPIs(), "--dir", dir)
+	if err != nil {
+		t.Fatalf("second run: %v\n%s", err, out)
+	}
+	if !bytes.Equal(readFile(t, etcdDir, "ca.crt"), caPEM) || !strings.Contains(out, "kept the etcd CA") {
+		t.Errorf("the second run replaced etcd's CA:\n%s", out)
+	}
+	if bytes.Equal(readFile(t, etcdDir, "peer.crt"), peer) {
+		t.Error("the second run did not issue new etcd certificates")
 	}
 }
 

@@ -101,8 +101,7 @@ func startAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries) *aggre
 	// and the kustomize component that puts the CA into the APIService.
 	proj := filepath.Join(work, "wardle")
 	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), proj)
-	a.serverBin = filepath.Join(work, "apiserver")
-	buildServer(t, proj, a.serverBin)
+	a.serverBin = wardleServer(t, tc)
 	a.certDir = filepath.Join(proj, "config", "certs")
 	mustSucceed(t, runCmd(cmdOpts{Dir: proj}, a.serverBin, "certs"))
 
@@ -505,6 +504,7 @@ func (a *aggregation) checkCertManagerOverlay(t *testing.T) {
 	defer writeFile(t, def, orig)
 	out := a.admin.ok(t, "kustomize", filepath.Dir(def))
 	var apiservices, certificates int
+	var etcdCertificates []string
 	for _, doc := range strings.Split(out, "\n---\n") {
 		obj := yamlToObject(t, doc)
 		switch obj["kind"] {
@@ -518,6 +518,10 @@ func (a *aggregation) checkCertManagerOverlay(t *testing.T) {
 				t.Errorf("APIService %v carries a caBundle with cert-manager: %v", field(obj, "metadata.name"), ca)
 			}
 		case "Certificate":
+			if field(obj, "metadata.name") != wardleService+"-serving-cert" {
+				etcdCertificates = append(etcdCertificates, fmt.Sprint(field(obj, "spec.secretName")))
+				continue
+			}
 			certificates++
 			if dns := fmt.Sprint(field(obj, "spec.dnsNames")); !strings.Contains(dns, wardleService+"."+wardleNamespace+".svc") {
 				t.Errorf("Certificate dnsNames %s lack %s.%s.svc", dns, wardleService, wardleNamespace)
@@ -525,6 +529,11 @@ func (a *aggregation) checkCertManagerOverlay(t *testing.T) {
 		case "Secret":
 			t.Errorf("with cert-manager, config/default still generates a Secret:\n%s", doc)
 		}
+	}
+	// cert-manager also issues the bundled etcd's CA and the three Secrets its pods mount.
+	slices.Sort(etcdCertificates)
+	if want := []string{wardleService + "-etcd-ca", wardleService + "-etcd-client", wardleService + "-etcd-peer", wardleService + "-etcd-server"}; !slices.Equal(etcdCertificates, want) {
+		t.Errorf("kubectl kustomize with cert-manager: etcd Certificates for Secrets %v, want %v", etcdCertificates, want)
 	}
 	if apiservices != len(wardleAPIServices) || certificates != 1 {
 		t.Errorf("kubectl kustomize with cert-manager: %d APIServices and %d Certificates, want %d and 1:\n%s", apiservices, certificates, len(wardleAPIServices), out)
@@ -608,8 +617,12 @@ func (a *aggregation) checkMonitoring(t *testing.T) {
 	kinds := map[string]int{}
 	for _, doc := range strings.Split(a.admin.ok(t, "kustomize", filepath.Dir(def)), "\n---\n") {
 		obj := yamlToObject(t, doc)
-		kinds[fmt.Sprint(obj["kind"])]++
-		if data, _ := obj["data"].(map[string]any); obj["kind"] == "Secret" && data["ca.crt"] == nil {
+		kind := fmt.Sprint(obj["kind"])
+		if kind == "Secret" && field(obj, "metadata.name") != wardleService+"-serving-cert" {
+			continue // the bundled etcd's
+		}
+		kinds[kind]++
+		if data, _ := obj["data"].(map[string]any); kind == "Secret" && data["ca.crt"] == nil {
 			t.Errorf("the serving certificate's Secret has no ca.crt for the ServiceMonitor:\n%s", doc)
 		}
 	}

@@ -437,6 +437,28 @@ func buildServer(t *testing.T, dir, out string, extra ...string) {
 	t.Logf("built the API server with -mod=mod in %s", r.Took.Round(time.Second))
 }
 
+// wardle is examples/wardle's server, built once per run for the tests that run it as it is.
+var wardle struct {
+	once sync.Once
+	bin  string
+}
+
+// wardleServer builds examples/wardle's server on the first call (from a copy, so that a
+// -mod=mod retry never touches the committed example) and returns the binary.
+func wardleServer(t *testing.T, tc *toolchain) string {
+	t.Helper()
+	wardle.once.Do(func() {
+		src := filepath.Join(binDir, "wardle")
+		copyTree(t, filepath.Join(tc.root, "examples", "wardle"), src)
+		buildServer(t, src, filepath.Join(binDir, "wardle-apiserver"))
+		wardle.bin = filepath.Join(binDir, "wardle-apiserver")
+	})
+	if wardle.bin == "" {
+		t.Fatal("building examples/wardle's server failed in an earlier test")
+	}
+	return wardle.bin
+}
+
 func freePort(t *testing.T) int {
 	t.Helper()
 	port, err := cluster.FreePort()
