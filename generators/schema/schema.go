@@ -9,8 +9,10 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -85,9 +87,24 @@ func Build(root string, p *model.Project) error {
 		errs = append(errs, packageErrors(pkg)...)
 	}
 	if len(errs) > 0 {
-		return errs.Err()
+		return fromRoot(root, errs)
 	}
-	return check(p, parser, byPath)
+	var found model.ErrorList
+	if err := check(p, parser, byPath); !errors.As(err, &found) {
+		return err
+	}
+	return fromRoot(root, found)
+}
+
+// fromRoot makes the errors' positions relative to the project root, as every other model
+// error's: controller-tools' loader gives absolute file names.
+func fromRoot(root string, errs model.ErrorList) error {
+	for _, e := range errs {
+		if rel, err := filepath.Rel(root, e.Pos.Filename); err == nil && filepath.IsAbs(e.Pos.Filename) {
+			e.Pos.Filename = filepath.ToSlash(rel)
+		}
+	}
+	return errs.Err()
 }
 
 // forServing prepares a kind's schema for the server: descriptions go (openapi-gen serves the
