@@ -76,10 +76,53 @@ func TestValidationDiff(t *testing.T) {
 		}
 		t.Logf("%d objects sent to kube-apiserver and to the generated server", len(validationCorpus))
 	})
+	// The same kubectl checks on both servers: what the generated server does, kube-apiserver
+	// does for the CRDs.
 	k := &kubectl{bin: tc.kubectl, kubeconfig: kubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
-	t.Run("generation", func(t *testing.T) { checkGeneration(t, k, work) })
-	t.Run("server-side apply leaves the reset fields alone", func(t *testing.T) { checkResetFields(t, k, work) })
+	for _, server := range []struct {
+		name  string
+		k     *kubectl
+		isCRD bool
+	}{{"generated server", k, false}, {"kube-apiserver", crdKubectl, true}} {
+		t.Run("generation/"+server.name, func(t *testing.T) { checkGeneration(t, server.k) })
+		t.Run("server-side apply leaves the reset fields alone/"+server.name, func(t *testing.T) {
+			checkResetFields(t, server.k, filepath.Join(work, server.name), server.isCRD)
+		})
+	}
 	t.Run("a 422 names the field, the value and the bound", func(t *testing.T) { checkInvalidMessage(t, k, crdKubectl) })
+	t.Run("kube-apiserver refuses the schemas apigen generate refuses", func(t *testing.T) { checkRefusedSchemas(t, crdKubectl) })
+}
+
+// checkRefusedSchemas: the schemas of testdata/errors' invalid_cel_rule and unique_items, which
+// apigen generate refuses at the marker, are refused by kube-apiserver in a CRD, for the same
+// reasons.
+func checkRefusedSchemas(t *testing.T, k *kubectl) {
+	for _, c := range []struct{ name, property, want string }{
+		{"uniqueitems", `{type: array, items: {type: string}, uniqueItems: true}`, "uniqueItems cannot be set to true"},
+		{"celcompile", `{type: string, x-kubernetes-validations: [{rule: "self.size >"}]}`, "compilation failed"},
+		{"celcost", `{type: array, items: {type: string}, x-kubernetes-validations: [{rule: "self.all(x, self.all(y, x != y))"}]}`, "estimated rule cost exceeds budget"},
+	} {
+		crd := fmt.Sprintf(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: %[1]ss.checks.example.com}
+spec:
+  group: checks.example.com
+  names: {kind: %[1]s, plural: %[1]ss}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {field: %[2]s}}
+`, c.name, c.property)
+		if r := k.fails(t, crd, "create", "-f", "-"); !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("kube-apiserver refused the CRD %s, but not with %q:\n%s", c.name, c.want, r)
+		}
+	}
 }
 
 // validationProject is a new project with test/e2e/testdata/validation's API, in v1 (the
@@ -279,7 +322,7 @@ func comparable(obj map[string]any) map[string]any {
 // checkGeneration: metadata.generation starts at 1 and grows with every change outside
 // metadata and status, for a kind with a spec and for one without; status writes and
 // metadata changes leave it alone.
-func checkGeneration(t *testing.T, k *kubectl, work string) {
+func checkGeneration(t *testing.T, k *kubectl) {
 	for _, kind := range []struct {
 		resource, name string
 		nsArgs         []string
@@ -322,8 +365,9 @@ func checkGeneration(t *testing.T, k *kubectl, work string) {
 
 // checkResetFields: server-side apply of a manifest with every field, to the main resource
 // and to /status, changes only what that endpoint owns (GetResetFields): the main resource
-// leaves status alone, /status leaves everything else alone, for both kinds.
-func checkResetFields(t *testing.T, k *kubectl, work string) {
+// leaves status alone, /status leaves everything else alone, for both kinds. resetsOnlySpec is
+// kube-apiserver's CRD status strategy, which lists only spec as reset by /status.
+func checkResetFields(t *testing.T, k *kubectl, work string, resetsOnlySpec bool) {
 	for _, kind := range []struct {
 		resource, name string
 		nsArgs         []string
@@ -355,7 +399,21 @@ func checkResetFields(t *testing.T, k *kubectl, work string) {
 				t.Errorf("after applying the manifest to the main resource: %s = %v, status = %v; want %s and no status (the main resource does not write status)",
 					kind.mainPath, m, mustJSON(s), mainValue)
 			}
-			apply(kind.name+"-2.yaml", otherValue, 4, "--subresource=status")
+			if resetsOnlySpec && kind.mainPath == "unit" {
+				// An intended difference: kube-apiserver's CRD status strategy resets only spec
+				// (its GetResetFields says so, noting that other top-level fields are dropped
+				// but not listed), so another value of a top-level field in a /status apply
+				// conflicts with its manager there. The generated server resets every field
+				// /status drops.
+				path := writeFile(t, filepath.Join(work, kind.name+"-2.yaml"), fmt.Sprintf(kind.manifest, otherValue, 4))
+				r := k.run("", "apply", "--server-side", "-f", path, "--subresource=status")
+				if r.ExitCode == 0 || !strings.Contains(r.Stderr, `conflict with "kubectl": .unit`) {
+					t.Errorf("intended difference changed: applying another unit to a Gauge's /status in kube-apiserver should conflict on .unit:\n%s", r)
+				}
+				apply(kind.name+"-2.yaml", otherValue, 4, "--subresource=status", "--force-conflicts")
+			} else {
+				apply(kind.name+"-2.yaml", otherValue, 4, "--subresource=status")
+			}
 			m, s := read()
 			if m != mainValue {
 				t.Errorf("applying to /status changed %s to %v; want %s (status leaves it alone)", kind.mainPath, m, mainValue)
