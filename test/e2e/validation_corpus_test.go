@@ -2,7 +2,8 @@ package e2e
 
 // validationCase is one object of TestValidationDiff's corpus: created, then patched, on both
 // servers. want is what kube-apiserver answers to the last request (nil: accepted; else a 422
-// with causes at these field paths), so each case is known to show what it says it shows.
+// with causes at these field paths, or a wantCode error), so each case is known to show what it
+// says it shows.
 type validationCase struct {
 	name    string
 	markers []string // the markers (or behaviour) the case is about
@@ -10,7 +11,10 @@ type validationCase struct {
 	version string   // of the create; v1 when empty
 	object  string   // JSON without apiVersion, kind and metadata
 	patches []validationPatch
+	strict  bool // the create asks for strict field validation (kubectl's default)
 	want    []string
+	// wantCode is the HTTP status of a refusal that is not a 422.
+	wantCode int
 
 	// An intended difference: why the generated server answers otherwise, and what it answers
 	// (typedCode 0 with typedWant nil: it accepts).
@@ -71,6 +75,7 @@ var validationCorpus = []validationCase{
 	{name: "int-or-string as a string", markers: markers("XIntOrString"), kind: "Widget", object: spec(`"maxSurge":"10%"`)},
 	{name: "exclusive bounds just inside", markers: markers("ExclusiveMinimum", "ExclusiveMaximum"), kind: "Widget", object: spec(`"percent":1,"minReplicas":1`)},
 	{name: "unknown field is pruned", markers: markers("pruning"), kind: "Widget", object: spec(`"bogus":1`)},
+	{name: "unknown field refused by strict field validation", markers: markers("pruning"), kind: "Widget", object: spec(`"bogus":1`), strict: true, want: []string{}, wantCode: 400},
 	{name: "schemaless field takes any value", markers: markers("Schemaless"), kind: "Widget", object: spec(`"extra":"just a string"`)},
 	{name: "preserved fields keep unknown keys", markers: markers("XPreserveUnknownFields"), kind: "Widget", object: spec(`"settings":{"a":{"b":null,"c":[]}}`)},
 	{name: "embedded resource keeps its fields", markers: markers("XEmbeddedResource"), kind: "Widget", object: spec(`"template":{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d","labels":{"a":"b"}},"spec":{"replicas":1}}`)},
@@ -143,6 +148,7 @@ var validationCorpus = []validationCase{
 	{name: "status condition type duplicated", markers: markers("+listType=map"), kind: "Widget", object: spec(`"replicas":2`), patches: patches(statusPatch(`{"status":{"conditions":[` + condition + `,` + condition + `]}}`)), want: fields("status.conditions[1]")},
 	{name: "status condition without reason", markers: markers("MinLength"), kind: "Widget", object: spec(`"replicas":2`), patches: patches(statusPatch(`{"status":{"conditions":[{"type":"Ready","status":"True","message":"","lastTransitionTime":"2024-01-02T03:04:05Z"}]}}`)), want: fields(notChecked, "status.conditions[0].reason"),
 		differs: diffNoOmitempty, typedCode: 422, typedWant: fields("status.conditions[0].reason")},
+	{name: "status enum in v1beta1", markers: markers("Enum"), kind: "Widget", object: spec(`"replicas":2`), patches: patches(validationPatch{version: "v1beta1", status: true, patch: `{"status":{"phase":"Sleeping"}}`}), want: fields(notChecked, "status.phase")},
 	{name: "status write ignores an invalid spec", markers: markers("status"), kind: "Widget", object: spec(`"replicas":2`), patches: patches(statusPatch(`{"spec":{"replicas":99},"status":{"phase":"Running"}}`))},
 
 	// A kind without spec.

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -202,7 +203,7 @@ func runValidationCase(t *testing.T, c validationCase, crd, typed dynamic.Interf
 		}
 		want := outcome{Fields: c.want}
 		if c.want != nil {
-			want.Code = 422
+			want.Code = cmp.Or(c.wantCode, 422)
 		}
 		if lastCRD.Code != want.Code || !slices.Equal(lastCRD.Fields, want.Fields) {
 			t.Errorf("kube-apiserver answered %s to %s; the corpus expects %d %v", lastCRD, r, want.Code, want.Fields)
@@ -260,7 +261,11 @@ func (r request) send(t *testing.T, dyn dynamic.Interface, c validationCase) out
 		err error
 	)
 	if r.create != nil {
-		u, err = client.Create(ctx, &unstructured.Unstructured{Object: r.create}, metav1.CreateOptions{})
+		opts := metav1.CreateOptions{}
+		if c.strict {
+			opts.FieldValidation = metav1.FieldValidationStrict
+		}
+		u, err = client.Create(ctx, &unstructured.Unstructured{Object: r.create}, opts)
 	} else {
 		var sub []string
 		if r.status {
@@ -441,6 +446,11 @@ func checkInvalidMessage(t *testing.T, k, crdKubectl *kubectl) {
 	}
 	if got.Stderr != fromCRD.Stderr {
 		t.Errorf("kubectl prints the refusal differently:\n  generated server: %s  kube-apiserver:   %s", got.Stderr, fromCRD.Stderr)
+	}
+	// Server-side apply goes through the same checks.
+	got, fromCRD = k.fails(t, manifest, "apply", "--server-side", "-f", "-"), crdKubectl.fails(t, manifest, "apply", "--server-side", "-f", "-")
+	if !strings.Contains(got.Stderr, strings.TrimPrefix(want, `The Widget "too-many" is invalid: `)) || got.Stderr != fromCRD.Stderr {
+		t.Errorf("kubectl apply --server-side with spec.replicas 11:\n  generated server: %s  kube-apiserver:   %s", got.Stderr, fromCRD.Stderr)
 	}
 }
 
