@@ -239,6 +239,7 @@ type request struct {
 	create  map[string]any // the object to create, or nil for a patch
 	patch   string
 	status  bool
+	replace bool // patch is the whole object for an update (PUT) without a resourceVersion
 }
 
 func (r request) String() string {
@@ -247,6 +248,9 @@ func (r request) String() string {
 	}
 	if r.status {
 		return fmt.Sprintf("patch /status in %s %s", r.version, r.patch)
+	}
+	if r.replace {
+		return fmt.Sprintf("update without resourceVersion in %s %s", r.version, r.patch)
 	}
 	return fmt.Sprintf("patch in %s %s", r.version, r.patch)
 }
@@ -266,6 +270,9 @@ func (r request) send(t *testing.T, dyn dynamic.Interface, c validationCase) out
 			opts.FieldValidation = metav1.FieldValidationStrict
 		}
 		u, err = client.Create(ctx, &unstructured.Unstructured{Object: r.create}, opts)
+	} else if r.replace {
+		obj := c.object(r.version, r.patch)
+		u, err = client.Update(ctx, &unstructured.Unstructured{Object: obj}, metav1.UpdateOptions{})
 	} else {
 		var sub []string
 		if r.status {
@@ -474,9 +481,39 @@ func (c validationCase) client(dyn dynamic.Interface, version string) dynamic.Re
 	return dyn.Resource(gvr)
 }
 
-// objectName is the case's name as an object name.
+// objectName is the case's name as an object name, unless its metadata names the object.
 func (c validationCase) objectName() string {
+	if name, ok := c.metadata()["name"].(string); ok {
+		return name
+	}
 	return strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(c.name), "-"), "-")
+}
+
+// metadata is the case's own metadata (none when empty).
+func (c validationCase) metadata() map[string]any {
+	meta := map[string]any{}
+	if c.meta != "" {
+		if err := json.Unmarshal([]byte(c.meta), &meta); err != nil {
+			panic(fmt.Sprintf("corpus case %q: meta: %v", c.name, err))
+		}
+	}
+	return meta
+}
+
+// object is the case's object in version with content (JSON without apiVersion, kind and
+// metadata), its name, namespace and the case's metadata; no resourceVersion.
+func (c validationCase) object(version, content string) map[string]any {
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(content), &obj); err != nil {
+		panic(fmt.Sprintf("corpus case %q: object: %v", c.name, err))
+	}
+	meta := c.metadata()
+	meta["name"] = c.objectName()
+	if checksResources[c.kind].namespaced {
+		meta["namespace"] = "default"
+	}
+	obj["apiVersion"], obj["kind"], obj["metadata"] = checksGroup+"/"+version, c.kind, meta
+	return obj
 }
 
 // requests are the case's create, then its patches.
@@ -485,22 +522,13 @@ func (c validationCase) requests() []request {
 	if version == "" {
 		version = "v1"
 	}
-	var obj map[string]any
-	if err := json.Unmarshal([]byte(c.object), &obj); err != nil {
-		panic(fmt.Sprintf("corpus case %q: object: %v", c.name, err))
-	}
-	meta := map[string]any{"name": c.objectName()}
-	if checksResources[c.kind].namespaced {
-		meta["namespace"] = "default"
-	}
-	obj["apiVersion"], obj["kind"], obj["metadata"] = checksGroup+"/"+version, c.kind, meta
-	reqs := []request{{version: version, create: obj}}
+	reqs := []request{{version: version, create: c.object(version, c.content)}}
 	for _, p := range c.patches {
 		v := p.version
 		if v == "" {
 			v = "v1"
 		}
-		reqs = append(reqs, request{version: v, patch: p.patch, status: p.status})
+		reqs = append(reqs, request{version: v, patch: p.patch, status: p.status, replace: p.replace})
 	}
 	return reqs
 }
