@@ -157,6 +157,8 @@ var validationCorpus = []validationCase{
 	{name: "status condition without reason", markers: markers("MinLength"), kind: "Widget", content: spec(`"replicas":2`), patches: patches(statusPatch(`{"status":{"conditions":[{"type":"Ready","status":"True","message":"","lastTransitionTime":"2024-01-02T03:04:05Z"}]}}`)), want: fields(notChecked, "status.conditions[0].reason"),
 		differs: diffNoOmitempty, typedCode: 422, typedWant: fields("status.conditions[0].reason")},
 	{name: "status enum in v1beta1", markers: markers("Enum"), kind: "Widget", content: spec(`"replicas":2`), patches: patches(validationPatch{version: "v1beta1", status: true, patch: `{"status":{"phase":"Sleeping"}}`}), want: fields(notChecked, "status.phase")},
+	{name: "status write leaves metadata alone", markers: markers("status"), kind: "Widget", meta: `{"labels":{"a":"1"}}`, content: spec(`"replicas":2`), patches: patches(statusPatch(`{"metadata":{"labels":{"a":"2"},"annotations":{"b":"c"}},"status":{"phase":"Running"}}`))},
+	{name: "labels change without a new generation", markers: markers("generation"), kind: "Gauge", content: gaugeObject, patches: patches(mainPatch(`{"metadata":{"labels":{"a":"1"}}}`))},
 	{name: "status write ignores an invalid spec", markers: markers("status"), kind: "Widget", content: spec(`"replicas":2`), patches: patches(statusPatch(`{"spec":{"replicas":99},"status":{"phase":"Running"}}`))},
 
 	// A kind without spec.

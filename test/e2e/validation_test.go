@@ -312,18 +312,23 @@ func getComparable(t *testing.T, dyn dynamic.Interface, c validationCase) map[st
 	return comparable(u.Object)
 }
 
-// comparable is an object without metadata, apiVersion and kind, and without the values a
-// Go type with omitempty never writes: null, zero, empty strings, lists and maps. A client
-// cannot tell those from absent fields, and a typed server drops them where a CRD keeps what
-// it was sent (an explicit "step: 0"); defaulting still shows, as a default is never zero.
+// comparable is an object without apiVersion, kind and the metadata each server makes up
+// (uid, resourceVersion, timestamps, managed fields): of metadata it keeps the generation,
+// labels and annotations. It also drops the values a Go type with omitempty never writes:
+// null, zero, empty strings, lists and maps. A client cannot tell those from absent fields,
+// and a typed server drops them where a CRD keeps what it was sent (an explicit "step: 0");
+// defaulting still shows, as a default is never zero.
 func comparable(obj map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range obj {
 		switch k {
-		case "metadata", "apiVersion", "kind":
-			continue
+		case "apiVersion", "kind":
+		case "metadata":
+			meta, _ := v.(map[string]any)
+			out[k] = map[string]any{"generation": meta["generation"], "labels": meta["labels"], "annotations": meta["annotations"]}
+		default:
+			out[k] = v
 		}
-		out[k] = v
 	}
 	return pruneEmpty(out).(map[string]any)
 }
