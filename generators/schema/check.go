@@ -104,11 +104,13 @@ func definition(g *model.Group, kind string, versions []*model.Version) (*apiext
 
 var versionIndex = regexp.MustCompile(`^spec\.versions\[(\d+)\]\.schema\.openAPIV3Schema\.?`)
 
-// sharedSchema is where a CRD whose versions have one schema keeps it, once for all.
+// sharedSchema is where the internal CRD holds a schema that every version shares (always so
+// with one version): the conversion from v1 moves it up to spec.validation.
 const sharedSchema = "spec.validation.openAPIV3Schema"
 
 // schemaPath splits a CRD validation error's field path into the version it is about and the
-// path inside that version's schema ("properties[spec].properties[replicas].maximum").
+// path inside that version's schema ("properties[spec].properties[replicas].maximum"). A
+// schema all versions share is reported at the first.
 func schemaPath(field string, versions []*model.Version) (*model.Version, string, bool) {
 	if rest, ok := strings.CutPrefix(field, sharedSchema); ok {
 		return versions[0], strings.TrimPrefix(rest, "."), true

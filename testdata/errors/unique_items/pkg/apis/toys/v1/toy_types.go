@@ -1,0 +1,28 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy is a test kind.
+// +apigen:resource
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	// UniqueItems=true is what controller-gen writes, and what kube-apiserver refuses in a CRD
+	// (+listType=set says it instead).
+	// +kubebuilder:validation:UniqueItems=true
+	Names []string `json:"names,omitempty"`
+}
+
+// ToyList is a list of Toy.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Toy `json:"items"`
+}
