@@ -49,6 +49,10 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 		for _, g := range p.Groups {
 			b.Qual(path.Join(p.Module, installDir(g)), "Install").Call(jen.Id("Scheme"))
 		}
+		if scaled(p) {
+			b.Comment("What /scale subresources serve.")
+			b.Qual(serverPkg, "AddScaleToScheme").Call(jen.Id("Scheme"))
+		}
 		b.Comment("Options and the meta types every server returns (Status, discovery documents) are unversioned.")
 		b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("Scheme"), jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Version").Op(":").Lit("v1")))
 		b.Id("unversioned").Op(":=").Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(""), jen.Id("Version").Op(":").Lit("v1"))
@@ -124,6 +128,9 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 				b.List(jen.Id(storageVar(r, "")), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
 			}
 			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			if r.Subresources.Scale != nil {
+				b.Id(storageVar(r, "scale")).Op(":=").Qual(reg, "NewScaleREST").Call(jen.Id(storageVar(r, "")))
+			}
 		}
 		for _, v := range versions {
 			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Lit(v.Name)).Op("=").Map(jen.String()).Qual(restPkg, "Storage").Values(jen.DictFunc(func(d jen.Dict) {
@@ -132,6 +139,9 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 					d[jen.Lit(r.Plural)] = jen.Id(storageVar(hub, ""))
 					if hub.Subresources.Status {
 						d[jen.Lit(r.Plural+"/status")] = jen.Id(storageVar(hub, "status"))
+					}
+					if r.Subresources.Scale != nil {
+						d[jen.Lit(r.Plural+"/scale")] = jen.Id(storageVar(hub, "scale"))
 					}
 				}
 			}))
@@ -147,4 +157,16 @@ func storageVar(r *model.Resource, subresource string) string {
 		name += strings.ToUpper(subresource[:1]) + subresource[1:]
 	}
 	return name + "Storage"
+}
+
+// scaled reports whether any kind of the project has a scale subresource.
+func scaled(p *model.Project) bool {
+	for _, g := range p.Groups {
+		for _, h := range g.Hubs() {
+			if h.Resource.Subresources.Scale != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

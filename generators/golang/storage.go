@@ -54,6 +54,9 @@ func emitStorage(f *jen.File, server string, g *model.Group, hub *model.Version,
 	if r.Subresources.Status {
 		e.emitStatusREST(f)
 	}
+	if r.Subresources.Scale != nil {
+		e.emitScaleREST(f)
+	}
 }
 
 func (e resourceEmitter) kind() jen.Code { return jen.Qual(e.hub.Package, e.r.Kind) }
@@ -482,5 +485,37 @@ func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	f.Comment("ConvertToTable prints the object as the main resource does.")
 	recv().Id("ConvertToTable").Params(e.ctxParam(), jen.Id("object").Qual(runtimePkg, "Object"), jen.Id("tableOptions").Qual(runtimePkg, "Object")).Params(jen.Op("*").Qual(metav1Pkg, "Table"), jen.Error()).Block(
 		jen.Return(jen.Id("r").Dot("store").Dot("ConvertToTable").Call(jen.Id("ctx"), jen.Id("object"), jen.Id("tableOptions"))),
+	)
+}
+
+// emitScaleREST emits NewScaleREST: the server runtime's ScaleREST on the main store, with the
+// hub's paths and, for server-side apply's managed fields, every serving version's spec
+// replicas path.
+func (e resourceEmitter) emitScaleREST(f *jen.File) {
+	r, scale := e.r, e.r.Subresources.Scale
+	f.Line()
+	f.Comment(fmt.Sprintf("NewScaleREST returns the storage of the %s/scale subresource, an autoscaling/v1 Scale of", r.Plural))
+	f.Comment("the objects in the main resource's store.")
+	f.Func().Id("NewScaleREST").Params(jen.Id("main").Op("*").Id("REST")).Op("*").Qual(e.server, "ScaleREST").Block(
+		jen.Return(jen.Qual(e.server, "NewScaleREST").Call(
+			jen.Id("main").Dot("Store"),
+			jen.Qual(e.hub.Package, "SchemeGroupVersion"),
+			jen.Qual(e.server, "ScalePaths").Add(structLit(
+				field{"SpecReplicasPath", jen.Lit(scale.SpecReplicasPath)},
+				field{"StatusReplicasPath", jen.Lit(scale.StatusReplicasPath)},
+				field{"LabelSelectorPath", jen.Lit(scale.LabelSelectorPath)},
+			)),
+			jen.Map(jen.String()).String().Values(jen.DictFunc(func(d jen.Dict) {
+				for _, v := range e.g.Versions {
+					if vr := v.Kind(r.Kind); vr != nil {
+						path := ""
+						if vr.Subresources.Scale != nil {
+							path = vr.Subresources.Scale.SpecReplicasPath
+						}
+						d[jen.Lit(v.Name)] = jen.Lit(path)
+					}
+				}
+			})),
+		)),
 	)
 }

@@ -34,6 +34,15 @@ type SelectableField struct {
 	JSONPath string `marker:"JSONPath"`
 }
 
+// Scale is the argument struct of +apigen:subresource:scale (and
+// +kubebuilder:subresource:scale), with controller-gen's arguments: the JSON paths of the
+// replicas an autoscaling/v1 Scale reads and writes, and of the serialized label selector.
+type Scale struct {
+	SpecPath     string `marker:"specpath"`
+	StatusPath   string `marker:"statuspath"`
+	SelectorPath string `marker:"selectorpath,optional"`
+}
+
 // Deploy is the argument struct of +apigen:deploy: the names of the server in a cluster. An
 // argument left out is nil and takes its default; one given empty is an error.
 type Deploy struct {
@@ -47,6 +56,7 @@ const (
 	GroupName         = "groupName"
 	ResourceMarker    = "apigen:resource"
 	StatusSubresource = "apigen:subresource:status"
+	ScaleSubresource  = "apigen:subresource:scale"
 	StorageVersion    = "apigen:storageversion"
 	PrintColumnMarker = "apigen:printcolumn"
 	SelectableMarker  = "apigen:selectablefield"
@@ -91,6 +101,13 @@ func Apigen() *Registry {
 		Help:    "serves a /status subresource; the main resource then ignores status changes",
 		Example: "+apigen:subresource:status",
 	}, "kubebuilder:subresource:status")
+	r.Register(&Definition{
+		Name: ScaleSubresource, Target: Type, Args: reflect.TypeFor[Scale](),
+		Help: "serves a /scale subresource (autoscaling/v1 Scale, for kubectl scale and autoscalers), as a CRD's: " +
+			"specpath is the desired replicas (an integer under .spec), statuspath the observed replicas (an integer " +
+			"under .status), selectorpath the label selector as a string (under .spec or .status, optional)",
+		Example: "+apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
+	}, "kubebuilder:subresource:scale")
 	r.Register(&Definition{
 		Name: StorageVersion, Target: Type,
 		Help:    "marks this version as the one stored in etcd (required when a group has several versions)",

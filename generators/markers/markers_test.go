@@ -89,13 +89,12 @@ func TestForeignMarkersAreIgnored(t *testing.T) {
 // with the reason, so that the user is warned, named as controller-gen names it.
 func TestMarkersWithoutEffect(t *testing.T) {
 	for line, want := range map[string]string{
-		"// +kubebuilder:skipversion": "kubebuilder:skipversion",
-		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n": "kubebuilder:subresource:scale",
-		"// +kubebuilder:deprecatedversion:warning=\"old\"":                              "kubebuilder:deprecatedversion",
-		"// +kubebuilder:validation:Minimum=1":                                           "kubebuilder:validation:Minimum",
-		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"":  "kubebuilder:validation:XValidation",
-		"// +kubebuilder:validation:items:Pattern=`^a`":                                  "kubebuilder:validation:items:Pattern",
-		"// +kubebuilder:validation:MaxItems=3":                                          "kubebuilder:validation:MaxItems",
+		"// +kubebuilder:skipversion":                                                   "kubebuilder:skipversion",
+		"// +kubebuilder:deprecatedversion:warning=\"old\"":                             "kubebuilder:deprecatedversion",
+		"// +kubebuilder:validation:Minimum=1":                                          "kubebuilder:validation:Minimum",
+		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"": "kubebuilder:validation:XValidation",
+		"// +kubebuilder:validation:items:Pattern=`^a`":                                 "kubebuilder:validation:items:Pattern",
+		"// +kubebuilder:validation:MaxItems=3":                                         "kubebuilder:validation:MaxItems",
 	} {
 		m, err := Apigen().Parse(line, Type, pos)
 		if err != nil || m == nil || m.Def.NoEffect == "" || m.Written() != want {
@@ -103,7 +102,7 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		}
 	}
 	// Implemented ones carry no such reason.
-	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion", "// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a", "// +kubebuilder:selectablefield:JSONPath=.spec.a"} {
+	for _, line := range []string{"// +kubebuilder:resource:path=toys", "// +kubebuilder:object:root=true", "// +kubebuilder:storageversion", "// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a", "// +kubebuilder:selectablefield:JSONPath=.spec.a", "// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n"} {
 		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
 			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}

@@ -198,6 +198,25 @@ func (r *Resource) Namespaced() bool { return r.Scope == Namespaced }
 // Subresources are the subresources served besides the main resource.
 type Subresources struct {
 	Status bool `json:"status,omitempty"`
+	// Scale is the /scale subresource (+apigen:subresource:scale), or nil.
+	Scale *Scale `json:"scale,omitempty"`
+}
+
+// Scale is a kind's /scale subresource: an autoscaling/v1 Scale read from and written to
+// these fields, as for a CRD's scale subresource.
+type Scale struct {
+	// SpecReplicasPath is the desired replicas (.spec.replicas), an integer field.
+	SpecReplicasPath string `json:"specReplicasPath"`
+	// StatusReplicasPath is the observed replicas (.status.replicas), an integer field.
+	StatusReplicasPath string `json:"statusReplicasPath"`
+	// LabelSelectorPath is the label selector in its string form, or "".
+	LabelSelectorPath string         `json:"labelSelectorPath,omitempty"`
+	Pos               token.Position `json:"pos"`
+}
+
+// Same reports whether two scale subresources read and write the same fields.
+func (s *Scale) Same(o *Scale) bool {
+	return s.SpecReplicasPath == o.SpecReplicasPath && s.StatusReplicasPath == o.StatusReplicasPath && s.LabelSelectorPath == o.LabelSelectorPath
 }
 
 // Hooks lists the optional strategy hooks a type implements.

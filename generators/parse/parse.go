@@ -47,6 +47,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
 		p.checkSelectableFields(g)
+		p.checkScale(g)
 	}
 	if err := p.errs.Err(); err != nil {
 		return nil, err
@@ -430,7 +431,7 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
 var plural = namer.NewAllLowercasePluralNamer(nil)
 
 func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *model.Resource {
-	var res, status *markers.Marker
+	var res, status, scale *markers.Marker
 	storage := false
 	var columns []model.PrintColumn
 	var selectable []model.SelectableField
@@ -445,6 +446,12 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 			res = m
 		case markers.StatusSubresource:
 			status = m
+		case markers.ScaleSubresource:
+			if scale != nil {
+				p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, spec.Name.Name, scale.Name, scale.Pos)
+				continue
+			}
+			scale = m
 		case markers.StorageVersion:
 			storage = true
 		case markers.PrintColumnMarker:
@@ -479,7 +486,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if res == nil {
 		for _, m := range ms {
 			switch m.Def.Name {
-			case markers.StatusSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker:
+			case markers.StatusSubresource, markers.ScaleSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker:
 				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
@@ -513,6 +520,9 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		r.Scope = model.Namespaced
 	}
 	r.Subresources.Status = status != nil
+	if scale != nil {
+		r.Subresources.Scale = p.scaleSubresource(scale, gpkg.Types[kind])
+	}
 	embeds := embeddedMeta(st)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)

@@ -120,8 +120,9 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	// OpenAPI v2 and v3 feed kubectl explain, client-side validation and
 	// server-side apply.
 	namer := definitionNamer(apis.Scheme)
-	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(apis.OpenAPIDefinitions, namer)
-	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(apis.OpenAPIDefinitions, namer)
+	definitions := WithScaleOpenAPIDefinitions(apis.OpenAPIDefinitions)
+	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(definitions, namer)
+	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(definitions, namer)
 	for _, info := range []*spec.Info{config.OpenAPIConfig.Info, config.OpenAPIV3Config.Info} {
 		info.Title, info.Version = apis.Name, projectVersion()
 	}

@@ -120,6 +120,7 @@ func TestVersions(t *testing.T) {
 	checkFieldSelectors(t, k)
 	checkWatchInOtherVersion(t, k, kubeconfig)
 	checkDefaultInOpenAPI(t, k)
+	checkScale(t, k, kubeconfig)
 	stopServer(t, srv)
 
 	// etcd holds what the server wrote in its storage version; an object written before the

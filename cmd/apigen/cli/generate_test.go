@@ -270,11 +270,11 @@ func TestWarnings(t *testing.T) {
 	src := "../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/"
 	types, doc := readTestFile(t, src+"cronjob_types.go"), readTestFile(t, src+"doc.go")
 	types = strings.Replace(types, "// +kubebuilder:storageversion\n",
-		"// +kubebuilder:storageversion\n// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas\n", 1)
+		"// +kubebuilder:storageversion\n// +kubebuilder:deprecatedversion:warning=\"use v2\"\n", 1)
 	types = strings.Replace(types, "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:MinLength=0\n", 1)
 	moduleCopy(t, map[string]string{"pkg/apis/batch/v1/cronjob_types.go": types, "pkg/apis/batch/v1/doc.go": doc})
 	want := `pkg/apis/batch/v1/cronjob_types.go:8:2: warning: +kubebuilder:validation:MinLength has no effect: apigen does not enforce validation markers yet (here and in 1 more place)
-pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:subresource:scale has no effect: apigen does not implement it
+pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:deprecatedversion has no effect: apigen does not implement it
 `
 	// With the result cache on too: a run with warnings is not recorded, so the next one
 	// repeats them instead of answering from the cache in silence.

@@ -47,6 +47,8 @@ var (
 
 func init() {
 	wardleinstall.Install(Scheme)
+	// What /scale subresources serve.
+	server.AddScaleToScheme(Scheme)
 	// Options and the meta types every server returns (Status, discovery documents) are unversioned.
 	metav1.AddToGroupVersion(Scheme, schema.GroupVersion{Version: "v1"})
 	unversioned := schema.GroupVersion{Group: "", Version: "v1"}
@@ -92,13 +94,16 @@ func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.REST
 	if err != nil {
 		return err
 	}
+	flunderScaleStorage := wardleflunder.NewScaleREST(flunderStorage)
 	apiGroupInfo.VersionedResourcesStorageMap["v1beta1"] = map[string]rest.Storage{
 		"flunders":        flunderStorage,
+		"flunders/scale":  flunderScaleStorage,
 		"flunders/status": flunderStatusStorage,
 	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1alpha1"] = map[string]rest.Storage{
 		"fischers":        fischerStorage,
 		"flunders":        flunderStorage,
+		"flunders/scale":  flunderScaleStorage,
 		"flunders/status": flunderStatusStorage,
 	}
 	return s.InstallAPIGroup(&apiGroupInfo)
