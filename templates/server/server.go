@@ -134,6 +134,11 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if err := o.recommended.ApplyTo(config); err != nil {
 		return nil, err
 	}
+	if o.recommended.Admission == nil {
+		if err := o.admission.localChain(config); err != nil {
+			return nil, err
+		}
+	}
 	if customize != nil {
 		customize(config)
 	}
@@ -145,6 +150,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if err := apis.Install(s, config.RESTOptionsGetter); err != nil {
 		return nil, fmt.Errorf("installing APIs: %w", err)
 	}
+	o.admission.start(s)
 	return s, nil
 }
 

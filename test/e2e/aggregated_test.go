@@ -83,6 +83,7 @@ func TestAggregated(t *testing.T) {
 	t.Run("discovery and OpenAPI are merged", func(t *testing.T) { a.checkDiscovery(t) })
 	t.Run("CRUD, watch and status through kube-apiserver", func(t *testing.T) { a.checkCRUD(t) })
 	t.Run("RBAC is delegated", func(t *testing.T) { a.checkRBAC(t) })
+	t.Run("admission: policies, namespaces and the project's own plugin", func(t *testing.T) { a.checkAdmission(t) })
 	t.Run("request headers are trusted only from the front proxy", func(t *testing.T) { a.checkForgedHeaders(t) })
 	t.Run("a Prometheus ServiceAccount scrapes /metrics with the generated ClusterRole", func(t *testing.T) { a.checkMetricsScrape(t) })
 	t.Run("the monitoring component parses and names only exported metrics", func(t *testing.T) { a.checkMonitoring(t) })

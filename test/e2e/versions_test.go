@@ -121,6 +121,7 @@ func TestVersions(t *testing.T) {
 	checkWatchInOtherVersion(t, k, kubeconfig)
 	checkDefaultInOpenAPI(t, k)
 	checkScale(t, k, kubeconfig)
+	checkBanFlunder(t, k, "admission")
 	stopServer(t, srv)
 
 	// etcd holds what the server wrote in its storage version; an object written before the

@@ -154,6 +154,11 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if err := o.recommended.ApplyTo(config); err != nil {
 		return nil, err
 	}
+	if o.recommended.Admission == nil {
+		if err := o.admission.localChain(config); err != nil {
+			return nil, err
+		}
+	}
 	if customize != nil {
 		customize(config)
 	}
@@ -165,6 +170,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if err := apis.Install(s, config.RESTOptionsGetter); err != nil {
 		return nil, fmt.Errorf("installing APIs: %w", err)
 	}
+	o.admission.start(s)
 	return s, nil
 }
 
