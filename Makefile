@@ -13,10 +13,11 @@ all: build
 build: ## Build bin/apigen.
 	$(GO) build -o $(BIN)/apigen ./cmd/apigen
 
-tools: ## Build the real binaries the tests drive (bin/kubectl, bin/etcd, bin/kube-apiserver), from pinned Go modules.
+tools: ## Build the real binaries the tests drive (kubectl, etcd, kube-apiserver, its RBAC aggregation), from pinned Go modules.
 	hack/tools/build.sh kubectl
 	hack/tools/build.sh etcd
 	hack/tools/build.sh kube-apiserver
+	hack/tools/build.sh clusterrole-aggregator
 
 lint: ## go vet and gofmt over apigen itself.
 	$(GO) vet ./...
