@@ -218,12 +218,18 @@ func underlying(t *gengotypes.Type) *gengotypes.Type {
 	return t
 }
 
-// memberByJSON finds a struct member by its JSON name, looking into embedded structs.
+// memberByJSON finds a struct member by its JSON name, looking into embedded structs whose
+// fields are inlined (metav1.TypeMeta's kind and apiVersion).
 func memberByJSON(t *gengotypes.Type, name string) (gengotypes.Member, bool) {
 	for _, m := range t.Members {
 		jsonName, _, _ := strings.Cut(reflect.StructTag(m.Tags).Get("json"), ",")
 		if jsonName == name {
 			return m, true
+		}
+		if inner := underlying(derefPointer(m.Type)); m.Embedded && jsonName == "" && inner.Kind == gengotypes.Struct {
+			if found, ok := memberByJSON(inner, name); ok {
+				return found, true
+			}
 		}
 	}
 	return gengotypes.Member{}, false

@@ -462,6 +462,9 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 			if a.Priority < 0 {
 				p.errs.Add(m.Pos, "+%s: priority=%d must not be negative", m.Name, a.Priority)
 			}
+			if err := columnPath(gpkg.Types[spec.Name.Name], a.JSONPath); err != nil {
+				p.errs.Add(m.Pos, "+%s: JSONPath=%s: %v", m.Name, a.JSONPath, err)
+			}
 			columns = append(columns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
 		case markers.SelectableMarker:
 			path := m.Args.(*markers.SelectableField).JSONPath
