@@ -112,6 +112,7 @@ func installGroupFunc(g *model.Group) string {
 // kind, shared by every version that declares the kind, converting to and from its hub.
 func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 	versions := g.ByPriority()
+	serverPkg := path.Join(p.Module, serverDir)
 	f.Comment(fmt.Sprintf("%s installs the %s API group.", installGroupFunc(g), g.Name))
 	f.Func().Id(installGroupFunc(g)).Params(
 		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
@@ -131,6 +132,18 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 			if r.Subresources.Scale != nil {
 				b.Id(storageVar(r, "scale")).Op(":=").Qual(reg, "NewScaleREST").Call(jen.Id(storageVar(r, "")))
 			}
+			for _, c := range r.Subresources.Custom {
+				v := storageVar(r, c.GoName())
+				b.Comment(fmt.Sprintf("%s/%s is served by the project's own storage, with the verbs its marker declares.", r.Plural, c.Name))
+				b.Id(v).Op(":=").Qual(reg, "New"+c.GoName()+"REST").Call(jen.Id(storageVar(r, "")))
+				b.If(jen.Err().Op(":=").Qual(serverPkg, "CheckVerbs").CallFunc(func(args *jen.Group) {
+					args.Lit(r.Plural + "/" + c.Name)
+					args.Id(v)
+					for _, verb := range c.Verbs {
+						args.Lit(verb)
+					}
+				}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			}
 		}
 		for _, v := range versions {
 			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Lit(v.Name)).Op("=").Map(jen.String()).Qual(restPkg, "Storage").Values(jen.DictFunc(func(d jen.Dict) {
@@ -142,6 +155,9 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 					}
 					if r.Subresources.Scale != nil {
 						d[jen.Lit(r.Plural+"/scale")] = jen.Id(storageVar(hub, "scale"))
+					}
+					for _, c := range r.Subresources.Custom {
+						d[jen.Lit(r.Plural+"/"+c.Name)] = jen.Id(storageVar(hub, c.GoName()))
 					}
 				}
 			}))

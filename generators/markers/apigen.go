@@ -43,6 +43,13 @@ type Scale struct {
 	SelectorPath string `marker:"selectorpath,optional"`
 }
 
+// CustomSubresource is the argument struct of +apigen:subresource:custom: a subresource served
+// by REST storage the user writes, with the verbs it serves.
+type CustomSubresource struct {
+	Name  string   `marker:"name"`
+	Verbs []string `marker:"verbs"`
+}
+
 // Deploy is the argument struct of +apigen:deploy: the names of the server in a cluster. An
 // argument left out is nil and takes its default; one given empty is an error.
 type Deploy struct {
@@ -53,15 +60,16 @@ type Deploy struct {
 
 // Names of the markers the model reads.
 const (
-	GroupName         = "groupName"
-	ResourceMarker    = "apigen:resource"
-	StatusSubresource = "apigen:subresource:status"
-	ScaleSubresource  = "apigen:subresource:scale"
-	StorageVersion    = "apigen:storageversion"
-	PrintColumnMarker = "apigen:printcolumn"
-	SelectableMarker  = "apigen:selectablefield"
-	Domain            = "apigen:domain"
-	DeployMarker      = "apigen:deploy"
+	GroupName               = "groupName"
+	ResourceMarker          = "apigen:resource"
+	StatusSubresource       = "apigen:subresource:status"
+	ScaleSubresource        = "apigen:subresource:scale"
+	CustomSubresourceMarker = "apigen:subresource:custom"
+	StorageVersion          = "apigen:storageversion"
+	PrintColumnMarker       = "apigen:printcolumn"
+	SelectableMarker        = "apigen:selectablefield"
+	Domain                  = "apigen:domain"
+	DeployMarker            = "apigen:deploy"
 	// DefaultMarker is Kubernetes' field default (JSON); KubebuilderDefault is kubebuilder's.
 	DefaultMarker      = "default"
 	KubebuilderDefault = "kubebuilder:default"
@@ -108,6 +116,13 @@ func Apigen() *Registry {
 			"under .status), selectorpath the label selector as a string (under .spec or .status, optional)",
 		Example: "+apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
 	}, "kubebuilder:subresource:scale")
+	r.Register(&Definition{
+		Name: CustomSubresourceMarker, Target: Type, Args: reflect.TypeFor[CustomSubresource](),
+		Help: "serves /<name> from REST storage you write: func New<Name>REST(main *REST) rest.Storage in " +
+			"pkg/registry/<group>/<kind>/<name>.go, which apigen generate scaffolds once; verbs (get, create, update, " +
+			"patch, delete, connect) are what it serves, checked when the server starts (repeat for several)",
+		Example: "+apigen:subresource:custom:name=approval,verbs=get;update;patch",
+	})
 	r.Register(&Definition{
 		Name: StorageVersion, Target: Type,
 		Help:    "marks this version as the one stored in etcd (required when a group has several versions)",

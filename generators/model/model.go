@@ -200,6 +200,29 @@ type Subresources struct {
 	Status bool `json:"status,omitempty"`
 	// Scale is the /scale subresource (+apigen:subresource:scale), or nil.
 	Scale *Scale `json:"scale,omitempty"`
+	// Custom are subresources served by REST storage the user writes
+	// (+apigen:subresource:custom), sorted by name.
+	Custom []CustomSubresource `json:"custom,omitempty"`
+}
+
+// CustomSubresource is a subresource served by a user-written rest.Storage.
+type CustomSubresource struct {
+	// Name is the subresource's path element (approval in flunders/approval).
+	Name string `json:"name"`
+	// Verbs are the verbs it serves, as discovery lists them, sorted: get, create, update,
+	// patch, delete, connect.
+	Verbs []string       `json:"verbs"`
+	Pos   token.Position `json:"pos"`
+}
+
+// GoName is the name in the user's constructor, New<GoName>REST: approval → Approval,
+// pod-logs → PodLogs.
+func (c CustomSubresource) GoName() string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(c.Name, func(r rune) bool { return r == '-' || r == '.' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
 }
 
 // Scale is a kind's /scale subresource: an autoscaling/v1 Scale read from and written to

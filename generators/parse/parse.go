@@ -48,6 +48,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.checkStrategyHooks(g)
 		p.checkSelectableFields(g)
 		p.checkScale(g)
+		p.checkCustomSubresources(g)
 	}
 	if err := p.errs.Err(); err != nil {
 		return nil, err
@@ -434,6 +435,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	var res, status, scale *markers.Marker
 	storage := false
 	var columns []model.PrintColumn
+	var customs []*markers.Marker
 	var selectable []model.SelectableField
 	selectablePos := map[string]token.Position{}
 	for _, m := range ms {
@@ -452,6 +454,8 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 				continue
 			}
 			scale = m
+		case markers.CustomSubresourceMarker:
+			customs = append(customs, m)
 		case markers.StorageVersion:
 			storage = true
 		case markers.PrintColumnMarker:
@@ -489,7 +493,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if res == nil {
 		for _, m := range ms {
 			switch m.Def.Name {
-			case markers.StatusSubresource, markers.ScaleSubresource, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker:
+			case markers.StatusSubresource, markers.ScaleSubresource, markers.CustomSubresourceMarker, markers.StorageVersion, markers.PrintColumnMarker, markers.SelectableMarker:
 				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
@@ -526,6 +530,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if scale != nil {
 		r.Subresources.Scale = p.scaleSubresource(scale, gpkg.Types[kind])
 	}
+	r.Subresources.Custom = p.customSubresources(customs)
 	embeds := embeddedMeta(st)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)

@@ -95,10 +95,16 @@ func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.REST
 		return err
 	}
 	flunderScaleStorage := wardleflunder.NewScaleREST(flunderStorage)
+	// flunders/approval is served by the project's own storage, with the verbs its marker declares.
+	flunderApprovalStorage := wardleflunder.NewApprovalREST(flunderStorage)
+	if err := server.CheckVerbs("flunders/approval", flunderApprovalStorage, "get", "patch", "update"); err != nil {
+		return err
+	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1beta1"] = map[string]rest.Storage{
-		"flunders":        flunderStorage,
-		"flunders/scale":  flunderScaleStorage,
-		"flunders/status": flunderStatusStorage,
+		"flunders":          flunderStorage,
+		"flunders/approval": flunderApprovalStorage,
+		"flunders/scale":    flunderScaleStorage,
+		"flunders/status":   flunderStatusStorage,
 	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1alpha1"] = map[string]rest.Storage{
 		"fischers":        fischerStorage,

@@ -60,6 +60,7 @@ type FlunderStatus struct {
 // +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
 // +apigen:subresource:status
 // +apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
+// +apigen:subresource:custom:name=approval,verbs=get;update;patch
 // +apigen:storageversion
 // +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference.name,description=The name of the object the flunder refers to
 // +apigen:printcolumn:name=Kind,type=string,JSONPath=.spec.reference.kind,priority=1
