@@ -124,6 +124,7 @@ func TestVersions(t *testing.T) {
 	checkScale(t, k, kubeconfig)
 	checkBanFlunder(t, k, "admission")
 	checkApproval(t, k, work)
+	checkKubectl(t, k)
 	stopServer(t, srv)
 
 	// etcd holds what the server wrote in its storage version; an object written before the

@@ -57,7 +57,7 @@ type FlunderStatus struct {
 
 // Flunder is the namespaced example kind of the wardle API, after k8s.io/sample-apiserver.
 //
-// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
+// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle;all
 // +apigen:subresource:status
 // +apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
 // +apigen:subresource:custom:name=approval,verbs=get;update;patch

@@ -270,7 +270,7 @@ func (*REST) ShortNames() []string {
 
 // Categories implements rest.CategoriesProvider: kubectl get <category> includes this resource.
 func (*REST) Categories() []string {
-	return []string{"wardle"}
+	return []string{"wardle", "all"}
 }
 
 // StatusREST is the storage of the flunders/status subresource.
