@@ -95,6 +95,7 @@ func (a APIs) validate() []error {
 	if a.Install == nil {
 		errs = append(errs, errors.New("server.APIs: Install is nil"))
 	}
+	errs = append(errs, validateAdmission(a.Admission)...)
 	return append(errs, a.Deployment.validate()...)
 }
 

@@ -23,6 +23,7 @@ package server
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"k8s.io/apiserver/pkg/admission"
@@ -61,12 +62,33 @@ type admissionPlugins struct {
 	informers Informers
 }
 
+// validateAdmission wants every plugin named, once, with a name no standard plugin has, and
+// built by a New function.
+func validateAdmission(plugins []AdmissionPlugin) []error {
+	var errs []error
+	standard := genericoptions.NewAdmissionOptions().Plugins.Registered()
+	seen := map[string]bool{}
+	for i, p := range plugins {
+		switch {
+		case p.Name == "" || p.New == nil:
+			errs = append(errs, fmt.Errorf("server.APIs: Admission[%d] (%q) needs a Name and a New function", i, p.Name))
+		case seen[p.Name] || slices.Contains(standard, p.Name):
+			errs = append(errs, fmt.Errorf("server.APIs: Admission[%d]: another admission plugin is named %s", i, p.Name))
+		}
+		seen[p.Name] = true
+	}
+	return errs
+}
+
 // register makes the plugins part of the standard admission chain of cluster mode: registered,
 // enabled by default after the standard ones, built once the loopback configuration exists
 // (ExtraAdmissionInitializers runs just before the chain is built).
 func (a *admissionPlugins) register(ro *genericoptions.RecommendedOptions) {
 	if len(a.plugins) == 0 {
 		return
+	}
+	if len(validateAdmission(a.plugins)) > 0 {
+		return // validate reports them before anything starts
 	}
 	for _, p := range a.plugins {
 		ro.Admission.Plugins.Register(p.Name, func(io.Reader) (admission.Interface, error) { return p.New(a.informers) })
