@@ -49,6 +49,10 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 		for _, g := range p.Groups {
 			b.Qual(path.Join(p.Module, installDir(g)), "Install").Call(jen.Id("Scheme"))
 		}
+		if scaled(p) {
+			b.Comment("What /scale subresources serve.")
+			b.Qual(serverPkg, "AddScaleToScheme").Call(jen.Id("Scheme"))
+		}
 		b.Comment("Options and the meta types every server returns (Status, discovery documents) are unversioned.")
 		b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("Scheme"), jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Version").Op(":").Lit("v1")))
 		b.Id("unversioned").Op(":=").Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(""), jen.Id("Version").Op(":").Lit("v1"))
@@ -120,6 +124,7 @@ func installGroupFunc(g *model.Group) string {
 // kind, shared by every version that declares the kind, converting to and from its hub.
 func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 	versions := g.ByPriority()
+	serverPkg := path.Join(p.Module, serverDir)
 	f.Comment(fmt.Sprintf("%s installs the %s API group.", installGroupFunc(g), g.Name))
 	f.Func().Id(installGroupFunc(g)).Params(
 		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
@@ -136,6 +141,21 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 				b.List(jen.Id(storageVar(r, "")), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
 			}
 			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			if r.Subresources.Scale != nil {
+				b.Id(storageVar(r, "scale")).Op(":=").Qual(reg, "NewScaleREST").Call(jen.Id(storageVar(r, "")))
+			}
+			for _, c := range r.Subresources.Custom {
+				v := storageVar(r, c.GoName())
+				b.Comment(fmt.Sprintf("%s/%s is served by the project's own storage, with the verbs its marker declares.", r.Plural, c.Name))
+				b.Id(v).Op(":=").Qual(reg, "New"+c.GoName()+"REST").Call(jen.Id(storageVar(r, "")))
+				b.If(jen.Err().Op(":=").Qual(serverPkg, "CheckVerbs").CallFunc(func(args *jen.Group) {
+					args.Lit(r.Plural + "/" + c.Name)
+					args.Id(v)
+					for _, verb := range c.Verbs {
+						args.Lit(verb)
+					}
+				}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			}
 		}
 		for _, v := range versions {
 			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Lit(v.Name)).Op("=").Map(jen.String()).Qual(restPkg, "Storage").Values(jen.DictFunc(func(d jen.Dict) {
@@ -144,6 +164,12 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 					d[jen.Lit(r.Plural)] = jen.Id(storageVar(hub, ""))
 					if hub.Subresources.Status {
 						d[jen.Lit(r.Plural+"/status")] = jen.Id(storageVar(hub, "status"))
+					}
+					if r.Subresources.Scale != nil {
+						d[jen.Lit(r.Plural+"/scale")] = jen.Id(storageVar(hub, "scale"))
+					}
+					for _, c := range r.Subresources.Custom {
+						d[jen.Lit(r.Plural+"/"+c.Name)] = jen.Id(storageVar(hub, c.GoName()))
 					}
 				}
 			}))
@@ -178,4 +204,16 @@ func deprecations(p *model.Project, serverPkg string) jen.Code {
 		return jen.Nil()
 	}
 	return jen.Qual(serverPkg, "Deprecations").Values(d)
+}
+
+// scaled reports whether any kind of the project has a scale subresource.
+func scaled(p *model.Project) bool {
+	for _, g := range p.Groups {
+		for _, h := range g.Hubs() {
+			if h.Resource.Subresources.Scale != nil {
+				return true
+			}
+		}
+	}
+	return false
 }

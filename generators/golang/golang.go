@@ -160,3 +160,9 @@ func structLit(fields ...field) *jen.Statement {
 		g.Line()
 	})
 }
+
+// RegistryDir and RegistryPackage are where a resource's REST storage lives and its package
+// name, for the user-owned files that share the package (custom subresources).
+func RegistryDir(g *model.Group, r *model.Resource) string { return registryDir(g, r) }
+
+func RegistryPackage(r *model.Resource) string { return registryPackage(r) }

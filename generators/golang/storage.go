@@ -64,6 +64,9 @@ func emitStorage(f *jen.File, server string, g *model.Group, hub *model.Version,
 	if r.Subresources.Status {
 		e.emitStatusREST(f)
 	}
+	if r.Subresources.Scale != nil {
+		e.emitScaleREST(f)
+	}
 }
 
 func (e resourceEmitter) kind() jen.Code { return jen.Qual(e.hub.Package, e.r.Kind) }
@@ -592,4 +595,36 @@ func rawString(s string) jen.Code {
 		return jen.Lit(s)
 	}
 	return jen.Op("`" + s + "`")
+}
+
+// emitScaleREST emits NewScaleREST: the server runtime's ScaleREST on the main store, with the
+// hub's paths and, for server-side apply's managed fields, every serving version's spec
+// replicas path.
+func (e resourceEmitter) emitScaleREST(f *jen.File) {
+	r, scale := e.r, e.r.Subresources.Scale
+	f.Line()
+	f.Comment(fmt.Sprintf("NewScaleREST returns the storage of the %s/scale subresource, an autoscaling/v1 Scale of", r.Plural))
+	f.Comment("the objects in the main resource's store.")
+	f.Func().Id("NewScaleREST").Params(jen.Id("main").Op("*").Id("REST")).Op("*").Qual(e.server, "ScaleREST").Block(
+		jen.Return(jen.Qual(e.server, "NewScaleREST").Call(
+			jen.Id("main").Dot("Store"),
+			jen.Qual(e.hub.Package, "SchemeGroupVersion"),
+			jen.Qual(e.server, "ScalePaths").Add(structLit(
+				field{"SpecReplicasPath", jen.Lit(scale.SpecReplicasPath)},
+				field{"StatusReplicasPath", jen.Lit(scale.StatusReplicasPath)},
+				field{"LabelSelectorPath", jen.Lit(scale.LabelSelectorPath)},
+			)),
+			jen.Map(jen.String()).String().Values(jen.DictFunc(func(d jen.Dict) {
+				for _, v := range e.g.Versions {
+					if vr := v.Kind(r.Kind); vr != nil {
+						path := ""
+						if vr.Subresources.Scale != nil {
+							path = vr.Subresources.Scale.SpecReplicasPath
+						}
+						d[jen.Lit(v.Name)] = jen.Lit(path)
+					}
+				}
+			})),
+		)),
+	)
 }

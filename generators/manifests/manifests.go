@@ -100,6 +100,10 @@ type data struct {
 
 	// Files are the other files of the kustomization's directory, for kustomization.yaml.
 	Files []string
+
+	// AggregatedRoles are the ClusterRoles that the cluster's built-in admin, edit and view
+	// roles aggregate, for the project's resources.
+	AggregatedRoles []aggregatedRole
 }
 
 // The bundled etcd: its image is the one kubeadm v1.37 deploys (registry.k8s.io/etcd:3.7.0-0),
@@ -316,6 +320,7 @@ func newData(p *model.Project) (*data, error) {
 			})
 		}
 	}
+	d.AggregatedRoles = aggregatedRoles(groups)
 	var names []string
 	for _, a := range d.APIServices {
 		names = append(names, strings.ReplaceAll(a.Name, ".", `\\.`))
@@ -349,7 +354,8 @@ var funcs = template.FuncMap{
 		pad := "\n" + strings.Repeat(" ", n)
 		return pad + strings.ReplaceAll(s, "\n", pad)
 	},
-	"q": strconv.Quote,
+	"q":    strconv.Quote,
+	"join": strings.Join,
 }
 
 // render executes one template, puts the generated header on top and checks every document.

@@ -45,6 +45,22 @@ type DeprecatedVersion struct {
 	Warning *string `marker:"warning,optional"`
 }
 
+// Scale is the argument struct of +apigen:subresource:scale (and
+// +kubebuilder:subresource:scale), with controller-gen's arguments: the JSON paths of the
+// replicas an autoscaling/v1 Scale reads and writes, and of the serialized label selector.
+type Scale struct {
+	SpecPath     string `marker:"specpath"`
+	StatusPath   string `marker:"statuspath"`
+	SelectorPath string `marker:"selectorpath,optional"`
+}
+
+// CustomSubresource is the argument struct of +apigen:subresource:custom: a subresource served
+// by REST storage the user writes, with the verbs it serves.
+type CustomSubresource struct {
+	Name  string   `marker:"name"`
+	Verbs []string `marker:"verbs"`
+}
+
 // Deploy is the argument struct of +apigen:deploy: the names of the server in a cluster. An
 // argument left out is nil and takes its default; one given empty is an error.
 type Deploy struct {
@@ -55,15 +71,17 @@ type Deploy struct {
 
 // Names of the markers the model reads.
 const (
-	GroupName         = "groupName"
-	ResourceMarker    = "apigen:resource"
-	StatusSubresource = "apigen:subresource:status"
-	StorageVersion    = "apigen:storageversion"
-	PrintColumnMarker = "apigen:printcolumn"
-	SelectableMarker  = "apigen:selectablefield"
-	DeprecatedMarker  = "apigen:deprecatedversion"
-	Domain            = "apigen:domain"
-	DeployMarker      = "apigen:deploy"
+	GroupName               = "groupName"
+	ResourceMarker          = "apigen:resource"
+	StatusSubresource       = "apigen:subresource:status"
+	ScaleSubresource        = "apigen:subresource:scale"
+	CustomSubresourceMarker = "apigen:subresource:custom"
+	StorageVersion          = "apigen:storageversion"
+	PrintColumnMarker       = "apigen:printcolumn"
+	SelectableMarker        = "apigen:selectablefield"
+	DeprecatedMarker        = "apigen:deprecatedversion"
+	Domain                  = "apigen:domain"
+	DeployMarker            = "apigen:deploy"
 	// DefaultMarker is Kubernetes' field default (JSON); KubebuilderDefault is kubebuilder's.
 	DefaultMarker      = "default"
 	KubebuilderDefault = "kubebuilder:default"
@@ -115,6 +133,28 @@ func Apigen() *Registry {
 		},
 	}, "kubebuilder:subresource:status")
 	r.Register(&Definition{
+		Name: ScaleSubresource, Target: Type, Args: reflect.TypeFor[Scale](),
+		Help: "serves a /scale subresource (autoscaling/v1 Scale, for kubectl scale and autoscalers), as a CRD's: " +
+			"specpath is the desired replicas (an integer under .spec), statuspath the observed replicas (an integer " +
+			"under .status), selectorpath the label selector as a string (under .spec or .status, optional)",
+		Example: "+apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
+		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
+			if prev := r.Subresources.Scale; prev != nil {
+				return fmt.Errorf("+%s: %s already has a scale subresource at %s", m.Name, r.Kind, prev.Pos)
+			}
+			r.Subresources.Scale = kind.Scale(m)
+			return nil
+		},
+	}, "kubebuilder:subresource:scale")
+	r.Register(&Definition{
+		Name: CustomSubresourceMarker, Target: Type, Args: reflect.TypeFor[CustomSubresource](),
+		Help: "serves /<name> from REST storage you write: func New<Name>REST(main *REST) rest.Storage in " +
+			"pkg/registry/<group>/<kind>/<name>.go, which apigen generate scaffolds once; verbs (get, create, update, " +
+			"patch, delete, connect) are what it serves, checked when the server starts (repeat for several)",
+		Example:  "+apigen:subresource:custom:name=approval,verbs=get;update;patch",
+		Resource: customSubresource,
+	})
+	r.Register(&Definition{
 		Name: StorageVersion, Target: Type,
 		Help:    "marks this version as the one stored in etcd (required when a group has several versions)",
 		Example: "+apigen:storageversion",
@@ -128,13 +168,16 @@ func Apigen() *Registry {
 		Help: "a column of kubectl get's table output in this version (repeat the marker for several columns; " +
 			"priority > 0 shows only with -o wide); without any, kubectl get prints NAME and AGE, as for a CRD",
 		Example: "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
-		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
+		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
 			a := m.Args.(*PrintColumn)
 			if !strings.HasPrefix(a.JSONPath, ".") {
 				return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.replicas", m.Name, a.JSONPath)
 			}
 			if a.Priority < 0 {
 				return fmt.Errorf("+%s: priority=%d must not be negative", m.Name, a.Priority)
+			}
+			if err := kind.ColumnPath(a.JSONPath); err != nil {
+				return fmt.Errorf("+%s: JSONPath=%s: %v", m.Name, a.JSONPath, err)
 			}
 			r.PrintColumns = append(r.PrintColumns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
 			return nil

@@ -82,6 +82,11 @@ type Definition struct {
 type Kind interface {
 	// SelectableField resolves a JSON path (.spec.color) to the kind's Go fields.
 	SelectableField(jsonPath string) (model.SelectableField, error)
+	// ColumnPath says what is wrong with a print column's JSON path, nil when it names a field.
+	ColumnPath(jsonPath string) error
+	// Scale checks a scale subresource marker's paths against the kind's fields, reporting
+	// each problem itself, and returns the subresource, nil when a path is wrong.
+	Scale(m *Marker) *model.Scale
 }
 
 // Written is the marker's name as written, with the part of a pass-through marker's text that

@@ -89,11 +89,10 @@ func TestForeignMarkersAreIgnored(t *testing.T) {
 // with the reason, so that the user is warned, named as controller-gen names it.
 func TestMarkersWithoutEffect(t *testing.T) {
 	for line, want := range map[string]string{
-		"// +kubebuilder:skipversion": "kubebuilder:skipversion",
-		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n": "kubebuilder:subresource:scale",
-		"// +kubebuilder:unservedversion":                                                "kubebuilder:unservedversion",
-		"// +kubebuilder:validation:Minimun=1":                                           "kubebuilder:validation:Minimun",
-		"// +kubebuilder:validation:XValidations:rule=\"self > 0\"":                      "kubebuilder:validation:XValidations",
+		"// +kubebuilder:skipversion":                               "kubebuilder:skipversion",
+		"// +kubebuilder:unservedversion":                           "kubebuilder:unservedversion",
+		"// +kubebuilder:validation:Minimun=1":                      "kubebuilder:validation:Minimun",
+		"// +kubebuilder:validation:XValidations:rule=\"self > 0\"": "kubebuilder:validation:XValidations",
 	} {
 		m, err := Apigen().Parse(line, Type, pos)
 		if err != nil || m == nil || m.Def.NoEffect == "" || m.Written() != want {
@@ -105,7 +104,8 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		"// +kubebuilder:printcolumn:name=A,type=string,JSONPath=.a", "// +kubebuilder:selectablefield:JSONPath=.spec.a",
 		"// +kubebuilder:deprecatedversion:warning=\"old\"", "// +kubebuilder:validation:Minimum=1",
 		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"", "// +kubebuilder:validation:items:Pattern=`^a`",
-		"// +kubebuilder:validation:MaxItems=3", "// +listType=map", "// +kubebuilder:validation:Enum=a;b"} {
+		"// +kubebuilder:validation:MaxItems=3", "// +listType=map", "// +kubebuilder:validation:Enum=a;b",
+		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n"} {
 		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
 			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}

@@ -205,6 +205,48 @@ func (r *Resource) Namespaced() bool { return r.Scope == Namespaced }
 // Subresources are the subresources served besides the main resource.
 type Subresources struct {
 	Status bool `json:"status,omitempty"`
+	// Scale is the /scale subresource (+apigen:subresource:scale), or nil.
+	Scale *Scale `json:"scale,omitempty"`
+	// Custom are subresources served by REST storage the user writes
+	// (+apigen:subresource:custom), sorted by name.
+	Custom []CustomSubresource `json:"custom,omitempty"`
+}
+
+// CustomSubresource is a subresource served by a user-written rest.Storage.
+type CustomSubresource struct {
+	// Name is the subresource's path element (approval in flunders/approval).
+	Name string `json:"name"`
+	// Verbs are the verbs it serves, as discovery lists them, sorted: get, create, update,
+	// patch, delete, connect.
+	Verbs []string       `json:"verbs"`
+	Pos   token.Position `json:"pos"`
+}
+
+// GoName is the name in the user's constructor, New<GoName>REST: approval → Approval,
+// pod-logs → PodLogs.
+func (c CustomSubresource) GoName() string {
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(c.Name, func(r rune) bool { return r == '-' || r == '.' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+// Scale is a kind's /scale subresource: an autoscaling/v1 Scale read from and written to
+// these fields, as for a CRD's scale subresource.
+type Scale struct {
+	// SpecReplicasPath is the desired replicas (.spec.replicas), an integer field.
+	SpecReplicasPath string `json:"specReplicasPath"`
+	// StatusReplicasPath is the observed replicas (.status.replicas), an integer field.
+	StatusReplicasPath string `json:"statusReplicasPath"`
+	// LabelSelectorPath is the label selector in its string form, or "".
+	LabelSelectorPath string         `json:"labelSelectorPath,omitempty"`
+	Pos               token.Position `json:"pos"`
+}
+
+// Same reports whether two scale subresources read and write the same fields.
+func (s *Scale) Same(o *Scale) bool {
+	return s.SpecReplicasPath == o.SpecReplicasPath && s.StatusReplicasPath == o.StatusReplicasPath && s.LabelSelectorPath == o.LabelSelectorPath
 }
 
 // Hooks lists the optional strategy hooks a type implements.

@@ -146,41 +146,68 @@ func mentions(files []*ast.File, name string) bool {
 // As for a CRD, the value must be a string, an integer or a boolean.
 func selectableField(t *gengotypes.Type, jsonPath string) (model.SelectableField, error) {
 	f := model.SelectableField{JSONPath: jsonPath}
-	if t == nil {
-		return f, fmt.Errorf("the kind's type is not in the load")
+	steps, leaf, err := goFieldPath(t, jsonPath)
+	if err != nil {
+		return f, err
 	}
+	f.Go = steps
+	if f.Type = valueType(leaf); f.Type == "" {
+		return f, fmt.Errorf("a selectable field is a string, an integer or a boolean, not %s", typeName(leaf))
+	}
+	return f, nil
+}
+
+// goFieldPath resolves a JSON path (.spec.replicas) on a kind's type to the Go fields on the
+// way (pointers marked) and the type of the value, a pointer's element for a pointer field.
+func goFieldPath(t *gengotypes.Type, jsonPath string) ([]model.FieldStep, *gengotypes.Type, error) {
+	if t == nil {
+		return nil, nil, fmt.Errorf("the kind's type is not in the load")
+	}
+	var steps []model.FieldStep
 	parent := "the kind"
 	for _, name := range strings.Split(strings.TrimPrefix(jsonPath, "."), ".") {
 		t = underlying(t)
 		if t.Kind != gengotypes.Struct {
-			return f, fmt.Errorf("%s is not an object, so it has no field %q", parent, name)
+			return nil, nil, fmt.Errorf("%s is not an object, so it has no field %q", parent, name)
 		}
 		parent = name
 		m, ok := memberByJSON(t, name)
 		if !ok {
-			return f, fmt.Errorf("%s has no field %q", t.Name.Name, name)
+			return nil, nil, fmt.Errorf("%s has no field %q", t.Name.Name, name)
 		}
 		step := model.FieldStep{Name: m.Name}
 		next := m.Type
 		if next.Kind == gengotypes.Pointer {
 			step.Pointer, next = true, next.Elem
 		}
-		f.Go = append(f.Go, step)
+		steps = append(steps, step)
 		t = next
 	}
+	return steps, t, nil
+}
+
+// valueType is the JSON type of a Go value that is a string, an integer or a boolean
+// ("string", "integer", "boolean"), or "" for anything else.
+func valueType(t *gengotypes.Type) string {
 	switch leaf := underlying(t); {
 	case leaf.Kind != gengotypes.Builtin:
-		return f, fmt.Errorf("a selectable field is a string, an integer or a boolean, not %s", t.Name.Name)
+		return ""
 	case leaf.Name.Name == "string":
-		f.Type = "string"
+		return "string"
 	case leaf.Name.Name == "bool":
-		f.Type = "boolean"
+		return "boolean"
 	case strings.HasPrefix(leaf.Name.Name, "int") || strings.HasPrefix(leaf.Name.Name, "uint"):
-		f.Type = "integer"
-	default:
-		return f, fmt.Errorf("a selectable field is a string, an integer or a boolean, not %s", leaf.Name.Name)
+		return "integer"
 	}
-	return f, nil
+	return ""
+}
+
+// typeName names a type in an error: the declared name, or the builtin it is made of.
+func typeName(t *gengotypes.Type) string {
+	if leaf := underlying(t); leaf.Kind == gengotypes.Builtin {
+		return leaf.Name.Name
+	}
+	return t.Name.Name
 }
 
 // underlying follows named types (type Color string) to what they are made of.
@@ -191,12 +218,18 @@ func underlying(t *gengotypes.Type) *gengotypes.Type {
 	return t
 }
 
-// memberByJSON finds a struct member by its JSON name, looking into embedded structs.
+// memberByJSON finds a struct member by its JSON name, looking into embedded structs whose
+// fields are inlined (metav1.TypeMeta's kind and apiVersion).
 func memberByJSON(t *gengotypes.Type, name string) (gengotypes.Member, bool) {
 	for _, m := range t.Members {
 		jsonName, _, _ := strings.Cut(reflect.StructTag(m.Tags).Get("json"), ",")
 		if jsonName == name {
 			return m, true
+		}
+		if inner := underlying(derefPointer(m.Type)); m.Embedded && jsonName == "" && inner.Kind == gengotypes.Struct {
+			if found, ok := memberByJSON(inner, name); ok {
+				return found, true
+			}
 		}
 	}
 	return gengotypes.Member{}, false

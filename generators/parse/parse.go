@@ -49,6 +49,8 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
 		p.checkSelectableFields(g)
+		p.checkScale(g)
+		p.checkCustomSubresources(g)
 	}
 	if err := p.errs.Err(); err != nil {
 		return nil, err
@@ -487,7 +489,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		if m.Def.Resource == nil {
 			continue
 		}
-		if err := m.Def.Resource(m, r, kindFields{gpkg.Types[kind]}); err != nil {
+		if err := m.Def.Resource(m, r, kindFields{p, gpkg.Types[kind]}); err != nil {
 			p.errs.Add(m.Pos, "%v", err)
 		}
 	}
@@ -679,8 +681,15 @@ func defaultDeprecations(g *model.Group) {
 }
 
 // kindFields answers a type marker's questions about the kind's Go type.
-type kindFields struct{ t *gengotypes.Type }
+type kindFields struct {
+	p *parser_
+	t *gengotypes.Type
+}
 
 func (k kindFields) SelectableField(jsonPath string) (model.SelectableField, error) {
 	return selectableField(k.t, jsonPath)
 }
+
+func (k kindFields) ColumnPath(jsonPath string) error { return columnPath(k.t, jsonPath) }
+
+func (k kindFields) Scale(m *markers.Marker) *model.Scale { return k.p.scaleSubresource(m, k.t) }

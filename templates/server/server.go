@@ -120,7 +120,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	// OpenAPI v2 and v3 feed kubectl explain, client-side validation and
 	// server-side apply.
 	namer := definitionNamer(apis.Scheme)
-	definitions := apis.Schemas.constrain(apis.Scheme, apis.OpenAPIDefinitions)
+	definitions := apis.Schemas.constrain(apis.Scheme, WithScaleOpenAPIDefinitions(apis.OpenAPIDefinitions))
 	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(definitions, namer)
 	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(definitions, namer)
 	for _, info := range []*spec.Info{config.OpenAPIConfig.Info, config.OpenAPIV3Config.Info} {
@@ -138,6 +138,11 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if err := o.recommended.ApplyTo(config); err != nil {
 		return nil, err
 	}
+	if o.recommended.Admission == nil {
+		if err := o.admission.localChain(config); err != nil {
+			return nil, err
+		}
+	}
 	if customize != nil {
 		customize(config)
 	}
@@ -150,6 +155,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if err := apis.Install(s, config.RESTOptionsGetter); err != nil {
 		return nil, fmt.Errorf("installing APIs: %w", err)
 	}
+	o.admission.start(s)
 	return s, nil
 }
 

@@ -83,6 +83,8 @@ func TestAggregated(t *testing.T) {
 	t.Run("discovery and OpenAPI are merged", func(t *testing.T) { a.checkDiscovery(t) })
 	t.Run("CRUD, watch and status through kube-apiserver", func(t *testing.T) { a.checkCRUD(t) })
 	t.Run("RBAC is delegated", func(t *testing.T) { a.checkRBAC(t) })
+	t.Run("the built-in edit and view roles aggregate the generated ones", func(t *testing.T) { a.checkAggregatedRoles(t) })
+	t.Run("admission: policies, namespaces and the project's own plugin", func(t *testing.T) { a.checkAdmission(t) })
 	t.Run("request headers are trusted only from the front proxy", func(t *testing.T) { a.checkForgedHeaders(t) })
 	t.Run("a Prometheus ServiceAccount scrapes /metrics with the generated ClusterRole", func(t *testing.T) { a.checkMetricsScrape(t) })
 	t.Run("the monitoring component parses and names only exported metrics", func(t *testing.T) { a.checkMonitoring(t) })
@@ -120,6 +122,9 @@ func startAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries) *aggre
 	t.Logf("etcd (3 members) and kube-apiserver ready in %s", time.Since(start).Round(time.Millisecond))
 	a.admin = &kubectl{bin: tc.kubectl, kubeconfig: a.kas.AdminKubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
 	a.dyn = dynamicFor(t, a.kas.AdminKubeconfig)
+	// kube-controller-manager's part of RBAC: the built-in admin, edit and view roles get the
+	// rules of the ClusterRoles labelled to aggregate into them.
+	startProcess(t, cmdOpts{Dir: work}, filepath.Join(work, "clusterrole-aggregator.log"), bins.ClusterRoleAggregator, "--kubeconfig="+a.kas.AdminKubeconfig)
 
 	// Two replicas on their own ports behind one address, as a Service with
 	// two endpoints: the APIService points at the load balancer.
@@ -711,4 +716,60 @@ func (a *aggregation) checkMonitoring(t *testing.T) {
 			t.Errorf("the monitoring component names %s, which the server does not export", name)
 		}
 	}
+}
+
+// checkAggregatedRoles binds two users to the cluster's built-in edit and view ClusterRoles in
+// one namespace, as a cluster administrator would, and proves that the generated
+// aggregate-to-edit and aggregate-to-view ClusterRoles extend them to flunders: the editor
+// creates, scales and deletes them there (and nowhere else), the viewer only reads.
+func (a *aggregation) checkAggregatedRoles(t *testing.T) {
+	const ns = "team"
+	a.admin.ok(t, "create", "namespace", ns)
+	users := map[string]*kubectl{}
+	for user, role := range map[string]string{"erin": "edit", "victor": "view"} {
+		kc, err := a.kas.UserKubeconfig(user)
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[user] = &kubectl{bin: a.admin.bin, kubeconfig: kc, cacheDir: filepath.Join(a.work, user+"-cache")}
+		a.admin.ok(t, "create", "rolebinding", user+"-"+role, "-n", ns, "--clusterrole="+role, "--user="+user)
+	}
+	editor, viewer := users["erin"], users["victor"]
+	flunder := func(name, ns string) string {
+		return fmt.Sprintf("apiVersion: %s/v1beta1\nkind: Flunder\nmetadata: {name: %s, namespace: %s}\nspec: {replicas: 1}\n", wardleGroup, name, ns)
+	}
+	// The extension server's authorizer caches SubjectAccessReview answers briefly: poll.
+	err := poll(30*time.Second, func() error {
+		if r := editor.run(flunder("by-editor", ns), "create", "-f", "-"); r.ExitCode != 0 {
+			return fmt.Errorf("%s", r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("a user bound to edit in %s cannot create a flunder there: %v", ns, err)
+	}
+	editor.ok(t, "scale", "flunder", "by-editor", "-n", ns, "--replicas=2")
+	editor.ok(t, "get", "flunders", "-n", ns)
+	forbidden := func(r *cmdResult, what string) {
+		t.Helper()
+		if r.ExitCode == 0 || !strings.Contains(r.Stderr, "Forbidden") {
+			t.Errorf("%s: want Forbidden, got:\n%s", what, r)
+		}
+	}
+	forbidden(editor.run(flunder("elsewhere", "default"), "create", "-f", "-"), "the editor of "+ns+" creates a flunder in default")
+
+	err = poll(30*time.Second, func() error {
+		if r := viewer.run("", "get", "flunder", "by-editor", "-n", ns, "-o", "name"); r.ExitCode != 0 {
+			return fmt.Errorf("%s", r)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("a user bound to view in %s cannot get a flunder there: %v", ns, err)
+	}
+	viewer.ok(t, "get", "flunders", "-n", ns, "--subresource=scale", "by-editor")
+	forbidden(viewer.run(flunder("by-viewer", ns), "create", "-f", "-"), "the viewer creates a flunder")
+	forbidden(viewer.run("", "scale", "flunder", "by-editor", "-n", ns, "--replicas=3"), "the viewer scales a flunder")
+	forbidden(viewer.run("", "delete", "flunder", "by-editor", "-n", ns), "the viewer deletes a flunder")
+	editor.ok(t, "delete", "flunder", "by-editor", "-n", ns)
 }

@@ -39,8 +39,9 @@ func TestVersions(t *testing.T) {
 	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), before)
 	v1alpha1Types := filepath.Join(before, "pkg/apis/wardle/v1alpha1/flunder_types.go")
 	v1beta1Types := filepath.Join(before, "pkg/apis/wardle/v1beta1/flunder_types.go")
-	// (Its selectable field goes too: a selectable field must be selectable in the hub.)
+	// (Its selectable field and approval subresource go too: both must be the hub's.)
 	beta := strings.Replace(readFile(t, v1beta1Types), "// +apigen:storageversion\n", "", 1)
+	beta = strings.Replace(beta, "// +apigen:subresource:custom:name=approval,verbs=get;update;patch\n", "", 1)
 	writeFile(t, v1beta1Types, strings.Replace(beta, "// +apigen:selectablefield:JSONPath=.spec.reference.kind\n", "", 1))
 	writeFile(t, v1alpha1Types, strings.Replace(readFile(t, v1alpha1Types), "type Flunder struct", "// +apigen:storageversion\ntype Flunder struct", 1))
 	if err := os.Remove(filepath.Join(before, "pkg/apis/wardle/v1beta1/flunder_hooks.go")); err != nil {
@@ -122,6 +123,10 @@ func TestVersions(t *testing.T) {
 	checkDefaultInOpenAPI(t, k)
 	checkSchemaValidation(t, k)
 	checkDeprecatedVersion(t, k)
+	checkScale(t, k, kubeconfig)
+	checkBanFlunder(t, k, "admission")
+	checkApproval(t, k, work)
+	checkKubectl(t, k)
 	stopServer(t, srv)
 
 	// etcd holds what the server wrote in its storage version; an object written before the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/kube"
+	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/scaffold"
 )
@@ -68,7 +69,7 @@ func planAt(root string, o pipeline.Options, warn io.Writer) (*engine.Plan, erro
 	}
 	plan, err := engine.NewPlan(root, res.Output)
 	if plan != nil {
-		plan.Warnings = res.Project.Warnings
+		plan.Warnings, plan.Project = res.Project.Warnings, res.Project
 	}
 	return plan, err
 }
@@ -86,6 +87,16 @@ func writeConversionStubs(w io.Writer, root string, missing *kube.MissingConvers
 		}
 	}
 	return nil
+}
+
+// writeSubresourceStubs scaffolds the REST storage of each custom subresource that has none
+// yet, and says which.
+func writeSubresourceStubs(w io.Writer, root string, p *model.Project) error {
+	res, err := scaffold.SubresourceStubs(root, p)
+	for _, f := range res.Written {
+		fmt.Fprintf(w, "apigen: wrote %s, the storage of a custom subresource: write its verbs, they fail until you do\n", f)
+	}
+	return err
 }
 
 func newGenerate() *cobra.Command {
@@ -144,6 +155,9 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 					return err
 				}
 				if sum, err = plan.Apply(); err != nil {
+					return err
+				}
+				if err := writeSubresourceStubs(cmd.OutOrStdout(), root, plan.Project); err != nil {
 					return err
 				}
 				cache.record(plan, sum.Written, sum.Deleted)

@@ -285,3 +285,48 @@ pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:unservedversion h
 		}
 	}
 }
+
+// TestScaffoldSubresources declares custom subresources on wardle's Flunder with every verb a
+// subresource's storage can serve: generate writes one user-owned stub per subresource that
+// has none (and says so), the project builds with them, and an edited stub is never rewritten.
+func TestScaffoldSubresources(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	types := filepath.Join(dir, "pkg/apis/wardle/v1beta1/flunder_types.go")
+	src := strings.Replace(readTestFile(t, types), "// +apigen:subresource:custom:name=approval,verbs=get;update;patch\n",
+		"// +apigen:subresource:custom:name=approval,verbs=get;update;patch\n"+
+			"// +apigen:subresource:custom:name=pod-logs,verbs=connect\n"+
+			"// +apigen:subresource:custom:name=eviction,verbs=create;delete\n", 1)
+	if err := os.WriteFile(types, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	approval := filepath.Join(dir, "pkg/registry/wardle/flunder/approval.go")
+	edited := readTestFile(t, approval)
+	code, out, errOut := run("generate")
+	for _, name := range []string{"pod-logs", "eviction"} {
+		if want := "apigen: wrote pkg/registry/wardle/flunder/" + name + ".go"; code != 0 || !strings.Contains(out, want) {
+			t.Errorf("generate: exit %d, want %q in:\n%s%s", code, want, out, errOut)
+		}
+	}
+	if strings.Contains(out, "approval.go") || readTestFile(t, approval) != edited {
+		t.Errorf("generate rewrote the user's approval.go:\n%s", out)
+	}
+	for file, want := range map[string]string{
+		"pod-logs.go": "func (r *PodLogsREST) Connect(ctx context.Context, name string, options runtime.Object, responder rest.Responder) (http.Handler, error) {",
+		"eviction.go": "func NewEvictionREST(main *REST) rest.Storage { return &EvictionREST{main: main} }",
+	} {
+		if got := readTestFile(t, filepath.Join(dir, "pkg/registry/wardle/flunder", file)); !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", file, want, got)
+		}
+	}
+	cmd := exec.Command("go", "build", "./...")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build with the scaffolded subresources: %v\n%s", err, out)
+	}
+	if code, out, errOut := run("generate"); code != 0 || strings.Contains(out, "wrote pkg/registry") {
+		t.Errorf("a second generate: exit %d, want 0 and no stub written:\n%s%s", code, out, errOut)
+	}
+}

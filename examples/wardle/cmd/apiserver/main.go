@@ -12,11 +12,15 @@ import (
 	genericapiserver "k8s.io/apiserver/pkg/server"
 	"k8s.io/component-base/cli"
 
+	"example.com/wardle/pkg/admission"
 	"example.com/wardle/pkg/apiserver"
 	"example.com/wardle/pkg/cmd/server"
 )
 
 func main() {
 	ctx := genericapiserver.SetupSignalContext()
-	os.Exit(cli.Run(server.NewCommand(ctx, apiserver.APIs())))
+	apis := apiserver.APIs()
+	// Admission plugins of your own run on every request, in local and cluster mode.
+	apis.Admission = append(apis.Admission, admission.BanFlunder)
+	os.Exit(cli.Run(server.NewCommand(ctx, apis)))
 }

@@ -47,6 +47,8 @@ var (
 
 func init() {
 	wardleinstall.Install(Scheme)
+	// What /scale subresources serve.
+	server.AddScaleToScheme(Scheme)
 	// Options and the meta types every server returns (Status, discovery documents) are unversioned.
 	metav1.AddToGroupVersion(Scheme, schema.GroupVersion{Version: "v1"})
 	unversioned := schema.GroupVersion{Group: "", Version: "v1"}
@@ -114,13 +116,22 @@ func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.REST
 	if err != nil {
 		return err
 	}
+	flunderScaleStorage := wardleflunder.NewScaleREST(flunderStorage)
+	// flunders/approval is served by the project's own storage, with the verbs its marker declares.
+	flunderApprovalStorage := wardleflunder.NewApprovalREST(flunderStorage)
+	if err := server.CheckVerbs("flunders/approval", flunderApprovalStorage, "get", "patch", "update"); err != nil {
+		return err
+	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1beta1"] = map[string]rest.Storage{
-		"flunders":        flunderStorage,
-		"flunders/status": flunderStatusStorage,
+		"flunders":          flunderStorage,
+		"flunders/approval": flunderApprovalStorage,
+		"flunders/scale":    flunderScaleStorage,
+		"flunders/status":   flunderStatusStorage,
 	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1alpha1"] = map[string]rest.Storage{
 		"fischers":        fischerStorage,
 		"flunders":        flunderStorage,
+		"flunders/scale":  flunderScaleStorage,
 		"flunders/status": flunderStatusStorage,
 	}
 	return s.InstallAPIGroup(&apiGroupInfo)

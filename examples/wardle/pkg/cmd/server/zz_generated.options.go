@@ -63,6 +63,8 @@ type APIs struct {
 	Deprecations Deprecations
 	// Install installs an APIGroupInfo for every group, with storage from optsGetter.
 	Install func(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error
+	// Admission are the project's own admission plugins; cmd/apiserver/main.go sets them.
+	Admission []AdmissionPlugin
 	// Deployment names the server's objects in a cluster, as the project's
 	// config/generated deploys it; the certs command defaults to these names.
 	// It may be left zero (a server built by hand for a test): certs then
@@ -118,6 +120,7 @@ func (a APIs) validate() []error {
 	if a.Install == nil {
 		errs = append(errs, errors.New("server.APIs: Install is nil"))
 	}
+	errs = append(errs, validateAdmission(a.Admission)...)
 	return append(errs, a.Deployment.validate()...)
 }
 
@@ -136,6 +139,7 @@ const (
 type options struct {
 	apis        APIs
 	recommended *genericoptions.RecommendedOptions
+	admission   *admissionPlugins
 
 	// Local mode only.
 	dataDir        string
@@ -154,7 +158,9 @@ func newOptions(apis APIs) *options {
 		),
 		dataDir:        defaultDataDir,
 		kubeconfigPath: defaultKubeconfig,
+		admission:      &admissionPlugins{plugins: apis.Admission},
 	}
+	o.admission.register(o.recommended)
 	// Lets discovery report each resource's storage version hash, from the
 	// version the codec encodes its kind in.
 	o.recommended.Etcd.StorageConfig.EncodeVersioner = apis.StorageVersions

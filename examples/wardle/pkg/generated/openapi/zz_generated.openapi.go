@@ -319,6 +319,13 @@ func schema_pkg_apis_wardle_v1alpha1_FlunderSpec(ref common.ReferenceCallback) c
 							Enum:        []interface{}{"Fischer", "Flunder"},
 						},
 					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is how many copies of the flunder are wanted; kubectl scale sets it through the /scale subresource.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
 				},
 			},
 		},
@@ -351,6 +358,20 @@ func schema_pkg_apis_wardle_v1alpha1_FlunderStatus(ref common.ReferenceCallback)
 									},
 								},
 							},
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is how many copies of the flunder there are.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector selects the flunder's copies by label, in the string form of a label selector.",
+							Type:        []string{"string"},
+							Format:      "",
 						},
 					},
 				},
@@ -500,6 +521,13 @@ func schema_pkg_apis_wardle_v1beta1_FlunderSpec(ref common.ReferenceCallback) co
 							Ref:         ref(v1beta1.FlunderReference{}.OpenAPIModelName()),
 						},
 					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is how many copies of the flunder are wanted; kubectl scale sets it through the /scale subresource.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
 				},
 			},
 		},
@@ -534,6 +562,20 @@ func schema_pkg_apis_wardle_v1beta1_FlunderStatus(ref common.ReferenceCallback) 
 									},
 								},
 							},
+						},
+					},
+					"replicas": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Replicas is how many copies of the flunder there are.",
+							Type:        []string{"integer"},
+							Format:      "int32",
+						},
+					},
+					"selector": {
+						SchemaProps: spec.SchemaProps{
+							Description: "Selector selects the flunder's copies by label, in the string form of a label selector.",
+							Type:        []string{"string"},
+							Format:      "",
 						},
 					},
 				},

@@ -26,6 +26,11 @@ type FlunderSpec struct {
 	// ReferenceType is the kind of object Reference names; it defaults to Flunder when Reference is set.
 	// +optional
 	ReferenceType *ReferenceType `json:"referenceType,omitempty"`
+
+	// Replicas is how many copies of the flunder are wanted; kubectl scale sets it through the
+	// /scale subresource.
+	// +optional
+	Replicas *int32 `json:"replicas,omitempty"`
 }
 
 // FlunderStatus is the observed state of a Flunder.
@@ -35,13 +40,22 @@ type FlunderStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// Replicas is how many copies of the flunder there are.
+	// +optional
+	Replicas int32 `json:"replicas,omitempty"`
+
+	// Selector selects the flunder's copies by label, in the string form of a label selector.
+	// +optional
+	Selector string `json:"selector,omitempty"`
 }
 
 // Flunder is the namespaced example kind of the wardle API, after k8s.io/sample-apiserver.
 //
-// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
+// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle;all
 // +apigen:subresource:status
 // +apigen:deprecatedversion
+// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
 // +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference
 // +apigen:printcolumn:name=Type,type=string,JSONPath=.spec.referenceType,priority=1
 // +apigen:printcolumn:name=Age,type=date,JSONPath=.metadata.creationTimestamp

@@ -155,11 +155,13 @@ func Convert_v1beta1_FlunderList_To_v1alpha1_FlunderList(in *v1beta1.FlunderList
 func autoConvert_v1alpha1_FlunderSpec_To_v1beta1_FlunderSpec(in *FlunderSpec, out *v1beta1.FlunderSpec, s conversion.Scope) error {
 	// WARNING: in.Reference requires manual conversion: inconvertible types (string vs *example.com/wardle/pkg/apis/wardle/v1beta1.FlunderReference)
 	// WARNING: in.ReferenceType requires manual conversion: does not exist in peer-type
+	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
 	return nil
 }
 
 func autoConvert_v1beta1_FlunderSpec_To_v1alpha1_FlunderSpec(in *v1beta1.FlunderSpec, out *FlunderSpec, s conversion.Scope) error {
 	// WARNING: in.Reference requires manual conversion: inconvertible types (*example.com/wardle/pkg/apis/wardle/v1beta1.FlunderReference vs string)
+	out.Replicas = (*int32)(unsafe.Pointer(in.Replicas))
 	return nil
 }
 

@@ -33,6 +33,11 @@ type FlunderSpec struct {
 	// Reference names another flunder or a fischer.
 	// +optional
 	Reference *FlunderReference `json:"reference,omitempty"`
+
+	// Replicas is how many copies of the flunder are wanted; kubectl scale sets it through the
+	// /scale subresource.
+	// +optional
+	Replicas *int32 `json:"replicas,omitempty"`
 }
 
 // FlunderStatus is the observed state of a Flunder.
@@ -42,12 +47,22 @@ type FlunderStatus struct {
 	// +listType=map
 	// +listMapKey=type
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// Replicas is how many copies of the flunder there are.
+	// +optional
+	Replicas int32 `json:"replicas,omitempty"`
+
+	// Selector selects the flunder's copies by label, in the string form of a label selector.
+	// +optional
+	Selector string `json:"selector,omitempty"`
 }
 
 // Flunder is the namespaced example kind of the wardle API, after k8s.io/sample-apiserver.
 //
-// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle
+// +apigen:resource:path=flunders,shortName=fl,scope=Namespaced,categories=wardle;all
 // +apigen:subresource:status
+// +apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
+// +apigen:subresource:custom:name=approval,verbs=get;update;patch
 // +apigen:storageversion
 // +apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference.name,description=The name of the object the flunder refers to
 // +apigen:printcolumn:name=Kind,type=string,JSONPath=.spec.reference.kind,priority=1

@@ -110,6 +110,11 @@ func (in *FlunderSpec) DeepCopyInto(out *FlunderSpec) {
 		*out = new(FlunderReference)
 		**out = **in
 	}
+	if in.Replicas != nil {
+		in, out := &in.Replicas, &out.Replicas
+		*out = new(int32)
+		**out = **in
+	}
 	return
 }
 

@@ -44,6 +44,10 @@ var Schemas = map[string]string{
         },
         "referenceType": {
           "type": "string"
+        },
+        "replicas": {
+          "type": "integer",
+          "format": "int32"
         }
       }
     },
@@ -100,6 +104,13 @@ var Schemas = map[string]string{
             "type"
           ],
           "x-kubernetes-list-type": "map"
+        },
+        "replicas": {
+          "type": "integer",
+          "format": "int32"
+        },
+        "selector": {
+          "type": "string"
         }
       }
     }
@@ -136,6 +147,10 @@ var Schemas = map[string]string{
               "pattern": "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"
             }
           }
+        },
+        "replicas": {
+          "type": "integer",
+          "format": "int32"
         }
       }
     },
@@ -192,6 +207,13 @@ var Schemas = map[string]string{
             "type"
           ],
           "x-kubernetes-list-type": "map"
+        },
+        "replicas": {
+          "type": "integer",
+          "format": "int32"
+        },
+        "selector": {
+          "type": "string"
         }
       }
     }

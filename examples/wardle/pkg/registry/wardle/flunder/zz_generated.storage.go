@@ -300,7 +300,7 @@ func (*REST) ShortNames() []string {
 
 // Categories implements rest.CategoriesProvider: kubectl get <category> includes this resource.
 func (*REST) Categories() []string {
-	return []string{"wardle"}
+	return []string{"wardle", "all"}
 }
 
 // StatusREST is the storage of the flunders/status subresource.
@@ -334,4 +334,17 @@ func (r *StatusREST) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 // ConvertToTable prints the object as the main resource does.
 func (r *StatusREST) ConvertToTable(ctx context.Context, object runtime.Object, tableOptions runtime.Object) (*metav1.Table, error) {
 	return r.store.ConvertToTable(ctx, object, tableOptions)
+}
+
+// NewScaleREST returns the storage of the flunders/scale subresource, an autoscaling/v1 Scale of
+// the objects in the main resource's store.
+func NewScaleREST(main *REST) *server.ScaleREST {
+	return server.NewScaleREST(main.Store, v1beta1.SchemeGroupVersion, server.ScalePaths{
+		SpecReplicasPath:   ".spec.replicas",
+		StatusReplicasPath: ".status.replicas",
+		LabelSelectorPath:  ".status.selector",
+	}, map[string]string{
+		"v1alpha1": ".spec.replicas",
+		"v1beta1":  ".spec.replicas",
+	})
 }

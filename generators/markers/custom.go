@@ -1,0 +1,62 @@
+package markers
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// customVerbs are the verbs a subresource's REST storage can serve, each through its
+// k8s.io/apiserver interface: get (rest.Getter), create (rest.Creater), update (rest.Updater),
+// patch (rest.Patcher: a getter and updater), delete (rest.GracefulDeleter), connect
+// (rest.Connecter).
+var customVerbs = []string{"connect", "create", "delete", "get", "patch", "update"}
+
+// customSubresource applies +apigen:subresource:custom: a subresource served by REST storage
+// the user writes, with the verbs it serves, kept sorted by name.
+func customSubresource(m *Marker, r *model.Resource, _ Kind) error {
+	a := m.Args.(*CustomSubresource)
+	var problems []string
+	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if errs := validation.IsDNS1123Label(a.Name); len(errs) > 0 {
+		fail("name=%s: %s", a.Name, strings.Join(errs, "; "))
+	}
+	if a.Name == "status" || a.Name == "scale" {
+		fail("name=%s: use +apigen:subresource:%s, which apigen serves itself", a.Name, a.Name)
+	}
+	if i := slices.IndexFunc(r.Subresources.Custom, func(c model.CustomSubresource) bool { return c.Name == a.Name }); i >= 0 {
+		fail("name=%s is already declared at %s", a.Name, r.Subresources.Custom[i].Pos)
+	}
+	verbs := []string{}
+	for _, v := range a.Verbs {
+		switch {
+		case !slices.Contains(customVerbs, v):
+			fail("verbs: %q is not one of %s", v, strings.Join(customVerbs, ", "))
+		case slices.Contains(verbs, v):
+			fail("verbs: %s is listed twice", v)
+		default:
+			verbs = append(verbs, v)
+		}
+	}
+	hasGetUpdate := slices.Contains(verbs, "get") && slices.Contains(verbs, "update")
+	switch {
+	case len(verbs) == 0 && len(problems) == 0:
+		fail("verbs: list at least one verb, as in verbs=get;update;patch")
+	case slices.Contains(verbs, "patch") && !hasGetUpdate:
+		fail("verbs: patch needs get and update (a patch reads the object, then updates it)")
+	case hasGetUpdate && !slices.Contains(verbs, "patch"):
+		// The API server serves patch for every storage that gets and updates.
+		fail("verbs: storage that serves get and update serves patch too; add patch")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("+%s: %s", m.Name, strings.Join(problems, "; "))
+	}
+	slices.Sort(verbs)
+	r.Subresources.Custom = append(r.Subresources.Custom, model.CustomSubresource{Name: a.Name, Verbs: verbs, Pos: m.Pos})
+	slices.SortFunc(r.Subresources.Custom, func(a, b model.CustomSubresource) int { return strings.Compare(a.Name, b.Name) })
+	return nil
+}

@@ -1,0 +1,20 @@
+package v1alpha1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy is a test kind.
+// +apigen:resource
+// +apigen:subresource:custom:name=approve,verbs=get;update;patch
+// +apigen:subresource:custom:name=evict,verbs=create
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// ToyList is a list of Toy.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Toy `json:"items"`
+}
