@@ -93,6 +93,12 @@ func (e resourceEmitter) resetFields(field string) jen.Code {
 	})))
 }
 
+// prune drops what kube-apiserver would drop from the object as a custom resource (unknown
+// fields of embedded resources and their metadata), before anything else reads it.
+func (e resourceEmitter) prune() jen.Code {
+	return jen.Id("s").Dot("validation").Dot("Prune").Call(jen.Id("ctx"), jen.Id("obj"))
+}
+
 // statusResetFields builds, per served version, the set of fields the status subresource does
 // not write: metadata and every top-level field of the version's schema but status.
 func (e resourceEmitter) statusResetFields() jen.Code {
@@ -177,7 +183,8 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	} else {
 		f.Comment("PrepareForCreate starts the generation at 1.")
 	}
-	f.Func().Params(jen.Id("strategy")).Id("PrepareForCreate").Params(e.ctxParam(), obj).BlockFunc(func(b *jen.Group) {
+	f.Func().Params(jen.Id("s").Id("strategy")).Id("PrepareForCreate").Params(e.ctxParam(), obj).BlockFunc(func(b *jen.Group) {
+		b.Add(e.prune())
 		b.Add(e.assert(local, "obj"))
 		if r.Subresources.Status {
 			b.Add(e.clearStatus(local))
@@ -281,7 +288,8 @@ func (e resourceEmitter) emitPrepareForUpdate(f *jen.File) {
 	} else {
 		f.Comment("PrepareForUpdate bumps the generation on any change outside metadata, as for a custom resource.")
 	}
-	f.Func().Params(jen.Id("strategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).BlockFunc(func(b *jen.Group) {
+	f.Func().Params(jen.Id("s").Id("strategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).BlockFunc(func(b *jen.Group) {
+		b.Add(e.prune())
 		b.Add(e.assert(newName, "obj"))
 		b.Add(e.assert(oldName, "old"))
 		if r.Subresources.Status {
@@ -313,12 +321,13 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 	f.Line()
 	f.Comment("PrepareForUpdate keeps everything of the stored object but the new status (and the managed")
 	f.Comment("fields, which record who set it).")
-	f.Func().Params(jen.Id("statusStrategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Block(
+	f.Func().Params(jen.Id("s").Id("statusStrategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Block(
 		e.assert(newName, "obj"),
 		e.assert(oldName, "old"),
 		jen.List(jen.Id("status"), jen.Id("managedFields")).Op(":=").List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")),
 		jen.Op("*").Id(newName).Op("=").Op("*").Id(oldName).Dot("DeepCopy").Call(),
 		jen.List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")).Op("=").List(jen.Id("status"), jen.Id("managedFields")),
+		e.prune(),
 	)
 	f.Line()
 	f.Comment("ValidateUpdate checks a status write: immutable metadata unchanged, the status against the version's")

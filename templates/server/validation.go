@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -37,8 +40,11 @@ type SchemaValidation struct {
 type versionValidation struct {
 	kind       schema.GroupVersionKind
 	structural *structuralschema.Structural
-	main       createUpdateValidator
-	status     updateValidator
+	// opaque says the schema has parts whose Go fields keep JSON as sent
+	// (embedded resources, preserved unknown fields), which Prune cleans.
+	opaque bool
+	main   createUpdateValidator
+	status updateValidator
 }
 
 // updateValidator and createUpdateValidator are what SchemaValidation uses of kube-apiserver's
@@ -113,6 +119,7 @@ func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, 
 	return &versionValidation{
 		kind:       kind,
 		structural: structural,
+		opaque:     opaque(structural),
 		main:       strategy,
 		status:     customresource.NewStatusStrategy(strategy),
 	}, nil
@@ -181,4 +188,55 @@ func (v *SchemaValidation) unstructured(vv *versionValidation, obj runtime.Objec
 	u.SetGroupVersionKind(vv.kind)
 	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u.Object, vv.structural)
 	return u, nil
+}
+
+// Prune drops from a new or updated object what kube-apiserver drops from a
+// custom resource when it decodes one, by the schema of the request's
+// version: unknown fields inside the parts the Go types keep as raw JSON
+// (fields of an embedded resource that its schema does not know, unless
+// preserved) and the unknown or malformed metadata of embedded resources.
+// Typed fields never hold an unknown field, so a kind without such parts is
+// left alone.
+func (v *SchemaValidation) Prune(ctx context.Context, obj runtime.Object) {
+	vv := v.forRequest(ctx)
+	if !vv.opaque {
+		return
+	}
+	u, err := v.unstructured(vv, obj)
+	if err != nil {
+		return // validation reports it
+	}
+	structuralpruning.Prune(u.Object, vv.structural, true)
+	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, u.Object, vv.structural, false, schemaobjectmeta.CoerceOptions{DropInvalidFields: true}); err != nil {
+		return
+	}
+	versioned, err := v.scheme.New(vv.kind)
+	if err != nil || runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, versioned) != nil {
+		return
+	}
+	if reflect.TypeOf(versioned) == reflect.TypeOf(obj) {
+		reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(versioned).Elem())
+		return
+	}
+	_ = v.scheme.Convert(versioned, obj, nil)
+}
+
+// opaque reports whether a schema has an embedded resource or preserves
+// unknown fields anywhere.
+func opaque(s *structuralschema.Structural) bool {
+	if s == nil {
+		return false
+	}
+	if s.XEmbeddedResource || s.XPreserveUnknownFields {
+		return true
+	}
+	for _, p := range s.Properties {
+		if opaque(&p) {
+			return true
+		}
+	}
+	if s.AdditionalProperties != nil && opaque(s.AdditionalProperties.Structural) {
+		return true
+	}
+	return opaque(s.Items)
 }

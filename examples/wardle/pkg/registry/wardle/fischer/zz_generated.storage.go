@@ -58,13 +58,15 @@ func (strategy) NamespaceScoped() bool {
 }
 
 // PrepareForCreate starts the generation at 1.
-func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+func (s strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	s.validation.Prune(ctx, obj)
 	fischer := obj.(*v1alpha1.Fischer)
 	fischer.Generation = 1
 }
 
 // PrepareForUpdate bumps the generation on any change outside metadata, as for a custom resource.
-func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	s.validation.Prune(ctx, obj)
 	newFischer := obj.(*v1alpha1.Fischer)
 	oldFischer := old.(*v1alpha1.Fischer)
 	// Compare shallow copies without metadata: every other field, whatever the kind has.

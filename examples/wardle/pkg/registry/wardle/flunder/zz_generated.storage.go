@@ -69,7 +69,8 @@ func (strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 }
 
 // PrepareForCreate clears status, which only the status subresource sets, and starts the generation at 1.
-func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+func (s strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
+	s.validation.Prune(ctx, obj)
 	flunder := obj.(*v1beta1.Flunder)
 	flunder.Status = v1beta1.FlunderStatus{}
 	flunder.Generation = 1
@@ -77,7 +78,8 @@ func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 
 // PrepareForUpdate keeps the stored status, which only the status subresource changes, and bumps the
 // generation on any other change outside metadata, as for a custom resource.
-func (strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	s.validation.Prune(ctx, obj)
 	newFlunder := obj.(*v1beta1.Flunder)
 	oldFlunder := old.(*v1beta1.Flunder)
 	newFlunder.Status = oldFlunder.Status
@@ -151,12 +153,13 @@ func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 
 // PrepareForUpdate keeps everything of the stored object but the new status (and the managed
 // fields, which record who set it).
-func (statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+func (s statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	newFlunder := obj.(*v1beta1.Flunder)
 	oldFlunder := old.(*v1beta1.Flunder)
 	status, managedFields := newFlunder.Status, newFlunder.ManagedFields
 	*newFlunder = *oldFlunder.DeepCopy()
 	newFlunder.Status, newFlunder.ManagedFields = status, managedFields
+	s.validation.Prune(ctx, obj)
 }
 
 // ValidateUpdate checks a status write: immutable metadata unchanged, the status against the version's
