@@ -26,6 +26,7 @@ func All() []engine.Generator {
 		kube.Defaulter(),
 		kube.Conversion(),
 		kube.OpenAPI(),
+		kube.Clients(),
 		golang.Register(),
 		golang.Install(),
 		golang.Storage(),

@@ -41,6 +41,12 @@ func Dependencies() []string {
 		"k8s.io/apimachinery/pkg/apis/meta/v1@" + KubernetesVersion,
 		"k8s.io/apiserver/pkg/server@" + KubernetesVersion,
 		"k8s.io/client-go/rest@" + KubernetesVersion,
+		// What the generated clients import besides: the fake clientset, informers, apply
+		// configurations.
+		"k8s.io/client-go/applyconfigurations/meta/v1@" + KubernetesVersion,
+		"k8s.io/client-go/discovery/fake@" + KubernetesVersion,
+		"k8s.io/client-go/testing@" + KubernetesVersion,
+		"k8s.io/client-go/tools/cache@" + KubernetesVersion,
 		"k8s.io/component-base/cli@" + KubernetesVersion,
 		"k8s.io/kube-openapi/pkg/common@" + KubeOpenAPIVersion,
 		"go.etcd.io/etcd/server/v3/embed@" + EtcdVersion,

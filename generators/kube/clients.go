@@ -1,0 +1,232 @@
+package kube
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	acargs "k8s.io/code-generator/cmd/applyconfiguration-gen/args"
+	acgen "k8s.io/code-generator/cmd/applyconfiguration-gen/generators"
+	cgargs "k8s.io/code-generator/cmd/client-gen/args"
+	cggen "k8s.io/code-generator/cmd/client-gen/generators"
+	cgtypes "k8s.io/code-generator/cmd/client-gen/types"
+	igargs "k8s.io/code-generator/cmd/informer-gen/args"
+	iggen "k8s.io/code-generator/cmd/informer-gen/generators"
+	lgargs "k8s.io/code-generator/cmd/lister-gen/args"
+	lggen "k8s.io/code-generator/cmd/lister-gen/generators"
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// The clients' directories under model.Clients.Dir, and the clientset's name, as
+// k8s.io/code-generator's kube_codegen.sh lays them out.
+const (
+	ClientsetDir          = "clientset"
+	ClientsetName         = "versioned"
+	ListersDir            = "listers"
+	InformersDir          = "informers"
+	ApplyConfigurationDir = "applyconfiguration"
+)
+
+// Clients returns the generator that runs applyconfiguration-gen, client-gen, lister-gen and
+// informer-gen over every served version that has resources, writing the typed clientset
+// (with its fake), listers, a shared informer factory and apply configurations under the
+// project's clients directory (model.Clients). It supplies the +genclient tags from the model
+// (genclientTags) and +groupName on each version package; tags the user wrote on a type are
+// honoured instead. applyconfiguration-gen gets the OpenAPI schema that applySchema builds
+// from the same load, so the apply configurations have their Extract functions.
+func Clients() engine.Generator { return clients{} }
+
+type clients struct{}
+
+func (clients) Name() string { return "clients" }
+
+func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
+	if ctx.Project == nil || !ctx.Project.Clients.Enabled {
+		return nil
+	}
+	var served []*model.Version
+	var groups []cgtypes.GroupVersions
+	var tags tagEdits
+	defer tags.restore()
+	plurals := map[string]string{}
+	for _, g := range ctx.Project.Groups {
+		gv := cgtypes.GroupVersions{PackageName: g.Package, Group: cgtypes.Group(g.Name)}
+		for _, v := range g.Versions {
+			if len(v.Resources) == 0 {
+				continue
+			}
+			served = append(served, v)
+			gv.Versions = append(gv.Versions, cgtypes.PackageVersion{Version: cgtypes.Version(v.Name), Package: v.Package})
+			pkg := ctx.Load.Universe[v.Package]
+			if pkg == nil {
+				return fmt.Errorf("package %s of version %s is not in the load", v.Package, v.Name)
+			}
+			tags.addPackageTag(pkg, "groupName", g.Name)
+			for _, r := range v.Resources {
+				t := pkg.Types[r.Kind]
+				if t == nil {
+					return fmt.Errorf("%stype %s not found in package %s", at(r.Pos), r.Kind, v.Package)
+				}
+				if !hasTag(typeComments(t), "genclient") {
+					tags.addTypeLines(t, genclientTags(r)...)
+				}
+				if err := pluralException(plurals, r); err != nil {
+					return err
+				}
+			}
+		}
+		if len(gv.Versions) > 0 {
+			groups = append(groups, gv)
+		}
+	}
+	pkgs, _, err := packagesOf(ctx, served)
+	if err != nil || len(pkgs) == 0 {
+		return err
+	}
+	slices.SortFunc(groups, func(a, b cgtypes.GroupVersions) int { return strings.Compare(string(a.Group), string(b.Group)) })
+	var exceptions []string
+	for _, kind := range slices.Sorted(maps.Keys(plurals)) {
+		exceptions = append(exceptions, kind+":"+plurals[kind])
+	}
+
+	dir := ctx.Project.Clients.Dir
+	outPkg := path.Join(ctx.Load.Module, dir)
+	// Upstream looks for the user's <type>_expansion.go files in the output directories.
+	outDir := filepath.Join(ctx.Load.Root, filepath.FromSlash(dir))
+	under := map[string]string{outPkg: dir}
+
+	schema, err := applySchemaFile(ctx, pkgs)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(schema)
+
+	ac := acargs.New()
+	ac.OutputDir = filepath.Join(outDir, ApplyConfigurationDir)
+	ac.OutputPkg = path.Join(outPkg, ApplyConfigurationDir)
+	ac.OpenAPISchemaFilePath = schema
+
+	cg := cgargs.New()
+	cg.OutputDir = filepath.Join(outDir, ClientsetDir)
+	cg.OutputPkg = path.Join(outPkg, ClientsetDir)
+	cg.ClientsetName = ClientsetName
+	cg.Groups = groups
+	cg.PluralExceptions = exceptions
+	cg.ApplyConfigurationPackage = ac.OutputPkg
+
+	lg := lgargs.New()
+	lg.OutputDir = filepath.Join(outDir, ListersDir)
+	lg.OutputPkg = path.Join(outPkg, ListersDir)
+	lg.PluralExceptions = exceptions
+
+	ig := igargs.New()
+	ig.OutputDir = filepath.Join(outDir, InformersDir)
+	ig.OutputPkg = path.Join(outPkg, InformersDir)
+	ig.VersionedClientSetPackage = path.Join(cg.OutputPkg, ClientsetName)
+	ig.ListersPackage = lg.OutputPkg
+	ig.PluralExceptions = exceptions
+
+	pluralMap := map[string]string{}
+	for _, e := range exceptions {
+		k, v, _ := strings.Cut(e, ":")
+		pluralMap[k] = v
+	}
+	// The order of kube_codegen.sh's gen_client.
+	runs := []upstream{{
+		name:              "applyconfiguration-gen",
+		nameSystems:       acgen.NameSystems(),
+		defaultNameSystem: acgen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return acgen.GetTargets(c, ac) },
+	}, {
+		name:              "client-gen",
+		nameSystems:       cggen.NameSystems(pluralMap),
+		defaultNameSystem: cggen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return cggen.GetTargets(c, cg) },
+	}, {
+		name:              "lister-gen",
+		nameSystems:       lggen.NameSystems(pluralMap),
+		defaultNameSystem: lggen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return lggen.GetTargets(c, lg) },
+	}, {
+		name:              "informer-gen",
+		nameSystems:       iggen.NameSystems(pluralMap),
+		defaultNameSystem: iggen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return iggen.GetTargets(c, ig) },
+	}}
+	for _, u := range runs {
+		u.inputs = pkgs
+		u.under = under
+		if err := run(ctx, out, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// genclientTags are the +genclient tags the upstream client generators read, derived from a
+// resource of the model: every resource gets a client; a cluster-scoped one is
+// nonNamespaced; one without a status subresource gets no UpdateStatus/ApplyStatus. This is
+// the one place where the model becomes client verbs: a read-only resource (custom storage
+// without writes) is "+genclient:readonly", and a scale subresource adds
+// "+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale"
+// and its UpdateScale counterpart, as Kubernetes' own types write them.
+func genclientTags(r *model.Resource) []string {
+	tags := []string{"+genclient"}
+	if !r.Namespaced() {
+		tags = append(tags, "+genclient:nonNamespaced")
+	}
+	if !r.Subresources.Status {
+		tags = append(tags, "+genclient:noStatus")
+	}
+	return tags
+}
+
+// pluralException records the plural the upstream generators must use for a kind whose
+// resource name is not the plural they derive (they name URLs after the lower-cased plural of
+// the Go type name). Exceptions are keyed by kind alone, as upstream's flag is.
+func pluralException(plurals map[string]string, r *model.Resource) error {
+	derived := namer.NewAllLowercasePluralNamer(nil).Name(&types.Type{Name: types.Name{Name: r.Kind}})
+	if derived == r.Plural {
+		return nil
+	}
+	want := namer.IC(r.Plural)
+	if old, ok := plurals[r.Kind]; ok && old != want {
+		return fmt.Errorf("%skind %s has the resource name %s here and %s elsewhere; the generated clients name a kind's resource once",
+			at(r.Pos), r.Kind, r.Plural, strings.ToLower(old))
+	}
+	plurals[r.Kind] = want
+	return nil
+}
+
+// applySchemaFile writes applySchema's document for the version packages to a temporary file
+// (applyconfiguration-gen reads its schema from a path) and returns the path.
+func applySchemaFile(ctx *engine.Context, pkgs []string) (string, error) {
+	doc, err := applySchema(ctx.Load.Universe, pkgs)
+	if err != nil {
+		return "", fmt.Errorf("building the apply configurations' OpenAPI schema: %w", err)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "apigen-openapi-*.json")
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), f.Close()
+}
