@@ -16,7 +16,7 @@ import (
 
 // GeneratedRoots are the project directories apigen generates into; only these are searched
 // for stale generated files.
-var GeneratedRoots = []string{"pkg", "config"}
+var GeneratedRoots = []string{"pkg", "config", "docs"}
 
 // Summary says what a write did, by project-relative path.
 type Summary struct {
@@ -90,7 +90,7 @@ func (p *Plan) findStale() ([]string, error) {
 				return err
 			}
 			rel = filepath.ToSlash(rel)
-			if _, ok := p.out.Get(rel); ok || !(strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, ".yaml")) {
+			if _, ok := p.out.Get(rel); ok || !(strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".md")) {
 				return nil
 			}
 			content, err := os.ReadFile(path)

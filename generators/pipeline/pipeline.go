@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/apigen-dev/apigen/generators/docs"
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/kube"
@@ -33,6 +34,7 @@ func All() []engine.Generator {
 		golang.APIServer(),
 		golang.Server(),
 		manifests.New(),
+		docs.Generator(),
 	}
 }
 
