@@ -92,7 +92,7 @@ func Apigen() *Registry {
 	r.Register(&Definition{
 		Name: ClientsMarker, Target: Package, Args: reflect.TypeFor[Clients](),
 		Help: "the typed clientset (with its fake), listers, informers and apply configurations of every served version " +
-			"(in pkg/apis/doc.go); defaults: enabled = true, dir = pkg/generated (they go to <dir>/clientset, " +
+			"(in pkg/apis/doc.go); defaults: enabled = true, dir = pkg/generated (a directory under pkg/; they go to <dir>/clientset, " +
 			"<dir>/listers, <dir>/informers and <dir>/applyconfiguration)",
 		Example: "+apigen:clients:dir=pkg/client",
 	})

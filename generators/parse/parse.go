@@ -230,8 +230,9 @@ func (p *parser_) parseClients(m *markers.Marker) {
 		return
 	}
 	dir := *a.Dir
-	if clean := path.Clean(dir); dir == "" || clean != dir || path.IsAbs(dir) || clean == "." || strings.HasPrefix(clean, "../") || clean == ".." {
-		p.errs.Add(m.Pos, "+%s:dir=%q must be a clean, relative directory inside the project, such as pkg/client", m.Name, dir)
+	// Under pkg/, where generate looks for stale generated files to delete.
+	if clean := path.Clean(dir); clean != dir || !strings.HasPrefix(dir, "pkg/") {
+		p.errs.Add(m.Pos, "+%s:dir=%q must be a clean directory under pkg/, such as pkg/client", m.Name, dir)
 		return
 	}
 	c.Dir = dir

@@ -138,7 +138,7 @@ func TestDeploy(t *testing.T) {
 }
 
 // TestClients reads +apigen:clients from pkg/apis/doc.go: clients are on under pkg/generated
-// unless it says otherwise, and a directory outside the project is an error at the marker.
+// unless it says otherwise, and a directory outside pkg/ is an error at the marker.
 func TestClients(t *testing.T) {
 	for _, tc := range []struct {
 		marker string
@@ -148,7 +148,8 @@ func TestClients(t *testing.T) {
 		{"", model.Clients{Enabled: true, Dir: "pkg/generated"}, ""},
 		{"// +apigen:clients:enabled=false\n", model.Clients{Enabled: false, Dir: "pkg/generated"}, ""},
 		{"// +apigen:clients:dir=pkg/client\n", model.Clients{Enabled: true, Dir: "pkg/client"}, ""},
-		{"// +apigen:clients:dir=../client\n", model.Clients{}, `pkg/apis/doc.go:3:1: +apigen:clients:dir="../client" must be a clean, relative directory inside the project`},
+		{"// +apigen:clients:dir=../client\n", model.Clients{}, `pkg/apis/doc.go:3:1: +apigen:clients:dir="../client" must be a clean directory under pkg/`},
+		{"// +apigen:clients:dir=client\n", model.Clients{}, `+apigen:clients:dir="client" must be a clean directory under pkg/`},
 	} {
 		dir := project(t, map[string]string{"pkg/apis/doc.go": "// Package apis.\n//\n" + tc.marker + "package apis\n"})
 		p, err := load(t, dir)
