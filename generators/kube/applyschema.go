@@ -12,6 +12,7 @@ import (
 	"k8s.io/gengo/v2"
 	"k8s.io/gengo/v2/types"
 	oacommon "k8s.io/kube-openapi/pkg/common"
+	"k8s.io/kube-openapi/pkg/handler"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 )
 
@@ -105,6 +106,10 @@ func (b *schemaBuilder) define(d pending) error {
 		if v2, ok := def.Schema.Extensions[oacommon.ExtensionV2Schema].(spec.Schema); ok {
 			b.defs[name] = v2
 		}
+		// The served v2 document carries no defaults, and neither does Kubernetes' own
+		// swagger.json that client-go's apply configurations come from.
+		s := b.defs[name]
+		b.defs[name] = *handler.PruneDefaultsSchema(&s)
 		for _, dep := range def.Dependencies {
 			if _, ok := b.compiled[dep]; !ok {
 				return fmt.Errorf("compiled definition %s refers to %s, which is not compiled in", name, dep)

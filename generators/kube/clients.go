@@ -54,49 +54,11 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 	if ctx.Project == nil || !ctx.Project.Clients.Enabled {
 		return nil
 	}
-	var served []*model.Version
-	var groups []cgtypes.GroupVersions
 	var tags tagEdits
 	defer tags.restore()
-	plurals := map[string]string{}
-	for _, g := range ctx.Project.Groups {
-		gv := cgtypes.GroupVersions{PackageName: g.Package, Group: cgtypes.Group(g.Name)}
-		for _, v := range g.Versions {
-			if len(v.Resources) == 0 {
-				continue
-			}
-			served = append(served, v)
-			gv.Versions = append(gv.Versions, cgtypes.PackageVersion{Version: cgtypes.Version(v.Name), Package: v.Package})
-			pkg := ctx.Load.Universe[v.Package]
-			if pkg == nil {
-				return fmt.Errorf("package %s of version %s is not in the load", v.Package, v.Name)
-			}
-			tags.addPackageTag(pkg, "groupName", g.Name)
-			for _, r := range v.Resources {
-				t := pkg.Types[r.Kind]
-				if t == nil {
-					return fmt.Errorf("%stype %s not found in package %s", at(r.Pos), r.Kind, v.Package)
-				}
-				if !hasTag(typeComments(t), "genclient") {
-					tags.addTypeLines(t, genclientTags(r)...)
-				}
-				if err := pluralException(plurals, r); err != nil {
-					return err
-				}
-			}
-		}
-		if len(gv.Versions) > 0 {
-			groups = append(groups, gv)
-		}
-	}
-	pkgs, _, err := packagesOf(ctx, served)
-	if err != nil || len(pkgs) == 0 {
+	in, err := clientInputs(ctx, &tags)
+	if err != nil || len(in.pkgs) == 0 {
 		return err
-	}
-	slices.SortFunc(groups, func(a, b cgtypes.GroupVersions) int { return strings.Compare(string(a.Group), string(b.Group)) })
-	var exceptions []string
-	for _, kind := range slices.Sorted(maps.Keys(plurals)) {
-		exceptions = append(exceptions, kind+":"+plurals[kind])
 	}
 
 	dir := ctx.Project.Clients.Dir
@@ -105,7 +67,7 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 	outDir := filepath.Join(ctx.Load.Root, filepath.FromSlash(dir))
 	under := map[string]string{outPkg: dir}
 
-	schema, err := applySchemaFile(ctx, pkgs)
+	schema, err := applySchemaFile(ctx, in.pkgs)
 	if err != nil {
 		return err
 	}
@@ -120,27 +82,22 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 	cg.OutputDir = filepath.Join(outDir, ClientsetDir)
 	cg.OutputPkg = path.Join(outPkg, ClientsetDir)
 	cg.ClientsetName = ClientsetName
-	cg.Groups = groups
-	cg.PluralExceptions = exceptions
+	cg.Groups = in.groups
+	cg.PluralExceptions = in.exceptions
 	cg.ApplyConfigurationPackage = ac.OutputPkg
 
 	lg := lgargs.New()
 	lg.OutputDir = filepath.Join(outDir, ListersDir)
 	lg.OutputPkg = path.Join(outPkg, ListersDir)
-	lg.PluralExceptions = exceptions
+	lg.PluralExceptions = in.exceptions
 
 	ig := igargs.New()
 	ig.OutputDir = filepath.Join(outDir, InformersDir)
 	ig.OutputPkg = path.Join(outPkg, InformersDir)
 	ig.VersionedClientSetPackage = path.Join(cg.OutputPkg, ClientsetName)
 	ig.ListersPackage = lg.OutputPkg
-	ig.PluralExceptions = exceptions
+	ig.PluralExceptions = in.exceptions
 
-	pluralMap := map[string]string{}
-	for _, e := range exceptions {
-		k, v, _ := strings.Cut(e, ":")
-		pluralMap[k] = v
-	}
 	// The order of kube_codegen.sh's gen_client.
 	runs := []upstream{{
 		name:              "applyconfiguration-gen",
@@ -149,28 +106,84 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 		targets:           func(c *generator.Context) []generator.Target { return acgen.GetTargets(c, ac) },
 	}, {
 		name:              "client-gen",
-		nameSystems:       cggen.NameSystems(pluralMap),
+		nameSystems:       cggen.NameSystems(in.plurals),
 		defaultNameSystem: cggen.DefaultNameSystem(),
 		targets:           func(c *generator.Context) []generator.Target { return cggen.GetTargets(c, cg) },
 	}, {
 		name:              "lister-gen",
-		nameSystems:       lggen.NameSystems(pluralMap),
+		nameSystems:       lggen.NameSystems(in.plurals),
 		defaultNameSystem: lggen.DefaultNameSystem(),
 		targets:           func(c *generator.Context) []generator.Target { return lggen.GetTargets(c, lg) },
 	}, {
 		name:              "informer-gen",
-		nameSystems:       iggen.NameSystems(pluralMap),
+		nameSystems:       iggen.NameSystems(in.plurals),
 		defaultNameSystem: iggen.DefaultNameSystem(),
 		targets:           func(c *generator.Context) []generator.Target { return iggen.GetTargets(c, ig) },
 	}}
 	for _, u := range runs {
-		u.inputs = pkgs
+		u.inputs = in.pkgs
 		u.under = under
 		if err := run(ctx, out, u); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// clientInput is what the four client generators are run on.
+type clientInput struct {
+	// pkgs are the import paths of the served versions with resources, sorted.
+	pkgs []string
+	// groups are client-gen's groups and versions, sorted by group.
+	groups []cgtypes.GroupVersions
+	// plurals are the plural exceptions by kind; exceptions the same in the flag's form.
+	plurals    map[string]string
+	exceptions []string
+}
+
+// clientInputs collects the served versions that have resources and tags their packages and
+// kinds for the client generators: +groupName on each package, genclientTags on each kind
+// whose author wrote no +genclient.
+func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
+	in := clientInput{plurals: map[string]string{}}
+	var served []*model.Version
+	for _, g := range ctx.Project.Groups {
+		gv := cgtypes.GroupVersions{PackageName: g.Package, Group: cgtypes.Group(g.Name)}
+		for _, v := range g.Versions {
+			if len(v.Resources) == 0 {
+				continue
+			}
+			pkg := ctx.Load.Universe[v.Package]
+			if pkg == nil {
+				return in, fmt.Errorf("package %s of version %s is not in the load", v.Package, v.Name)
+			}
+			served = append(served, v)
+			gv.Versions = append(gv.Versions, cgtypes.PackageVersion{Version: cgtypes.Version(v.Name), Package: v.Package})
+			tags.addPackageTag(pkg, "groupName", g.Name)
+			for _, r := range v.Resources {
+				t := pkg.Types[r.Kind]
+				if t == nil {
+					return in, fmt.Errorf("%stype %s not found in package %s", at(r.Pos), r.Kind, v.Package)
+				}
+				if !hasTag(typeComments(t), "genclient") {
+					tags.addTypeLines(t, genclientTags(r)...)
+				}
+				if err := pluralException(in.plurals, r); err != nil {
+					return in, err
+				}
+			}
+		}
+		if len(gv.Versions) > 0 {
+			in.groups = append(in.groups, gv)
+		}
+	}
+	slices.SortFunc(in.groups, func(a, b cgtypes.GroupVersions) int { return strings.Compare(string(a.Group), string(b.Group)) })
+	for _, kind := range slices.Sorted(maps.Keys(in.plurals)) {
+		in.exceptions = append(in.exceptions, kind+":"+in.plurals[kind])
+	}
+	var err error
+	in.pkgs, _, err = packagesOf(ctx, served)
+	return in, err
 }
 
 // genclientTags are the +genclient tags the upstream client generators read, derived from a
