@@ -22,6 +22,7 @@ import (
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/model"
@@ -219,6 +220,22 @@ func pluralException(plurals map[string]string, r *model.Resource) error {
 	}
 	plurals[r.Kind] = want
 	return nil
+}
+
+// ApplySchema is the OpenAPI document apigen hands applyconfiguration-gen for a project (see
+// applySchema), for tools that run the upstream generators on the same input
+// (hack/bench/applyschema).
+func ApplySchema(ctx *engine.Context) (*spec.Swagger, error) {
+	var pkgs []string
+	for _, g := range ctx.Project.Groups {
+		for _, v := range g.Versions {
+			if len(v.Resources) > 0 {
+				pkgs = append(pkgs, v.Package)
+			}
+		}
+	}
+	slices.Sort(pkgs)
+	return applySchema(ctx.Load.Universe, pkgs)
 }
 
 // applySchemaFile writes applySchema's document for the version packages to a temporary file
