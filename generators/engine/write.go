@@ -18,6 +18,10 @@ import (
 // for stale generated files.
 var GeneratedRoots = []string{"pkg", "config", "docs"}
 
+// GeneratedExts are the kinds of file apigen generates (Go, YAML manifests, the Markdown
+// reference); only these are searched for stale generated files.
+var GeneratedExts = []string{".go", ".yaml", ".md"}
+
 // Summary says what a write did, by project-relative path.
 type Summary struct {
 	Written, Unchanged, Deleted []string
@@ -90,7 +94,7 @@ func (p *Plan) findStale() ([]string, error) {
 				return err
 			}
 			rel = filepath.ToSlash(rel)
-			if _, ok := p.out.Get(rel); ok || !(strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".md")) {
+			if _, ok := p.out.Get(rel); ok || !slices.Contains(GeneratedExts, filepath.Ext(rel)) {
 				return nil
 			}
 			content, err := os.ReadFile(path)
