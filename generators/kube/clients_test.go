@@ -149,3 +149,22 @@ func TestApplySchema(t *testing.T) {
 		t.Errorf("IntOrString format %q", got)
 	}
 }
+
+// TestClientsHonourUserTags: a kind whose author wrote +genclient keeps the author's tags.
+func TestClientsHonourUserTags(t *testing.T) {
+	widget := fixtureLoad(t).Universe[widgetsPkg].Types["Widget"]
+	old := widget.CommentLines
+	defer func() { widget.CommentLines = old }()
+	widget.CommentLines = append(slices.Clip(old), "+genclient", "+genclient:onlyVerbs=get,list")
+
+	p := fixtureProject()
+	p.Clients = model.DefaultClients()
+	out := generateClients(t, p)
+	src, ok := out.Get("pkg/generated/clientset/versioned/typed/widgets/v1alpha1/widget.go")
+	if !ok {
+		t.Fatalf("no widget client among %q", out.Paths())
+	}
+	if !strings.Contains(string(src), "Get(ctx context.Context, name string") || strings.Contains(string(src), "Create(") || strings.Contains(string(src), "UpdateStatus(") {
+		t.Errorf("the widget client should have only get and list, as +genclient:onlyVerbs says:\n%s", src)
+	}
+}
