@@ -31,8 +31,8 @@ func GoHeader(boilerplate []byte, year string) []byte {
 }
 
 // IsGenerated reports whether apigen generated a file, i.e. whether it may overwrite or delete
-// it: a Go file Go itself considers generated whose marker is ours, or a YAML file with our
-// "# Code generated" line at the top.
+// it: a Go file Go itself considers generated whose marker is ours, a YAML file with our
+// "# Code generated" line at the top, or a Markdown file that starts with it as an HTML comment.
 func IsGenerated(name string, content []byte) bool {
 	if strings.HasSuffix(name, ".go") {
 		f, err := parser.ParseFile(token.NewFileSet(), name, content, parser.ParseComments|parser.PackageClauseOnly)
@@ -47,6 +47,10 @@ func IsGenerated(name string, content []byte) bool {
 			}
 		}
 		return false
+	}
+	if strings.HasSuffix(name, ".md") {
+		first, _, _ := strings.Cut(string(content), "\n")
+		return first == "<!-- "+GeneratedLine+" -->"
 	}
 	for _, line := range strings.SplitN(string(content), "\n", 4) {
 		if strings.TrimSpace(line) == "# "+GeneratedLine {

@@ -16,7 +16,11 @@ import (
 
 // GeneratedRoots are the project directories apigen generates into; only these are searched
 // for stale generated files.
-var GeneratedRoots = []string{"pkg", "config"}
+var GeneratedRoots = []string{"pkg", "config", "docs"}
+
+// GeneratedExts are the kinds of file apigen generates (Go, YAML manifests, the Markdown
+// reference); only these are searched for stale generated files.
+var GeneratedExts = []string{".go", ".yaml", ".md"}
 
 // Summary says what a write did, by project-relative path.
 type Summary struct {
@@ -93,7 +97,7 @@ func (p *Plan) findStale() ([]string, error) {
 				return err
 			}
 			rel = filepath.ToSlash(rel)
-			if _, ok := p.out.Get(rel); ok || !(strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, ".yaml")) {
+			if _, ok := p.out.Get(rel); ok || !slices.Contains(GeneratedExts, filepath.Ext(rel)) {
 				return nil
 			}
 			content, err := os.ReadFile(path)

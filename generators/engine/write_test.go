@@ -135,3 +135,17 @@ func TestGoHeader(t *testing.T) {
 		t.Error("a file with our header is not recognised as generated")
 	}
 }
+
+// TestMarkdownHeader: a Markdown file is ours when its first line is the generated line as an
+// HTML comment, and only then.
+func TestMarkdownHeader(t *testing.T) {
+	for content, want := range map[string]bool{
+		"<!-- " + GeneratedLine + " -->\n\n# API reference\n": true,
+		"# API reference\n\n<!-- " + GeneratedLine + " -->\n": false,
+		"# My notes\n": false,
+	} {
+		if got := IsGenerated("docs/api-reference.md", []byte(content)); got != want {
+			t.Errorf("IsGenerated(%q) = %v, want %v", content, got, want)
+		}
+	}
+}

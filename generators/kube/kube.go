@@ -48,6 +48,9 @@ type upstream struct {
 	// dirs maps the import path of every package the run may write a file for to the
 	// project-relative directory of that file. A file for any other package is an error.
 	dirs map[string]string
+	// under maps an import path to a project-relative directory for every package in or
+	// below it (the clients, whose packages the targets function names).
+	under map[string]string
 	// ignoredFileTypes are non-Go file types the targets function registers whose files are
 	// dropped (openapi-gen's API rule violation report).
 	ignoredFileTypes []string
@@ -57,7 +60,7 @@ type upstream struct {
 
 // run executes u over the load in ctx and adds the files it produced to out, in path order.
 func run(ctx *engine.Context, out *engine.Output, u upstream) error {
-	files := &goFiles{name: u.name, header: ctx.GoHeader, dirs: u.dirs, files: map[string][]byte{}}
+	files := &goFiles{name: u.name, header: ctx.GoHeader, dirs: u.dirs, under: u.under, files: map[string][]byte{}}
 
 	c := *ctx.Load.Context // pitfall 1: one context per load, a shallow copy per generator
 	c.Namers = maps.Clone(u.nameSystems)
@@ -140,11 +143,25 @@ type goFiles struct {
 	name   string
 	header []byte
 	dirs   map[string]string
+	under  map[string]string
 	files  map[string][]byte
 }
 
+// dir is the project-relative directory of a generated package's files.
+func (g *goFiles) dir(pkg string) (string, bool) {
+	if dir, ok := g.dirs[pkg]; ok {
+		return dir, true
+	}
+	for root, dir := range g.under {
+		if rest, ok := strings.CutPrefix(pkg, root); ok && (rest == "" || rest[0] == '/') {
+			return dir + rest, true
+		}
+	}
+	return "", false
+}
+
 func (g *goFiles) AssembleFile(f *generator.File, _ string) error {
-	dir, ok := g.dirs[f.PackagePath]
+	dir, ok := g.dir(f.PackagePath)
 	if !ok {
 		return fmt.Errorf("%s wants to write %s for package %s, which it does not generate for", g.name, f.Name, f.PackagePath)
 	}

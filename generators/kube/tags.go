@@ -81,6 +81,13 @@ func (e *tagEdits) addTypeTag(t *types.Type, name, value string) {
 	e.undo = append(e.undo, func() { t.CommentLines = old })
 }
 
+// addTypeLines adds comment lines (whole tags, such as "+genclient") to a type's doc comment.
+func (e *tagEdits) addTypeLines(t *types.Type, lines ...string) {
+	old := t.CommentLines
+	t.CommentLines = append(slices.Clip(old), lines...)
+	e.undo = append(e.undo, func() { t.CommentLines = old })
+}
+
 // restore removes every tag added, newest first.
 func (e *tagEdits) restore() {
 	for i := len(e.undo) - 1; i >= 0; i-- {

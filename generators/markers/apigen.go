@@ -69,6 +69,13 @@ type Deploy struct {
 	Image     *string `marker:"image,optional"`
 }
 
+// Clients is the argument struct of +apigen:clients: whether the typed clients are generated and
+// where. An argument left out is nil and takes its default.
+type Clients struct {
+	Enabled *bool   `marker:"enabled,optional"`
+	Dir     *string `marker:"dir,optional"`
+}
+
 // Names of the markers the model reads.
 const (
 	GroupName               = "groupName"
@@ -82,6 +89,7 @@ const (
 	DeprecatedMarker        = "apigen:deprecatedversion"
 	Domain                  = "apigen:domain"
 	DeployMarker            = "apigen:deploy"
+	ClientsMarker           = "apigen:clients"
 	// DefaultMarker is Kubernetes' field default (JSON); KubebuilderDefault is kubebuilder's.
 	DefaultMarker      = "default"
 	KubebuilderDefault = "kubebuilder:default"
@@ -92,7 +100,7 @@ const (
 const DefaultDeprecation = "\x00default"
 
 // ProjectMarkers belong in pkg/apis/doc.go, the project's package, and nowhere else.
-var ProjectMarkers = []string{Domain, DeployMarker}
+var ProjectMarkers = []string{Domain, DeployMarker, ClientsMarker}
 
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
 // spellings as aliases so CRD types move to an aggregated server unchanged.
@@ -114,6 +122,13 @@ func Apigen() *Registry {
 			"defaults: namespace = <project>-system, name = <project>-apiserver (the Service, Deployment, ServiceAccount " +
 			"and ClusterRole; the serving certificate Secret is <name>-serving-cert), image = <name>:latest",
 		Example: "+apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=example.com/wardle:v1",
+	})
+	r.Register(&Definition{
+		Name: ClientsMarker, Target: Package, Args: reflect.TypeFor[Clients](),
+		Help: "the typed clientset (with its fake), listers, informers and apply configurations of every served version " +
+			"(in pkg/apis/doc.go); defaults: enabled = true, dir = pkg/generated (a directory under pkg/; they go to <dir>/clientset, " +
+			"<dir>/listers, <dir>/informers and <dir>/applyconfiguration)",
+		Example: "+apigen:clients:dir=pkg/client",
 	})
 	r.Register(&Definition{
 		Name: ResourceMarker, Target: Type, Args: reflect.TypeFor[Resource](),

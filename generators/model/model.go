@@ -20,8 +20,11 @@ type Project struct {
 	// logs, the etcd prefix and the admin kubeconfig.
 	Name string `json:"name"`
 	// Deploy names what runs the server in a cluster; parse fills in the defaults.
-	Deploy Deploy   `json:"deploy"`
-	Groups []*Group `json:"groups,omitempty"`
+	Deploy Deploy `json:"deploy"`
+	// Clients says whether and where the typed clients are generated (+apigen:clients in
+	// pkg/apis/doc.go); parse fills in the defaults.
+	Clients Clients  `json:"clients"`
+	Groups  []*Group `json:"groups,omitempty"`
 	// Warnings are problems that do not stop generation (markers accepted without effect),
 	// sorted by position.
 	Warnings ErrorList `json:"-"`
@@ -39,6 +42,24 @@ type Deploy struct {
 	// Pos is the +apigen:deploy marker's position; zero when every value is a default.
 	Pos token.Position `json:"pos,omitzero"`
 }
+
+// Clients are the generated clients of a project: a typed clientset with its fake, listers,
+// informers and apply configurations, each in a directory under Dir.
+type Clients struct {
+	// Enabled is false when the project turns them off.
+	Enabled bool `json:"enabled"`
+	// Dir is the project-relative, slash-separated directory that holds clientset/, listers/,
+	// informers/ and applyconfiguration/.
+	Dir string `json:"dir"`
+	// Pos is the +apigen:clients marker's position; zero when every value is a default.
+	Pos token.Position `json:"pos,omitzero"`
+}
+
+// DefaultClientsDir is where the clients go unless +apigen:clients:dir says otherwise.
+const DefaultClientsDir = "pkg/generated"
+
+// DefaultClients are a project's clients when +apigen:clients sets nothing.
+func DefaultClients() Clients { return Clients{Enabled: true, Dir: DefaultClientsDir} }
 
 // ServingCertSecret is the kubernetes.io/tls Secret the Deployment mounts: the certs command
 // and cert-manager's Certificate write it.

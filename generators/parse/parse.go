@@ -37,7 +37,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		installs:      map[string]*groupPackage{},
 		noEffects:     map[string]*noEffectUse{},
 		fset:          token.NewFileSet(),
-		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module))},
+		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module)), Clients: model.DefaultClients()},
 	}
 	groups := map[string]*model.Group{}
 	for _, pkgPath := range load.APIPackages {
@@ -188,20 +188,24 @@ func (p *parser_) packageMarkers(files []*ast.File) []*markers.Marker {
 }
 
 // parseProjectPackage reads the project-level markers of pkg/apis (its doc.go, written by
-// apigen init): +apigen:deploy sets the deployment names over the defaults. +apigen:domain is
-// only checked here; apigen new-api reads it.
+// apigen init): +apigen:deploy sets the deployment names over the defaults, +apigen:clients
+// the clients' settings. +apigen:domain is only checked here; apigen new-api reads it.
 func (p *parser_) parseProjectPackage(dir string) {
-	var deploy *markers.Marker
+	once := map[string]*markers.Marker{}
 	for _, m := range p.packageMarkers(p.parseFiles(dir)) {
-		if m.Def.Name != markers.DeployMarker {
+		if m.Def.Name != markers.DeployMarker && m.Def.Name != markers.ClientsMarker {
 			continue
 		}
-		if deploy != nil {
-			p.errs.Add(m.Pos, "+%s is already set at %s; give every argument in one marker", m.Name, deploy.Pos)
+		if first := once[m.Def.Name]; first != nil {
+			p.errs.Add(m.Pos, "+%s is already set at %s; give every argument in one marker", m.Name, first.Pos)
 			continue
 		}
-		deploy = m
+		once[m.Def.Name] = m
 	}
+	if m := once[markers.ClientsMarker]; m != nil {
+		p.parseClients(m)
+	}
+	deploy := once[markers.DeployMarker]
 	if deploy == nil {
 		return
 	}
@@ -217,6 +221,25 @@ func (p *parser_) parseProjectPackage(dir string) {
 	if a.Image != nil {
 		d.Image = *a.Image
 	}
+}
+
+// parseClients applies +apigen:clients over the default clients.
+func (p *parser_) parseClients(m *markers.Marker) {
+	a, c := m.Args.(*markers.Clients), &p.proj.Clients
+	c.Pos = m.Pos
+	if a.Enabled != nil {
+		c.Enabled = *a.Enabled
+	}
+	if a.Dir == nil {
+		return
+	}
+	dir := *a.Dir
+	// Under pkg/, where generate looks for stale generated files to delete.
+	if clean := path.Clean(dir); clean != dir || !strings.HasPrefix(dir, "pkg/") {
+		p.errs.Add(m.Pos, "+%s:dir=%q must be a clean directory under pkg/, such as pkg/client", m.Name, dir)
+		return
+	}
+	c.Dir = dir
 }
 
 // groupName finds +groupName in the package's doc comments.

@@ -137,6 +137,37 @@ func TestDeploy(t *testing.T) {
 	}
 }
 
+// TestClients reads +apigen:clients from pkg/apis/doc.go: clients are on under pkg/generated
+// unless it says otherwise, and a directory outside pkg/ is an error at the marker.
+func TestClients(t *testing.T) {
+	for _, tc := range []struct {
+		marker string
+		want   model.Clients
+		err    string
+	}{
+		{"", model.Clients{Enabled: true, Dir: "pkg/generated"}, ""},
+		{"// +apigen:clients:enabled=false\n", model.Clients{Enabled: false, Dir: "pkg/generated"}, ""},
+		{"// +apigen:clients:dir=pkg/client\n", model.Clients{Enabled: true, Dir: "pkg/client"}, ""},
+		{"// +apigen:clients:dir=../client\n", model.Clients{}, `pkg/apis/doc.go:3:1: +apigen:clients:dir="../client" must be a clean directory under pkg/`},
+		{"// +apigen:clients:dir=client\n", model.Clients{}, `+apigen:clients:dir="client" must be a clean directory under pkg/`},
+	} {
+		dir := project(t, map[string]string{"pkg/apis/doc.go": "// Package apis.\n//\n" + tc.marker + "package apis\n"})
+		p, err := load(t, dir)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.marker, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, p.Clients, cmpIgnorePos); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.marker, diff)
+		}
+	}
+}
+
 var cmpIgnorePos = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Pos" }, cmp.Ignore())
 
 func TestErrorsAreAllReportedWithPositions(t *testing.T) {

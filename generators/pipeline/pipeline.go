@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/apigen-dev/apigen/generators/docs"
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/kube"
@@ -27,12 +28,14 @@ func All() []engine.Generator {
 		kube.Defaulter(),
 		kube.Conversion(),
 		kube.OpenAPI(),
+		kube.Clients(),
 		golang.Register(),
 		golang.Install(),
 		golang.Storage(),
 		golang.APIServer(),
 		golang.Server(),
 		manifests.New(),
+		docs.Generator(),
 	}
 }
 

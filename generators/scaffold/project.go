@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -41,6 +42,12 @@ func Dependencies() []string {
 		"k8s.io/apimachinery/pkg/apis/meta/v1@" + KubernetesVersion,
 		"k8s.io/apiserver/pkg/server@" + KubernetesVersion,
 		"k8s.io/client-go/rest@" + KubernetesVersion,
+		// What the generated clients import besides: the fake clientset, informers, apply
+		// configurations.
+		"k8s.io/client-go/applyconfigurations/meta/v1@" + KubernetesVersion,
+		"k8s.io/client-go/discovery/fake@" + KubernetesVersion,
+		"k8s.io/client-go/testing@" + KubernetesVersion,
+		"k8s.io/client-go/tools/cache@" + KubernetesVersion,
 		"k8s.io/component-base/cli@" + KubernetesVersion,
 		"k8s.io/kube-openapi/pkg/common@" + KubeOpenAPIVersion,
 		"go.etcd.io/etcd/server/v3/embed@" + EtcdVersion,
@@ -292,11 +299,32 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 		"Repo": repo, "Group": short, "GroupName": groupName, "Version": o.Version, "Kind": o.Kind, "Plural": plural,
 		"Namespaced": o.Namespaced, "Status": o.Status,
 	}
+	// The example test uses the generated clients unless the project turned them off.
+	test := "scaffold/api/test_dynamic.go.tmpl"
+	if c := projectClients(root); c.Enabled {
+		test = "scaffold/api/test.go.tmpl"
+		maps.Copy(data, clientNames(short, o.Version, o.Kind, plural))
+		data["Clients"] = c.Dir
+	}
 	return Write(root, []File{
 		{Path: path.Join(dir, "doc.go"), Template: "scaffold/api/doc.go.tmpl", IfExists: Skip},
 		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_types.go"), Template: "scaffold/api/types.go.tmpl"},
-		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_test.go"), Template: "scaffold/api/test.go.tmpl"},
+		{Path: path.Join(dir, strings.ToLower(o.Kind)+"_test.go"), Template: test},
 	}, data)
+}
+
+// clientNames are the Go names client-gen and informer-gen give a kind of group short,
+// version: the clientset's group-version method (ToysV1), the informer factory's group and
+// version methods (Toys, V1) and the plural that names the kind's client, informer and
+// namespace lister (Widgets). A resource name other than the derived plural is a plural
+// exception for them (see kube.Clients).
+func clientNames(short, version, kind, plural string) map[string]any {
+	group, ver := namer.IC(short), namer.IC(version)
+	goPlural := namer.NewPublicPluralNamer(nil).Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
+	if plural != pluralOf(kind) {
+		goPlural = namer.IC(plural)
+	}
+	return map[string]any{"ClientGroup": group + ver, "InformerGroup": group, "InformerVersion": ver, "ClientPlural": goPlural}
 }
 
 // pluralOf is the resource name apigen generate gives a kind without path=: its lower-case
@@ -342,18 +370,47 @@ func projectModule(root string) (string, error) {
 
 // projectDomain reads +apigen:domain from pkg/apis/doc.go, where apigen init put it.
 func projectDomain(root string) (string, error) {
-	name := filepath.Join(root, "pkg", "apis", "doc.go")
-	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ParseComments|parser.PackageClauseOnly)
+	found, err := projectMarkers(root)
 	if err != nil {
 		return "", fmt.Errorf("no domain for a short --group: pass --domain or a fully qualified --group (reading pkg/apis/doc.go: %v)", err)
 	}
+	if m := found[markers.Domain]; m != nil {
+		return m.Args.(string), nil
+	}
+	return "", fmt.Errorf("pkg/apis/doc.go has no +apigen:domain marker: pass --domain or a fully qualified --group")
+}
+
+// projectClients reads +apigen:clients from pkg/apis/doc.go, as apigen generate does.
+func projectClients(root string) model.Clients {
+	c := model.DefaultClients()
+	found, _ := projectMarkers(root) // without a doc.go, generate uses the defaults too
+	if m := found[markers.ClientsMarker]; m != nil {
+		a := m.Args.(*markers.Clients)
+		if a.Enabled != nil {
+			c.Enabled = *a.Enabled
+		}
+		if a.Dir != nil {
+			c.Dir = *a.Dir
+		}
+	}
+	return c
+}
+
+// projectMarkers returns the apigen markers of pkg/apis/doc.go's package comment, by name.
+func projectMarkers(root string) (map[string]*markers.Marker, error) {
+	name := filepath.Join(root, "pkg", "apis", "doc.go")
+	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		return nil, err
+	}
 	reg := markers.Apigen()
+	found := map[string]*markers.Marker{}
 	if f.Doc != nil {
 		for _, c := range f.Doc.List {
-			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil && m.Def.Name == markers.Domain {
-				return m.Args.(string), nil
+			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil {
+				found[m.Def.Name] = m
 			}
 		}
 	}
-	return "", fmt.Errorf("pkg/apis/doc.go has no +apigen:domain marker: pass --domain or a fully qualified --group")
+	return found, nil
 }

@@ -166,16 +166,34 @@ func TestInitAndNewAPI(t *testing.T) {
 		`"example.com/heldout/pkg/cmd/server/servertest"`,
 		"func TestWidget(t *testing.T) {",
 		"servertest.Start(t, apiserver.APIs())",
-		`client.Resource(v1.SchemeGroupVersion.WithResource("widgets")).Namespace("default")`,
+		`"example.com/heldout/pkg/generated/clientset/versioned"`,
+		`client := cs.ToysV1().Widgets("default")`,
 		"&v1.Widget{",
+		"client.UpdateStatus(",
+		`applyv1.Widget("example", "default")`,
+		"factory.Toys().V1().Widgets().Informer()",
+		"func TestWidgetFake(t *testing.T) {",
 	} {
 		if !strings.Contains(widgetTest, want) {
 			t.Errorf("widget_test.go lacks %q:\n%s", want, widgetTest)
 		}
 	}
 	gadgetTest := read(t, root, "pkg/apis/toys/v1/gadget_test.go")
-	if !strings.Contains(gadgetTest, `WithResource("gadgets"))`+"\n") || strings.Contains(gadgetTest, "Namespace") {
-		t.Errorf("gadget_test.go should use the cluster-scoped resource gadgets:\n%s", gadgetTest)
+	if !strings.Contains(gadgetTest, "client := cs.ToysV1().Gadgets()\n") || strings.Contains(gadgetTest, "UpdateStatus") || strings.Contains(gadgetTest, `"default"`) {
+		t.Errorf("gadget_test.go should use the cluster-scoped gadgets without status:\n%s", gadgetTest)
+	}
+
+	// With the clients turned off, the example test uses the dynamic client.
+	docGo := filepath.Join(root, "pkg/apis/doc.go")
+	doc := read(t, root, "pkg/apis/doc.go")
+	if err := os.WriteFile(docGo, []byte(strings.Replace(doc, "+apigen:clients:enabled=true", "+apigen:clients:enabled=false", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewAPI(root, APIOptions{Group: "toys", Version: "v1", Kind: "Doohickey", Namespaced: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, root, "pkg/apis/toys/v1/doohickey_test.go"); !strings.Contains(got, `client.Resource(v1.SchemeGroupVersion.WithResource("doohickeys")).Namespace("default")`) || strings.Contains(got, "generated/clientset") {
+		t.Errorf("doohickey_test.go should use the dynamic client:\n%s", got)
 	}
 
 	// A fully qualified group needs no domain.

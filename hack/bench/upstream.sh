@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Usage: hack/bench/upstream.sh BIN_DIR PROJECT_DIR STEPS_FILE
+#        (UPSTREAM_OPENAPI_SCHEMA=FILE: applyconfiguration-gen's --openapi-schema, as
+#        kube_codegen.sh's --applyconfig-openapi-schema passes it; default none)
 #
 # Runs the upstream generators over PROJECT_DIR (a copy of an apigen project whose API
 # packages carry the +k8s tags upstream needs, see tag_upstream in generate.sh) the way
@@ -117,7 +119,7 @@ for sub in applyconfiguration clientset listers informers; do
 done
 step applyconfiguration-gen "$bin/applyconfiguration-gen" -v 0 --go-header-file "$boilerplate" \
 	--output-dir "$out_dir/applyconfiguration" --output-pkg "$out_pkg/applyconfiguration" \
-	--external-applyconfigurations "" --openapi-schema "" "${pkgs[@]}"
+	--external-applyconfigurations "" --openapi-schema "${UPSTREAM_OPENAPI_SCHEMA:-}" "${pkgs[@]}"
 step client-gen "$bin/client-gen" -v 0 --go-header-file "$boilerplate" \
 	--output-dir "$out_dir/clientset" --output-pkg "$out_pkg/clientset" --clientset-name versioned \
 	--apply-configuration-package "$out_pkg/applyconfiguration" --input-base "$proj/$in_dir" \

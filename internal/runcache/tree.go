@@ -23,12 +23,13 @@ var sourceExts = map[string]bool{
 
 // hashed reports whether a run may read the content of the file at rel: go.mod and go.sum,
 // source files anywhere (the load reaches any package of the module an API package imports),
-// and YAML under the generated roots, which the comparison with the tree reads. Every other
+// and the other generated kinds of file (YAML, Markdown) under the generated roots, which the
+// comparison with the tree reads. Every other
 // file counts by its name and kind only; go list stats some (embed patterns, nested go.mod)
 // but reads none.
 func hashed(rel string) bool {
 	ext := path.Ext(rel)
-	return rel == "go.mod" || rel == "go.sum" || sourceExts[ext] || ext == ".yaml" && underGenerated(rel)
+	return rel == "go.mod" || rel == "go.sum" || sourceExts[ext] || slices.Contains(engine.GeneratedExts, ext) && underGenerated(rel)
 }
 
 func underGenerated(rel string) bool {

@@ -66,7 +66,8 @@ func (h preCommitHook) check(t *testing.T, where string, languages ...string) {
 // TestToolProject is the pre-commit user's path with apigen as a tool of the project: init with
 // --apigen-module-replace (apigen is not published, so the tool directive points at this
 // checkout), go generate ./..., the pre-commit hooks on a current and a stale tree, and make test
-// running each kind's scaffolded test against the in-process server.
+// running each kind's scaffolded tests: the generated typed client, apply configurations and
+// informer against the in-process server, and the generated fake clientset.
 func TestToolProject(t *testing.T) {
 	tc := tools(t)
 	proj := filepath.Join(t.TempDir(), "tooled")
@@ -178,7 +179,7 @@ func TestToolProject(t *testing.T) {
 		t.Errorf("the scaffolded tests in pkg/apis/toys/v1 did not run and pass:\n%s", r)
 	}
 	v := mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: env, Timeout: buildTimeout}, "go", "test", "-v", "-run", "TestWidget|TestGadget", "./pkg/apis/toys/v1"))
-	for _, test := range []string{"TestWidget", "TestGadget"} {
+	for _, test := range []string{"TestWidget", "TestGadget", "TestWidgetFake", "TestGadgetFake"} {
 		if !strings.Contains(v.Stdout, "--- PASS: "+test+" ") {
 			t.Errorf("the scaffolded %s did not pass:\n%s", test, v)
 		}

@@ -13,7 +13,8 @@ const wardleGroup = "wardle.example.com"
 
 // TestWardleExample checks the committed example: its generated files are current and are
 // exactly what the built apigen produces from scratch, and it builds, starts and serves
-// Flunders (namespaced, with status) and Fischers (cluster-scoped).
+// Flunders (namespaced, with status) and Fischers (cluster-scoped); its generated clients are
+// byte for byte upstream's, and its controller reconciles Flunders on the running server.
 func TestWardleExample(t *testing.T) {
 	tc := tools(t)
 	src := filepath.Join(tc.root, "examples", "wardle")
@@ -105,6 +106,11 @@ func TestWardleExample(t *testing.T) {
 	if f := k.get(t, "fischers", "my-fischer"); f.GetNamespace() != "" || f.GetUID() == "" {
 		t.Errorf("Fischer my-fischer: namespace %q uid %q; want cluster-scoped with a uid", f.GetNamespace(), f.GetUID())
 	}
+
+	// The generated clients are upstream's, and cmd/controller reconciles through them.
+	checkClientsMatchUpstream(t, tc.root, src, k, work)
+	checkController(t, proj, kubeconfig, k, work)
+
 	if code, err := srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
 		t.Errorf("after SIGINT the wardle server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
 	}

@@ -198,8 +198,9 @@ func TestFailedVerifyIsNotCached(t *testing.T) {
 			t.Fatalf("verify %d on a stale tree: exit %d\nstdout:\n%s\nstderr:\n%s", i+1, code, out, errOut)
 		}
 	}
-	// deepcopy, conversion, OpenAPI and the kind's schema see the new field.
-	if code, out, errOut := run("generate"); code != 0 || !strings.HasPrefix(out, "apigen: 4 written") {
+	// deepcopy, conversion, OpenAPI, the kind's schema, the apply configurations (field and
+	// schema) and the reference see the new field.
+	if code, out, errOut := run("generate"); code != 0 || !strings.HasPrefix(out, "apigen: 7 written") {
 		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if code, out, errOut := run("verify", "-v"); code != 0 || out != "" || errOut != "apigen: cache hit\n" {

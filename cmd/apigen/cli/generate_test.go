@@ -92,7 +92,8 @@ func TestVerifyAndGenerate(t *testing.T) {
 		t.Fatalf("verify on a current tree: exit %d, stdout %q, stderr %q; want 0 and silence", code, out, errOut)
 	}
 
-	// A new field makes the deepcopy, conversion and OpenAPI code and the kind's schema stale.
+	// A new field makes the deepcopy, conversion and OpenAPI code, the kind's schema, the apply
+	// configurations (the field and their schema) and the API reference stale.
 	types := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/flunder_types.go")
 	src, _ := os.ReadFile(types)
 	edited := strings.Replace(string(src), "type FlunderSpec struct {", "type FlunderSpec struct {\n\t// Size is new.\n\tSize *int32 `json:\"size,omitempty\"`\n", 1)
@@ -108,14 +109,15 @@ func TestVerifyAndGenerate(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "Size") || !strings.Contains(errOut, `run "apigen generate"`) {
 		t.Fatalf("verify on a stale tree: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"--- a/pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "--- a/pkg/apis/wardle/v1alpha1/zz_generated.conversion.go", "+++ b/pkg/generated/openapi/zz_generated.openapi.go"} {
+	for _, want := range []string{"--- a/pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "--- a/pkg/apis/wardle/v1alpha1/zz_generated.conversion.go", "+++ b/pkg/generated/openapi/zz_generated.openapi.go",
+		"+++ b/pkg/generated/applyconfiguration/wardle/v1alpha1/flunderspec.go", "+++ b/docs/api-reference.md"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verify's diff lacks %q", want)
 		}
 	}
 
 	code, out, errOut = run("generate")
-	if code != 0 || !regexp.MustCompile(`^apigen: 4 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`^apigen: 7 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
 		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if fi, _ := os.Stat(register); !fi.ModTime().Equal(old) {

@@ -9,8 +9,13 @@
 // ServiceAccount and ClusterRole (the serving certificate's Secret is <name>-serving-cert), and
 // the image. Every argument is optional; the values below are the defaults.
 //
+// The clients marker turns the generated typed clientset, listers, informers and apply
+// configurations on or off and says where they go (<dir>/clientset, <dir>/listers,
+// <dir>/informers, <dir>/applyconfiguration).
+//
 // +apigen:domain=example.com
 // +apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=wardle-apiserver:latest
+// +apigen:clients:enabled=true,dir=pkg/generated
 package apis
 
 // "go generate ./..." regenerates the project from here.

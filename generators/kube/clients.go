@@ -1,0 +1,272 @@
+package kube
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	acargs "k8s.io/code-generator/cmd/applyconfiguration-gen/args"
+	acgen "k8s.io/code-generator/cmd/applyconfiguration-gen/generators"
+	cgargs "k8s.io/code-generator/cmd/client-gen/args"
+	cggen "k8s.io/code-generator/cmd/client-gen/generators"
+	cgtypes "k8s.io/code-generator/cmd/client-gen/types"
+	igargs "k8s.io/code-generator/cmd/informer-gen/args"
+	iggen "k8s.io/code-generator/cmd/informer-gen/generators"
+	lgargs "k8s.io/code-generator/cmd/lister-gen/args"
+	lggen "k8s.io/code-generator/cmd/lister-gen/generators"
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// The clients' directories under model.Clients.Dir, and the clientset's name, as
+// k8s.io/code-generator's kube_codegen.sh lays them out.
+const (
+	ClientsetDir          = "clientset"
+	ClientsetName         = "versioned"
+	ListersDir            = "listers"
+	InformersDir          = "informers"
+	ApplyConfigurationDir = "applyconfiguration"
+)
+
+// Clients returns the generator that runs applyconfiguration-gen, client-gen, lister-gen and
+// informer-gen over every served version that has resources, writing the typed clientset
+// (with its fake), listers, a shared informer factory and apply configurations under the
+// project's clients directory (model.Clients). It supplies the +genclient tags from the model
+// (genclientTags) and +groupName on each version package; tags the user wrote on a type are
+// honoured instead. applyconfiguration-gen gets the OpenAPI schema that applySchema builds
+// from the same load, so the apply configurations have their Extract functions.
+func Clients() engine.Generator { return clients{} }
+
+type clients struct{}
+
+func (clients) Name() string { return "clients" }
+
+func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
+	if ctx.Project == nil || !ctx.Project.Clients.Enabled {
+		return nil
+	}
+	var tags tagEdits
+	defer tags.restore()
+	in, err := clientInputs(ctx, &tags)
+	if err != nil || len(in.pkgs) == 0 {
+		return err
+	}
+
+	dir := ctx.Project.Clients.Dir
+	outPkg := path.Join(ctx.Load.Module, dir)
+	// Upstream looks for the user's <type>_expansion.go files in the output directories.
+	outDir := filepath.Join(ctx.Load.Root, filepath.FromSlash(dir))
+	under := map[string]string{outPkg: dir}
+
+	schema, err := applySchemaFile(ctx, in.pkgs)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(schema)
+
+	ac := acargs.New()
+	ac.OutputDir = filepath.Join(outDir, ApplyConfigurationDir)
+	ac.OutputPkg = path.Join(outPkg, ApplyConfigurationDir)
+	ac.OpenAPISchemaFilePath = schema
+
+	cg := cgargs.New()
+	cg.OutputDir = filepath.Join(outDir, ClientsetDir)
+	cg.OutputPkg = path.Join(outPkg, ClientsetDir)
+	cg.ClientsetName = ClientsetName
+	cg.Groups = in.groups
+	cg.PluralExceptions = in.exceptions
+	cg.ApplyConfigurationPackage = ac.OutputPkg
+
+	lg := lgargs.New()
+	lg.OutputDir = filepath.Join(outDir, ListersDir)
+	lg.OutputPkg = path.Join(outPkg, ListersDir)
+	lg.PluralExceptions = in.exceptions
+
+	ig := igargs.New()
+	ig.OutputDir = filepath.Join(outDir, InformersDir)
+	ig.OutputPkg = path.Join(outPkg, InformersDir)
+	ig.VersionedClientSetPackage = path.Join(cg.OutputPkg, ClientsetName)
+	ig.ListersPackage = lg.OutputPkg
+	ig.PluralExceptions = in.exceptions
+
+	// The order of kube_codegen.sh's gen_client.
+	runs := []upstream{{
+		name:              "applyconfiguration-gen",
+		nameSystems:       acgen.NameSystems(),
+		defaultNameSystem: acgen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return acgen.GetTargets(c, ac) },
+	}, {
+		name:              "client-gen",
+		nameSystems:       cggen.NameSystems(in.plurals),
+		defaultNameSystem: cggen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return cggen.GetTargets(c, cg) },
+	}, {
+		name:              "lister-gen",
+		nameSystems:       lggen.NameSystems(in.plurals),
+		defaultNameSystem: lggen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return lggen.GetTargets(c, lg) },
+	}, {
+		name:              "informer-gen",
+		nameSystems:       iggen.NameSystems(in.plurals),
+		defaultNameSystem: iggen.DefaultNameSystem(),
+		targets:           func(c *generator.Context) []generator.Target { return iggen.GetTargets(c, ig) },
+	}}
+	for _, u := range runs {
+		u.inputs = in.pkgs
+		u.under = under
+		if err := run(ctx, out, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// clientInput is what the four client generators are run on.
+type clientInput struct {
+	// pkgs are the import paths of the served versions with resources, sorted.
+	pkgs []string
+	// groups are client-gen's groups and versions, sorted by group.
+	groups []cgtypes.GroupVersions
+	// plurals are the plural exceptions by kind; exceptions the same in the flag's form.
+	plurals    map[string]string
+	exceptions []string
+}
+
+// clientInputs collects the served versions that have resources and tags their packages and
+// kinds for the client generators: +groupName on each package, genclientTags on each kind
+// whose author wrote no +genclient.
+func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
+	in := clientInput{plurals: map[string]string{}}
+	var served []*model.Version
+	for _, g := range ctx.Project.Groups {
+		gv := cgtypes.GroupVersions{PackageName: g.Package, Group: cgtypes.Group(g.Name)}
+		for _, v := range g.Versions {
+			if len(v.Resources) == 0 {
+				continue
+			}
+			pkg := ctx.Load.Universe[v.Package]
+			if pkg == nil {
+				return in, fmt.Errorf("package %s of version %s is not in the load", v.Package, v.Name)
+			}
+			served = append(served, v)
+			gv.Versions = append(gv.Versions, cgtypes.PackageVersion{Version: cgtypes.Version(v.Name), Package: v.Package})
+			tags.addPackageTag(pkg, "groupName", g.Name)
+			for _, r := range v.Resources {
+				t := pkg.Types[r.Kind]
+				if t == nil {
+					return in, fmt.Errorf("%stype %s not found in package %s", at(r.Pos), r.Kind, v.Package)
+				}
+				if !hasTag(typeComments(t), "genclient") {
+					tags.addTypeLines(t, genclientTags(r)...)
+				}
+				if err := pluralException(in.plurals, r); err != nil {
+					return in, err
+				}
+			}
+		}
+		if len(gv.Versions) > 0 {
+			in.groups = append(in.groups, gv)
+		}
+	}
+	slices.SortFunc(in.groups, func(a, b cgtypes.GroupVersions) int { return strings.Compare(string(a.Group), string(b.Group)) })
+	for _, kind := range slices.Sorted(maps.Keys(in.plurals)) {
+		in.exceptions = append(in.exceptions, kind+":"+in.plurals[kind])
+	}
+	var err error
+	in.pkgs, _, err = packagesOf(ctx, served)
+	return in, err
+}
+
+// genclientTags are the +genclient tags the upstream client generators read, derived from a
+// resource of the model: every resource gets a client; a cluster-scoped one is
+// nonNamespaced; one without a status subresource gets no UpdateStatus/ApplyStatus. This is
+// the one place where the model becomes client verbs: a read-only resource (custom storage
+// without writes) is "+genclient:readonly", and a scale subresource adds
+// "+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale"
+// and its UpdateScale counterpart, as Kubernetes' own types write them.
+func genclientTags(r *model.Resource) []string {
+	tags := []string{"+genclient"}
+	if !r.Namespaced() {
+		tags = append(tags, "+genclient:nonNamespaced")
+	}
+	if !r.Subresources.Status {
+		tags = append(tags, "+genclient:noStatus")
+	}
+	if r.Subresources.Scale != nil {
+		tags = append(tags, scaleTags...)
+	}
+	return tags
+}
+
+// scaleTags are the client methods of a scale subresource, as Kubernetes' own scalable kinds
+// (apps/v1 Deployment) declare them.
+var scaleTags = []string{
+	"+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale",
+	"+genclient:method=UpdateScale,verb=update,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale",
+}
+
+// pluralException records the plural the upstream generators must use for a kind whose
+// resource name is not the plural they derive (they name URLs after the lower-cased plural of
+// the Go type name). Exceptions are keyed by kind alone, as upstream's flag is.
+func pluralException(plurals map[string]string, r *model.Resource) error {
+	derived := namer.NewAllLowercasePluralNamer(nil).Name(&types.Type{Name: types.Name{Name: r.Kind}})
+	if derived == r.Plural {
+		return nil
+	}
+	want := namer.IC(r.Plural)
+	if old, ok := plurals[r.Kind]; ok && old != want {
+		return fmt.Errorf("%skind %s has the resource name %s here and %s elsewhere; the generated clients name a kind's resource once",
+			at(r.Pos), r.Kind, r.Plural, strings.ToLower(old))
+	}
+	plurals[r.Kind] = want
+	return nil
+}
+
+// ApplySchema is the OpenAPI document apigen hands applyconfiguration-gen for a project (see
+// applySchema), for tools that run the upstream generators on the same input
+// (hack/bench/applyschema).
+func ApplySchema(ctx *engine.Context) (*spec.Swagger, error) {
+	var pkgs []string
+	for _, g := range ctx.Project.Groups {
+		for _, v := range g.Versions {
+			if len(v.Resources) > 0 {
+				pkgs = append(pkgs, v.Package)
+			}
+		}
+	}
+	slices.Sort(pkgs)
+	return applySchema(ctx.Load.Universe, pkgs)
+}
+
+// applySchemaFile writes applySchema's document for the version packages to a temporary file
+// (applyconfiguration-gen reads its schema from a path) and returns the path.
+func applySchemaFile(ctx *engine.Context, pkgs []string) (string, error) {
+	doc, err := applySchema(ctx.Load.Universe, pkgs)
+	if err != nil {
+		return "", fmt.Errorf("building the apply configurations' OpenAPI schema: %w", err)
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp("", "apigen-openapi-*.json")
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), f.Close()
+}
