@@ -19,7 +19,7 @@ type toy struct {
 }
 
 func (t *toy) DeepCopyObject() runtime.Object { c := *t; return &c }
-func (*toy) OpenAPIModelName() string        { return "com.example.toys.v1.Toy" }
+func (*toy) OpenAPIModelName() string         { return "com.example.toys.v1.Toy" }
 
 // TestConstrainedDefinitions: a kind's schema constraints reach the definitions of the
 // project's types, through references, items and map values; a shared type of another package

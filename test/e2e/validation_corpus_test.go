@@ -43,7 +43,6 @@ const (
 	diffEmptyOmitted      = "an empty list or map in an omitempty field is dropped when the typed object is encoded, so the generated server never sees it; a CRD checks the empty value it was sent"
 	diffZeroDefaulted     = "defaulter-gen defaults a non-pointer field at its zero value, so an explicit zero (\"\") is defaulted by the generated server where a CRD keeps and checks it"
 	diffWrongJSONType     = "a value of the wrong JSON type does not decode into the Go type: the generated server answers 400 BadRequest where a CRD answers 422 with the field"
-
 )
 
 const (
