@@ -154,10 +154,9 @@ func Apigen() *Registry {
 			"under .status), selectorpath the label selector as a string (under .spec or .status, optional)",
 		Example: "+apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
 		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
-			if prev := r.Subresources.Scale; prev != nil {
-				return fmt.Errorf("+%s: %s already has a scale subresource at %s", m.Name, r.Kind, prev.Pos)
+			if s := kind.Scale(m); s != nil {
+				r.Subresources.Scale = s
 			}
-			r.Subresources.Scale = kind.Scale(m)
 			return nil
 		},
 	}, "kubebuilder:subresource:scale")

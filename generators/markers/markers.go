@@ -85,7 +85,8 @@ type Kind interface {
 	// ColumnPath says what is wrong with a print column's JSON path, nil when it names a field.
 	ColumnPath(jsonPath string) error
 	// Scale checks a scale subresource marker's paths against the kind's fields, reporting
-	// each problem itself, and returns the subresource, nil when a path is wrong.
+	// each problem (and a second scale marker) itself, and returns the subresource, nil when
+	// something is wrong.
 	Scale(m *Marker) *model.Scale
 }
 

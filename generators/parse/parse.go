@@ -508,11 +508,12 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	}
 	readShape(r, st)
 	// Every other marker of the kind applies itself.
+	kindType := &kindFields{p: p, t: gpkg.Types[kind]}
 	for _, m := range ms {
 		if m.Def.Resource == nil {
 			continue
 		}
-		if err := m.Def.Resource(m, r, kindFields{p, gpkg.Types[kind]}); err != nil {
+		if err := m.Def.Resource(m, r, kindType); err != nil {
 			p.errs.Add(m.Pos, "%v", err)
 		}
 	}
@@ -707,12 +708,21 @@ func defaultDeprecations(g *model.Group) {
 type kindFields struct {
 	p *parser_
 	t *gengotypes.Type
+	// scale is the kind's first scale subresource marker.
+	scale *markers.Marker
 }
 
-func (k kindFields) SelectableField(jsonPath string) (model.SelectableField, error) {
+func (k *kindFields) SelectableField(jsonPath string) (model.SelectableField, error) {
 	return selectableField(k.t, jsonPath)
 }
 
-func (k kindFields) ColumnPath(jsonPath string) error { return columnPath(k.t, jsonPath) }
+func (k *kindFields) ColumnPath(jsonPath string) error { return columnPath(k.t, jsonPath) }
 
-func (k kindFields) Scale(m *markers.Marker) *model.Scale { return k.p.scaleSubresource(m, k.t) }
+func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
+	if k.scale != nil {
+		k.p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, k.t.Name.Name, k.scale.Name, k.scale.Pos)
+		return nil
+	}
+	k.scale = m
+	return k.p.scaleSubresource(m, k.t)
+}
