@@ -319,26 +319,33 @@ func storeSoleVersions(g *model.Group) {
 	}
 }
 
-// typeComments returns the comment groups whose markers apply to a type: its doc comment and,
-// as in gengo, the block just above it separated by one blank line (where +genclient usually is).
-func typeComments(f *ast.File, fset *token.FileSet, decl *ast.GenDecl, spec *ast.TypeSpec) []*ast.CommentGroup {
-	doc := spec.Doc
-	if doc == nil && len(decl.Specs) == 1 {
-		doc = decl.Doc
+// typeComments returns the comment groups whose markers apply to a type, as gengo's parser
+// finds a type's CommentLines and SecondClosestCommentLines: the block ending on the line above
+// the type's name, and the block ending two lines above that one (or above the name, when
+// there is no first block), that is, separated from it by one blank line (where +genclient
+// and +k8s: tags usually are in k8s.io/api).
+func typeComments(endLines map[int]*ast.CommentGroup, fset *token.FileSet, spec *ast.TypeSpec) []*ast.CommentGroup {
+	line := fset.Position(spec.Name.Pos()).Line
+	closest := endLines[line-1]
+	above := line
+	if closest != nil {
+		above = fset.Position(closest.Pos()).Line
 	}
-	top := decl.Pos()
-	if doc != nil {
-		top = doc.Pos()
-	}
-	topLine := fset.Position(top).Line
 	var out []*ast.CommentGroup
-	for _, cg := range f.Comments {
-		if fset.Position(cg.End()).Line == topLine-2 {
-			out = append(out, cg)
-		}
+	if second := endLines[above-2]; second != nil {
+		out = append(out, second)
 	}
-	if doc != nil {
-		out = append(out, doc)
+	if closest != nil {
+		out = append(out, closest)
+	}
+	return out
+}
+
+// commentEndLines maps each line of a file on which a comment group ends to that group.
+func commentEndLines(f *ast.File, fset *token.FileSet) map[int]*ast.CommentGroup {
+	out := map[int]*ast.CommentGroup{}
+	for _, cg := range f.Comments {
+		out[fset.Position(cg.End()).Line] = cg
 	}
 	return out
 }
@@ -356,6 +363,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 	p.declPos = map[string]token.Position{}
 	p.defaults = nil
 	for _, f := range files {
+		endLines := commentEndLines(f, p.fset)
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok {
 				if recv := receiverName(fn); recv != "" {
@@ -386,7 +394,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 					}
 				}
 				var ms []*markers.Marker
-				comments := typeComments(f, p.fset, decl, spec)
+				comments := typeComments(endLines, p.fset, spec)
 				for _, cg := range comments {
 					ms = append(ms, p.markersIn(cg, markers.Type)...)
 				}
