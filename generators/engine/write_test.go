@@ -135,3 +135,16 @@ func TestGoHeader(t *testing.T) {
 		t.Error("a file with our header is not recognised as generated")
 	}
 }
+
+func TestRenameImports(t *testing.T) {
+	src := []byte("package v1\n\nimport (\n\t\"fmt\"\n\truntime \"k8s.io/apimachinery/pkg/runtime\"\n)\n\nfunc f(s *runtime.Scheme) error { runtime := 1; _ = runtime; return fmt.Errorf(\"x\") }\n")
+	got, err := RenameImports(src, func(name string) bool { return name == "runtime" || name == "runtimepkg" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`runtimepkg2 "k8s.io/apimachinery/pkg/runtime"`, "s *runtimepkg2.Scheme", "runtime := 1", "fmt.Errorf"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("lacks %q:\n%s", want, got)
+		}
+	}
+}

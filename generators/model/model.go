@@ -93,6 +93,11 @@ type Version struct {
 	// SchemeGroupVersion, AddToScheme and localSchemeBuilder, as Kubernetes' register.go
 	// files do): apigen generates no register file for it.
 	OwnRegistration bool `json:"ownRegistration,omitempty"`
+	// ControllerRuntime says the package registers its kinds with controller-runtime's
+	// scheme.Builder (kubebuilder's groupversion_info.go: GroupVersion, SchemeBuilder,
+	// AddToScheme, and SchemeBuilder.Register calls in init): apigen's register file adds only
+	// the defaults, defaulting hooks and field selectors to that builder.
+	ControllerRuntime bool `json:"controllerRuntime,omitempty"`
 	// DeclPos is where each package-level name (type, function, variable, constant) of the
 	// package is declared, for errors about declarations that are not resources (a
 	// conversion function missing or mistyped, a hand-written registration).

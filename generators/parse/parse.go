@@ -122,8 +122,14 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 	groupName, groupPos := p.groupName(files)
 	version.Resources = p.resources(files, gpkg)
 	version.DeclPos, version.Defaults = p.declPos, p.defaults
-	if version.OwnRegistration = registers(gpkg); version.OwnRegistration {
+	switch {
+	case controllerRuntimeBuilder(gpkg):
+		version.ControllerRuntime = true
+	case registers(gpkg):
+		version.OwnRegistration = true
 		p.checkOwnRegistration(version, files, gpkg)
+	default:
+		p.checkGeneratedRegistration(version)
 	}
 	if groupName == "" {
 		if len(version.Resources) > 0 {

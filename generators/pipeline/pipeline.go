@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 
@@ -70,6 +71,9 @@ func Run(root string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := avoidImportNames(project, out); err != nil {
+		return nil, err
+	}
 	return &Result{Root: root, Project: project, Output: out}, nil
 }
 
@@ -94,6 +98,35 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 		return nil, nil, err
 	}
 	return load, project, nil
+}
+
+// avoidImportNames renames the imports of every generated file in an API package whose names
+// the package declares itself (the upstream generators import runtime, a name a user's
+// package may well declare).
+func avoidImportNames(project *model.Project, out *engine.Output) error {
+	for _, g := range project.Groups {
+		versions := slices.Clone(g.Versions)
+		if g.Internal != nil {
+			versions = append(versions, g.Internal)
+		}
+		for _, v := range versions {
+			declared := func(name string) bool { _, ok := v.DeclPos[name]; return ok }
+			for _, name := range out.Paths() {
+				if path.Dir(name) != v.Dir || path.Ext(name) != ".go" {
+					continue
+				}
+				src, _ := out.Get(name)
+				renamed, err := engine.RenameImports(src, declared)
+				if err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				if err := out.Replace(name, renamed); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // APIDir is where a project's API types live, pkg/apis/<group>/<version>.

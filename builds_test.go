@@ -1,0 +1,69 @@
+package apigen_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/pipeline"
+)
+
+// buildCases are the projects under testdata/builds whose API packages must build and pass
+// their own tests once generated: a package that declares every name apigen's registration
+// could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder.
+// Each case's go.mod is examples/wardle's, plus the modules in buildCases' value.
+var buildCases = map[string][]string{
+	"every_identifier":   nil,
+	"controller_runtime": {"sigs.k8s.io/controller-runtime@v0.25.2"},
+}
+
+// TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API
+// packages (the version packages and the generated install package): generated code never
+// redeclares a name of the user's package, and the scheme the install package fills works.
+func TestGeneratedPackagesBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated packages")
+	}
+	for name, requires := range buildCases {
+		t.Run(name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), name)
+			copyTree(t, filepath.Join("testdata", "builds", name), root)
+			for _, f := range []string{"go.mod", "go.sum"} {
+				data, err := os.ReadFile(filepath.Join("examples", "wardle", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, f), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, mod := range requires {
+				goCmd(t, root, "get", mod)
+			}
+			res, err := pipeline.Run(root, pipeline.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := engine.NewPlan(root, res.Output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := plan.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			goCmd(t, root, "vet", "./pkg/apis/...")
+			goCmd(t, root, "test", "-count=1", "./pkg/apis/...")
+		})
+	}
+}
+
+func goCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go %v: %v\n%s", args, err, out)
+	}
+}
