@@ -12,7 +12,8 @@ import (
 
 // buildCases are the projects under testdata/builds whose API packages must build and pass
 // their own tests once generated: a package that declares every name apigen's registration
-// could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder.
+// could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder,
+// whose controller-gen zz_generated.deepcopy.go is kept.
 // Each case's go.mod is examples/wardle's, plus the modules in buildCases' value.
 var buildCases = map[string][]string{
 	"every_identifier":   nil,
@@ -52,6 +53,12 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 			}
 			if _, err := plan.Apply(); err != nil {
 				t.Fatal(err)
+			}
+			if name == "controller_runtime" {
+				const kept = "pkg/apis/batch/v1/zz_generated.deepcopy.go"
+				if _, ok := res.Output.Get(kept); ok {
+					t.Errorf("apigen generates %s instead of keeping controller-gen's", kept)
+				}
 			}
 			goCmd(t, root, "vet", "./pkg/apis/...")
 			goCmd(t, root, "test", "-count=1", "./pkg/apis/...")
