@@ -14,10 +14,11 @@ import (
 // their own tests once generated: a package that declares every name apigen's registration
 // could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder,
 // whose controller-gen zz_generated.deepcopy.go is kept.
-// Each case's go.mod is examples/wardle's, plus the modules in buildCases' value.
-var buildCases = map[string][]string{
-	"every_identifier":   nil,
-	"controller_runtime": {"sigs.k8s.io/controller-runtime@v0.25.2"},
+// Each case's go.mod is examples/wardle's, plus the modules a case requires. controller_runtime
+// is a kubebuilder project (PROJECT file, api/v1 with groupversion_info.go).
+var buildCases = map[string]struct{ requires, packages []string }{
+	"every_identifier":   {packages: []string{"./pkg/apis/..."}},
+	"controller_runtime": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API
@@ -27,7 +28,7 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated packages")
 	}
-	for name, requires := range buildCases {
+	for name, c := range buildCases {
 		t.Run(name, func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), name)
 			copyTree(t, filepath.Join("testdata", "builds", name), root)
@@ -40,7 +41,7 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, mod := range requires {
+			for _, mod := range c.requires {
 				goCmd(t, root, "get", mod)
 			}
 			res, err := pipeline.Run(root, pipeline.Options{})
@@ -55,13 +56,13 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 				t.Fatal(err)
 			}
 			if name == "controller_runtime" {
-				const kept = "pkg/apis/batch/v1/zz_generated.deepcopy.go"
+				const kept = "api/v1/zz_generated.deepcopy.go"
 				if _, ok := res.Output.Get(kept); ok {
 					t.Errorf("apigen generates %s instead of keeping controller-gen's", kept)
 				}
 			}
-			goCmd(t, root, "vet", "./pkg/apis/...")
-			goCmd(t, root, "test", "-count=1", "./pkg/apis/...")
+			goCmd(t, root, append([]string{"vet"}, c.packages...)...)
+			goCmd(t, root, append([]string{"test", "-count=1"}, c.packages...)...)
 		})
 	}
 }

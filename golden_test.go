@@ -122,7 +122,7 @@ func TestModelGolden(t *testing.T) {
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), filepath.Base(dir))
-			copyTree(t, filepath.Join(dir, "pkg"), filepath.Join(root, "pkg"))
+			copyTree(t, dir, root) // the API packages, and a PROJECT file where the case has one
 			for _, name := range []string{"go.mod", "go.sum"} {
 				data, err := os.ReadFile(filepath.Join("examples", "wardle", name))
 				if err != nil {

@@ -46,7 +46,10 @@ type Result struct {
 	Root string
 	// Module is the module path from go.mod.
 	Module string
-	// APIPackages are the import paths matched by ./pkg/apis/..., sorted.
+	// Layout is where the project keeps its API types.
+	Layout Layout
+	// APIPackages are the import paths of the API packages (./pkg/apis/..., or the layout's
+	// directory and the project package pkg/apis), sorted.
 	APIPackages []string
 	// Parser and Universe are gengo's view of the load, shared by every upstream generator.
 	Parser   *parser.Parser
@@ -88,9 +91,15 @@ func Load(root string) (*Result, error) {
 		return nil, err
 	}
 
+	layout := DetectLayout(abs)
+	apiPattern := "./" + layout.Dir + "/..."
 	patterns := slices.Clone(BasePackages)
-	if fi, err := os.Stat(filepath.Join(abs, "pkg", "apis")); err == nil && fi.IsDir() {
-		patterns = append([]string{"./pkg/apis/..."}, patterns...)
+	if fi, err := os.Stat(filepath.Join(abs, filepath.FromSlash(layout.Dir))); err == nil && fi.IsDir() {
+		patterns = append([]string{apiPattern}, patterns...)
+	}
+	if layout.Dir != DefaultAPIDir && hasGoFiles(filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))) {
+		// The project's package (pkg/apis/doc.go, apigen init's) holds project markers.
+		patterns = append([]string{"./" + DefaultAPIDir}, patterns...)
 	}
 
 	p := parser.NewWithOptions(parser.Options{BuildTags: []string{BuildTag}})
@@ -100,7 +109,7 @@ func Load(root string) (*Result, error) {
 	if err := p.LoadPackagesWithConfigForTesting(&packages.Config{Dir: abs}, patterns...); err != nil {
 		// gengo's error joins go/packages' errors as text with absolute paths; load the API
 		// packages alone to report them like every other problem.
-		if positioned := apiErrors(abs, "./pkg/apis/..."); positioned != nil {
+		if positioned := apiErrors(abs, apiPattern); positioned != nil {
 			return nil, positioned
 		}
 		return nil, fmt.Errorf("loading packages of %s: %w", abs, err)
@@ -114,15 +123,16 @@ func Load(root string) (*Result, error) {
 	r := &Result{
 		Root:     abs,
 		Module:   module,
+		Layout:   layout,
 		Parser:   p,
 		Universe: ctx.Universe,
 		Context:  ctx,
 		required: map[string]bool{},
 	}
-	apiPrefix := module + "/pkg/apis"
+	apiPrefix := module + "/" + layout.Dir
 	for _, pkg := range p.UserRequestedPackages() { // sorted
 		r.required[pkg] = true
-		if pkg == apiPrefix || strings.HasPrefix(pkg, apiPrefix+"/") {
+		if pkg == apiPrefix || strings.HasPrefix(pkg, apiPrefix+"/") || pkg == module+"/"+DefaultAPIDir {
 			r.APIPackages = append(r.APIPackages, pkg)
 		}
 	}
@@ -200,6 +210,12 @@ func (r *Result) referenced() []string {
 
 // Required reports whether a package is fully processed in the universe.
 func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
+
+// hasGoFiles reports whether dir holds a Go file.
+func hasGoFiles(dir string) bool {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	return len(matches) > 0
+}
 
 // readModule returns the module path declared in root/go.mod.
 func readModule(root string) (string, error) {

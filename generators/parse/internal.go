@@ -32,10 +32,10 @@ func (p *parser_) parseGroupPackage(pkgPath, dir string, parts []string, gpkg *g
 		return
 	}
 	gp := &groupPackage{pkgPath: pkgPath, dir: dir, files: files, gpkg: gpkg}
-	if len(parts) == 4 {
-		p.installs[parts[2]] = gp
+	if len(parts) == 2 {
+		p.installs[parts[0]] = gp
 	} else {
-		p.internals[parts[2]] = gp
+		p.internals[parts[0]] = gp
 	}
 }
 

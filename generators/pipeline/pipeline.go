@@ -129,18 +129,21 @@ func avoidImportNames(project *model.Project, out *engine.Output) error {
 	return nil
 }
 
-// APIDir is where a project's API types live, pkg/apis/<group>/<version>.
-const APIDir = "pkg/apis"
-
-// checkAPIDir refuses a module without APIDir with what to do about it: without it there is
-// nothing to generate, and the load would only say that a pattern matched no directory.
+// checkAPIDir refuses a module without an API directory with what to do about it: without it
+// there is nothing to generate, and the load would only say that a pattern matched no
+// directory.
 func checkAPIDir(root string) error {
-	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(APIDir))); err == nil && fi.IsDir() {
+	layout := loader.DetectLayout(root)
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(layout.Dir))); err == nil && fi.IsDir() {
 		return nil
 	}
-	return fmt.Errorf("%s has no %s directory, where apigen reads the API types (%s/<group>/<version>/*.go); "+
+	where := layout.Dir + "/<group>/<version>"
+	if layout.SingleGroup {
+		where = layout.Dir + "/<version>"
+	}
+	return fmt.Errorf("%s has no %s directory, where apigen reads the API types (%s/*.go, by %s); "+
 		"add a kind with \"apigen new-api --group <group> --version v1alpha1 --kind <Kind>\", "+
-		"or scaffold the rest of a project here with \"apigen init --domain <domain>\"", root, APIDir, APIDir)
+		"or scaffold the rest of a project here with \"apigen init --domain <domain>\"", root, layout.Dir, where, layout.Why)
 }
 
 // withTypeErrors joins type errors with the model's errors into one sorted list.
