@@ -4,6 +4,8 @@ package loader
 
 import (
 	"fmt"
+	"go/build"
+	goparser "go/parser"
 	"go/token"
 	"maps"
 	"os"
@@ -139,6 +141,9 @@ func Load(root string) (*Result, error) {
 	if r.APIPackages == nil {
 		r.APIPackages = []string{}
 	}
+	for _, path := range r.APIPackages {
+		addPackageTags(r.Universe[path])
+	}
 	r.TypeErrors = r.checkTypes()
 	if err := r.Require(r.referenced()...); err != nil {
 		return nil, err
@@ -210,6 +215,40 @@ func (r *Result) referenced() []string {
 
 // Required reports whether a package is fully processed in the universe.
 func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
+
+// addPackageTags adds to a package's comments, where gengo keeps the tags it read from doc.go,
+// the comments above the package clause of its other files: a package tag (+groupName,
+// +k8s:openapi-gen) may sit in any file, and the upstream generators see what apigen sees.
+func addPackageTags(pkg *types.Package) {
+	if pkg == nil || pkg.Dir == "" {
+		return
+	}
+	ctxt := build.Default
+	ctxt.BuildTags = []string{BuildTag}
+	names, _ := filepath.Glob(filepath.Join(pkg.Dir, "*.go"))
+	sort.Strings(names)
+	for _, name := range names {
+		base := filepath.Base(name)
+		if base == "doc.go" || strings.HasSuffix(base, "_test.go") {
+			continue // gengo read doc.go's comments already
+		}
+		if ok, err := ctxt.MatchFile(pkg.Dir, base); err != nil || !ok {
+			continue
+		}
+		f, err := goparser.ParseFile(token.NewFileSet(), name, nil, goparser.PackageClauseOnly|goparser.ParseComments)
+		if err != nil {
+			continue
+		}
+		for _, cg := range f.Comments {
+			if cg.End() > f.Package {
+				break
+			}
+			if text := strings.TrimRight(cg.Text(), "\n"); text != "" {
+				pkg.Comments = append(pkg.Comments, strings.Split(text, "\n")...)
+			}
+		}
+	}
+}
 
 // hasGoFiles reports whether dir holds a Go file.
 func hasGoFiles(dir string) bool {
