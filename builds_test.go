@@ -1,7 +1,6 @@
 package apigen_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -32,15 +31,7 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), name)
 			copyTree(t, filepath.Join("testdata", "builds", name), root)
-			for _, f := range []string{"go.mod", "go.sum"} {
-				data, err := os.ReadFile(filepath.Join("examples", "wardle", f))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(root, f), data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			useWardleModule(t, root)
 			for _, mod := range c.requires {
 				goCmd(t, root, "get", mod)
 			}
