@@ -96,15 +96,7 @@ func copyCase(t *testing.T, dir, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join("examples", "wardle", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	useWardleModule(t, root)
 }
 
 // snapshot returns every file and directory under root with its content ("" for directories).

@@ -122,16 +122,8 @@ func TestModelGolden(t *testing.T) {
 	for _, dir := range cases {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), filepath.Base(dir))
-			copyTree(t, filepath.Join(dir, "pkg"), filepath.Join(root, "pkg"))
-			for _, name := range []string{"go.mod", "go.sum"} {
-				data, err := os.ReadFile(filepath.Join("examples", "wardle", name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			copyTree(t, dir, root) // the API packages, and a PROJECT file where the case has one
+			useWardleModule(t, root)
 			_, project, err := pipeline.Model(root)
 			if err != nil {
 				t.Fatal(err)
@@ -155,5 +147,20 @@ func TestModelGolden(t *testing.T) {
 				t.Errorf("model of %s (-want +got; go test -run TestModelGolden -update to accept):\n%s", dir, diff)
 			}
 		})
+	}
+}
+
+// useWardleModule gives the project at root examples/wardle's go.mod and go.sum, so that its
+// module is example.com/wardle and its load needs nothing outside the module cache.
+func useWardleModule(t *testing.T, root string) {
+	t.Helper()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join("examples", "wardle", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

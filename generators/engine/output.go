@@ -30,6 +30,15 @@ func (o *Output) Add(name string, data []byte) error {
 	return nil
 }
 
+// Replace changes the contents of a file already in the output.
+func (o *Output) Replace(name string, data []byte) error {
+	if _, ok := o.files[name]; !ok {
+		return fmt.Errorf("output path %q is not generated", name)
+	}
+	o.files[name] = data
+	return nil
+}
+
 // Get returns the contents of a file and whether it is in the output.
 func (o *Output) Get(name string) ([]byte, bool) {
 	b, ok := o.files[name]

@@ -63,8 +63,8 @@ func NewPlan(root string, out *Output) (*Plan, error) {
 			p.Changed = append(p.Changed, name)
 		}
 	}
-	if len(refused) > 0 {
-		return nil, fmt.Errorf("refusing to overwrite user-owned file(s) without the %q header: %s\n(move them aside or delete them, then run apigen generate again)", GeneratedLine, strings.Join(refused, ", "))
+	if errs := foreignFiles(root, out, refused); len(errs) > 0 {
+		return nil, errs.Err()
 	}
 	stale, err := p.findStale()
 	if err != nil {

@@ -73,7 +73,7 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 			field{"StorageVersions", jen.Qual(serverPkg, "StorageVersions").Values(jen.DictFunc(func(d jen.Dict) {
 				for _, g := range p.Groups {
 					for _, h := range g.StoredKinds() {
-						d[jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Kind").Op(":").Lit(h.Resource.Kind))] = jen.Qual(h.Version.Package, "SchemeGroupVersion")
+						d[jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Kind").Op(":").Lit(h.Resource.Kind))] = groupVersion(g, h.Version)
 					}
 				}
 			}))},

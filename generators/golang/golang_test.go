@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"go/format"
+	"go/token"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func TestRegisterWithDefaulting(t *testing.T) {
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		`const GroupName = "toys.example.com"`,
-		`var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}`,
+		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
 		"localSchemeBuilder.Register(addKnownTypes, RegisterDefaults, addDefaultingHooks)",
 		// The hook runs after the declarative defaults, for the kind and its list's items.
 		"o := obj.(*Widget)\n\t\tSetObjectDefaults_Widget(o)\n\t\to.Default()",
@@ -141,6 +142,45 @@ func TestRegisterHookWithoutDeclarativeDefaults(t *testing.T) {
 	lacks(t, src, "addDefaultingHooks")
 }
 
+// A package that declares the conventional names itself keeps them: the register file
+// declares none of them and names its helpers around the package's.
+func TestRegisterAroundTheUsersNames(t *testing.T) {
+	g, v := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true},
+		SelectableFields: []model.SelectableField{{JSONPath: ".spec.color"}}})
+	v.DeclPos = map[string]token.Position{}
+	for _, name := range []string{"GroupName", "SchemeGroupVersion", "SchemeBuilder", "Kind", "Resource",
+		"addKnownTypes", "addKnownTypes2", "addDefaultingHooks", "addFieldLabelConversions"} {
+		v.DeclPos[name] = token.Position{}
+	}
+	f := newFile(api, "v1")
+	emitRegister(f, g, v, nil)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src,
+		"localSchemeBuilder = &runtime.SchemeBuilder{}",
+		"AddToScheme = localSchemeBuilder.AddToScheme",
+		"localSchemeBuilder.Register(addKnownTypes3, RegisterDefaults, addDefaultingHooks2, addFieldLabelConversions2)",
+		"func addKnownTypes3(scheme *runtime.Scheme) error {",
+	)
+	lacks(t, src, "GroupName", "SchemeGroupVersion", "func Kind(", "func Resource(", "SchemeBuilder runtime")
+}
+
+// A kubebuilder package registers its kinds with controller-runtime's SchemeBuilder: the
+// register file only adds the generated functions to it.
+func TestRegisterWithControllerRuntime(t *testing.T) {
+	g, v := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	v.ControllerRuntime = true
+	v.DeclPos = map[string]token.Position{"GroupVersion": {}, "SchemeBuilder": {}, "AddToScheme": {}}
+	f := newFile(api, "v1")
+	emitRegister(f, g, v, nil)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src,
+		"var localSchemeBuilder = &SchemeBuilder.SchemeBuilder",
+		"localSchemeBuilder.Register(RegisterDefaults)",
+		"func Resource(resource string) schema.GroupResource",
+	)
+	lacks(t, src, "AddToScheme =", "addKnownTypes", "AddKnownTypes")
+}
+
 func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 	g, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
 	f := newFile("example.com/p/pkg/apis/toys/install", "install")
@@ -150,7 +190,7 @@ func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 		"utilruntime.Must(toysv1.AddToScheme(scheme))",
 		"internal := schema.GroupVersion{Group: \"toys.example.com\", Version: runtime.APIVersionInternal}",
 		"&toysv1.Widget{},\n\t\t&toysv1.WidgetList{},",
-		"utilruntime.Must(scheme.SetVersionPriority(toysv1.SchemeGroupVersion))",
+		"utilruntime.Must(scheme.SetVersionPriority(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}))",
 	)
 }
 

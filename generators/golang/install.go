@@ -49,6 +49,12 @@ func importVersions(f *jen.File, g *model.Group) {
 	}
 }
 
+// groupVersion is a version's schema.GroupVersion, spelled out: a version package need not
+// declare SchemeGroupVersion (kubebuilder's declares GroupVersion).
+func groupVersion(g *model.Group, v *model.Version) *jen.Statement {
+	return jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name))
+}
+
 func emitInstall(f *jen.File, g *model.Group) {
 	versions := g.ByPriority()
 	f.PackageComment(fmt.Sprintf("Package install registers the %s API group.", g.Name))
@@ -65,7 +71,7 @@ func emitInstall(f *jen.File, g *model.Group) {
 		}
 		b.Qual(utilruntimePkg, "Must").Call(jen.Id("scheme").Dot("SetVersionPriority").CallFunc(func(c *jen.Group) {
 			for _, v := range versions {
-				c.Qual(v.Package, "SchemeGroupVersion")
+				c.Add(groupVersion(g, v))
 			}
 		}))
 	})

@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"regexp"
 	"strings"
@@ -51,80 +52,131 @@ func objectDefaulters(src []byte) map[string]bool {
 	return out
 }
 
+// scope is what a user's package declares at package level; generated code in the package
+// declares nothing it holds.
+type scope map[string]token.Position
+
+// free returns name, or name2, name3, ..., the first the package does not declare: the name of
+// a generated helper only the generated file refers to.
+func (s scope) free(name string) string {
+	candidate := name
+	for i := 2; s.has(candidate); i++ {
+		candidate = fmt.Sprintf("%s%d", name, i)
+	}
+	return candidate
+}
+
+func (s scope) has(name string) bool { _, ok := s[name]; return ok }
+
 // emitRegister emits a version's registration. objectDefaulters are the types with a
 // generated SetObjectDefaults_ function; RegisterDefaults (defaulter-gen's) registers those,
-// and the kinds' Default hooks, when present, run after them.
+// and the kinds' Default hooks, when present, run after them. The conventional exported names
+// (GroupName, SchemeGroupVersion, Kind, Resource) are declared only where the package does not
+// declare them itself; the helpers get names of their own. In a package registered with
+// controller-runtime's SchemeBuilder, the registration functions are added to that builder.
 func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulters map[string]bool) {
-	f.Comment("GroupName is the API group of the types in this package.")
-	f.Const().Id("GroupName").Op("=").Lit(g.Name)
-	f.Line()
-	f.Comment("SchemeGroupVersion is the group version of the types in this package.")
-	f.Var().Id("SchemeGroupVersion").Op("=").Qual(schemaPkg, "GroupVersion").Values(
-		jen.Id("Group").Op(":").Id("GroupName"), jen.Id("Version").Op(":").Lit(v.Name))
-	f.Line()
-	f.Var().Defs(
-		jen.Comment("SchemeBuilder collects the functions that add this package's types to a scheme."),
-		jen.Id("SchemeBuilder").Qual(runtimePkg, "SchemeBuilder"),
-		jen.Id("localSchemeBuilder").Op("=").Op("&").Id("SchemeBuilder"),
-		jen.Comment("AddToScheme adds this group version to a scheme."),
-		jen.Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme"),
-	)
-	f.Line()
+	s := scope(v.DeclPos)
+	gv := groupVersion(g, v)
+	if !s.has("GroupName") {
+		f.Comment("GroupName is the API group of the types in this package.")
+		f.Const().Id("GroupName").Op("=").Lit(g.Name)
+		f.Line()
+	}
+	if !s.has("SchemeGroupVersion") {
+		f.Comment("SchemeGroupVersion is the group version of the types in this package.")
+		f.Var().Id("SchemeGroupVersion").Op("=").Add(gv)
+		f.Line()
+	}
+	addKnownTypes := s.free("addKnownTypes")
+	var funcs []jen.Code
+	switch {
+	case v.ControllerRuntime:
+		// The package's init functions register its kinds with SchemeBuilder.Register.
+		if !s.has("localSchemeBuilder") {
+			f.Comment("localSchemeBuilder is the list of registration functions inside the package's")
+			f.Comment("controller-runtime SchemeBuilder: its AddToScheme runs the generated ones too.")
+			f.Var().Id("localSchemeBuilder").Op("=").Op("&").Id("SchemeBuilder").Dot("SchemeBuilder")
+			f.Line()
+		}
+	default:
+		defs := []jen.Code{}
+		builder := jen.Op("&").Id("SchemeBuilder")
+		if s.has("SchemeBuilder") {
+			builder = jen.Op("&").Qual(runtimePkg, "SchemeBuilder").Values()
+		} else {
+			defs = append(defs,
+				jen.Comment("SchemeBuilder collects the functions that add this package's types to a scheme."),
+				jen.Id("SchemeBuilder").Qual(runtimePkg, "SchemeBuilder"))
+		}
+		defs = append(defs,
+			jen.Id("localSchemeBuilder").Op("=").Add(builder),
+			jen.Comment("AddToScheme adds this group version to a scheme."),
+			jen.Id("AddToScheme").Op("=").Id("localSchemeBuilder").Dot("AddToScheme"))
+		f.Var().Defs(defs...)
+		f.Line()
+		funcs = append(funcs, jen.Id(addKnownTypes))
+	}
 	hooked, selectable := false, false
 	for _, r := range v.Resources {
 		hooked = hooked || r.Hooks.Default
 		selectable = selectable || len(r.SelectableFields) > 0
 	}
-	f.Func().Id("init").Params().BlockFunc(func(b *jen.Group) {
-		funcs := []jen.Code{jen.Id("addKnownTypes"), jen.Id("RegisterDefaults")}
-		if hooked {
-			funcs = append(funcs, jen.Id("addDefaultingHooks"))
-		}
-		if selectable {
-			funcs = append(funcs, jen.Id("addFieldLabelConversions"))
-		}
-		b.Id("localSchemeBuilder").Dot("Register").Call(funcs...)
-	})
-	f.Line()
-	f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
-	f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
-		jen.Return(jen.Id("SchemeGroupVersion").Dot("WithKind").Call(jen.Id("kind")).Dot("GroupKind").Call()),
-	)
-	f.Line()
-	f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
-	f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
-		jen.Return(jen.Id("SchemeGroupVersion").Dot("WithResource").Call(jen.Id("resource")).Dot("GroupResource").Call()),
-	)
-	f.Line()
-	f.Comment("addKnownTypes adds the kinds of this package, and the meta types every group version serves, to a scheme.")
-	f.Func().Id("addKnownTypes").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
-		jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
-			c.Line().Id("SchemeGroupVersion")
-			for _, r := range v.Resources {
-				c.Line().Op("&").Id(r.Kind).Values()
-				c.Line().Op("&").Id(r.ListKind).Values()
-			}
-			c.Line()
-		}),
-		jen.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Id("SchemeGroupVersion")),
-		jen.Return(jen.Nil()),
-	)
+	addDefaultingHooks, addFieldLabelConversions := s.free("addDefaultingHooks"), s.free("addFieldLabelConversions")
+	funcs = append(funcs, jen.Id("RegisterDefaults"))
+	if hooked {
+		funcs = append(funcs, jen.Id(addDefaultingHooks))
+	}
+	if selectable {
+		funcs = append(funcs, jen.Id(addFieldLabelConversions))
+	}
+	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(funcs...))
+	if !s.has("Kind") {
+		f.Line()
+		f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
+		f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
+			jen.Return(jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Kind").Op(":").Id("kind"))),
+		)
+	}
+	if !s.has("Resource") {
+		f.Line()
+		f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
+		f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
+			jen.Return(jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Resource").Op(":").Id("resource"))),
+		)
+	}
+	if !v.ControllerRuntime {
+		f.Line()
+		f.Comment(addKnownTypes + " adds the kinds of this package, and the meta types every group version serves, to a scheme.")
+		f.Func().Id(addKnownTypes).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
+			jen.Id("gv").Op(":=").Add(gv),
+			jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
+				c.Line().Id("gv")
+				for _, r := range v.Resources {
+					c.Line().Op("&").Id(r.Kind).Values()
+					c.Line().Op("&").Id(r.ListKind).Values()
+				}
+				c.Line()
+			}),
+			jen.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Id("gv")),
+			jen.Return(jen.Nil()),
+		)
+	}
 	if hooked {
 		f.Line()
-		emitDefaultingHooks(f, v, objectDefaulters)
+		emitDefaultingHooks(f, v, addDefaultingHooks, objectDefaulters)
 	}
 	if selectable {
 		f.Line()
-		emitFieldLabelConversions(f, v)
+		emitFieldLabelConversions(f, g, v, addFieldLabelConversions)
 	}
 }
 
 // emitFieldLabelConversions lets field selectors name the kinds' selectable fields in this
 // version, besides metadata.name and metadata.namespace; any other field is refused with the
 // list of those supported.
-func emitFieldLabelConversions(f *jen.File, v *model.Version) {
-	f.Comment("addFieldLabelConversions accepts the selectable fields of this version's kinds in field selectors.")
-	f.Func().Id("addFieldLabelConversions").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+func emitFieldLabelConversions(f *jen.File, g *model.Group, v *model.Version, name string) {
+	f.Comment(name + " accepts the selectable fields of this version's kinds in field selectors.")
+	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
 		for _, r := range v.Resources {
 			if len(r.SelectableFields) == 0 {
 				continue
@@ -134,7 +186,7 @@ func emitFieldLabelConversions(f *jen.File, v *model.Version) {
 				labels = append(labels, sf.Label())
 			}
 			b.Id("err").Op(":=").Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
-				jen.Id("SchemeGroupVersion").Dot("WithKind").Call(jen.Lit(r.Kind)),
+				jen.Qual(schemaPkg, "GroupVersionKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name), jen.Id("Kind").Op(":").Lit(r.Kind)),
 				jen.Func().Params(jen.List(jen.Id("label"), jen.Id("value")).String()).Params(jen.String(), jen.String(), jen.Error()).Block(
 					jen.Switch(jen.Id("label")).Block(
 						jen.CaseFunc(func(c *jen.Group) {
@@ -156,7 +208,7 @@ func emitFieldLabelConversions(f *jen.File, v *model.Version) {
 // emitDefaultingHooks registers, for every kind with a Default method, a defaulting function
 // that applies the declarative defaults first (as RegisterDefaults would) and then calls the
 // method, for the kind and for the items of its list.
-func emitDefaultingHooks(f *jen.File, v *model.Version, objectDefaulters map[string]bool) {
+func emitDefaultingHooks(f *jen.File, v *model.Version, name string, objectDefaulters map[string]bool) {
 	// apply defaults the object ptr points to, which expression value names.
 	apply := func(ptr, value *jen.Statement, r *model.Resource) []jen.Code {
 		var calls []jen.Code
@@ -165,8 +217,8 @@ func emitDefaultingHooks(f *jen.File, v *model.Version, objectDefaulters map[str
 		}
 		return append(calls, value.Dot("Default").Call())
 	}
-	f.Comment("addDefaultingHooks makes decoding call the kinds' Default methods after their declarative defaults.")
-	f.Func().Id("addDefaultingHooks").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+	f.Comment(name + " makes decoding call the kinds' Default methods after their declarative defaults.")
+	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
 		for _, r := range v.Resources {
 			if !r.Hooks.Default {
 				continue

@@ -3,13 +3,20 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
 	"go/token"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
 
 	dcargs "k8s.io/code-generator/cmd/deepcopy-gen/args"
 	dcgen "k8s.io/code-generator/cmd/deepcopy-gen/generators"
 	"k8s.io/gengo/v2/generator"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 const (
@@ -38,18 +45,28 @@ type deepCopy struct{}
 func (deepCopy) Name() string { return "deepcopy" }
 
 func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
-	pkgs, dirs, err := packagesOf(ctx, withInternal(ctx.Project))
-	if err != nil {
-		return err
+	var versions []*model.Version
+	var errs []error
+	for _, v := range withInternal(ctx.Project) {
+		reused, err := reuseDeepCopy(ctx.Load.Root, v)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !reused {
+			versions = append(versions, v)
+		}
 	}
-	if len(pkgs) == 0 {
-		return nil
+	pkgs, dirs, err := packagesOf(ctx, versions)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil || len(pkgs) == 0 {
+		return err
 	}
 
 	var tags tagEdits
 	defer tags.restore()
-	var errs []error
-	for _, v := range withInternal(ctx.Project) {
+	for _, v := range versions {
 		pkg := ctx.Load.Universe[v.Package]
 		tags.addPackageTag(pkg, "k8s:deepcopy-gen", "package")
 		for _, r := range v.Resources {
@@ -83,4 +100,45 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 			return dcgen.GetTargets(c, args)
 		},
 	})
+}
+
+// deepCopyTools are the generators whose zz_generated.deepcopy.go is what deepcopy-gen would
+// write for apigen: the same methods, for the same types.
+var deepCopyTools = []string{"controller-gen", "deepcopy-gen"}
+
+// reuseDeepCopy reports whether a version package keeps the zz_generated.deepcopy.go another
+// tool wrote (a kubebuilder project's, which controller-gen keeps current for its CRDs):
+// apigen then generates none, since it may not overwrite the file. The file must make every
+// resource kind and list a runtime.Object (controller-gen does for +kubebuilder:object:root
+// types); otherwise the error says what to add.
+func reuseDeepCopy(root string, v *model.Version) (bool, error) {
+	name := path.Join(v.Dir, deepCopyFile)
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+	if err != nil || !slices.Contains(deepCopyTools, engine.OtherTool(name, src)) {
+		return false, nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.SkipObjectResolution)
+	if err != nil {
+		return true, fmt.Errorf("%s: %v", name, err)
+	}
+	objects := map[string]bool{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "DeepCopyObject" && fn.Recv != nil && len(fn.Recv.List) == 1 {
+			if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); ok {
+				if id, ok := star.X.(*ast.Ident); ok {
+					objects[id.Name] = true
+				}
+			}
+		}
+	}
+	var errs []error
+	for _, r := range v.Resources {
+		for _, kind := range []string{r.Kind, r.ListKind} {
+			if !objects[kind] {
+				errs = append(errs, fmt.Errorf("%s%s, which apigen keeps (written by %s), has no DeepCopyObject for %s; add +kubebuilder:object:root=true to %s and run controller-gen again, or remove the file and apigen generates it",
+					at(r.Pos), name, engine.OtherTool(name, src), kind, kind))
+			}
+		}
+	}
+	return true, errors.Join(errs...)
 }

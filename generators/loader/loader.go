@@ -4,6 +4,8 @@ package loader
 
 import (
 	"fmt"
+	"go/build"
+	goparser "go/parser"
 	"go/token"
 	"maps"
 	"os"
@@ -46,7 +48,10 @@ type Result struct {
 	Root string
 	// Module is the module path from go.mod.
 	Module string
-	// APIPackages are the import paths matched by ./pkg/apis/..., sorted.
+	// Layout is where the project keeps its API types.
+	Layout Layout
+	// APIPackages are the import paths of the API packages (./pkg/apis/..., or the layout's
+	// directory and the project package pkg/apis), sorted.
 	APIPackages []string
 	// Parser and Universe are gengo's view of the load, shared by every upstream generator.
 	Parser   *parser.Parser
@@ -88,9 +93,15 @@ func Load(root string) (*Result, error) {
 		return nil, err
 	}
 
+	layout := DetectLayout(abs)
+	apiPattern := "./" + layout.Dir + "/..."
 	patterns := slices.Clone(BasePackages)
-	if fi, err := os.Stat(filepath.Join(abs, "pkg", "apis")); err == nil && fi.IsDir() {
-		patterns = append([]string{"./pkg/apis/..."}, patterns...)
+	if fi, err := os.Stat(filepath.Join(abs, filepath.FromSlash(layout.Dir))); err == nil && fi.IsDir() {
+		patterns = append([]string{apiPattern}, patterns...)
+	}
+	if layout.Dir != DefaultAPIDir && hasGoFiles(filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))) {
+		// The project's package (pkg/apis/doc.go, apigen init's) holds project markers.
+		patterns = append([]string{"./" + DefaultAPIDir}, patterns...)
 	}
 
 	p := parser.NewWithOptions(parser.Options{BuildTags: []string{BuildTag}})
@@ -100,7 +111,7 @@ func Load(root string) (*Result, error) {
 	if err := p.LoadPackagesWithConfigForTesting(&packages.Config{Dir: abs}, patterns...); err != nil {
 		// gengo's error joins go/packages' errors as text with absolute paths; load the API
 		// packages alone to report them like every other problem.
-		if positioned := apiErrors(abs, "./pkg/apis/..."); positioned != nil {
+		if positioned := apiErrors(abs, apiPattern); positioned != nil {
 			return nil, positioned
 		}
 		return nil, fmt.Errorf("loading packages of %s: %w", abs, err)
@@ -114,20 +125,24 @@ func Load(root string) (*Result, error) {
 	r := &Result{
 		Root:     abs,
 		Module:   module,
+		Layout:   layout,
 		Parser:   p,
 		Universe: ctx.Universe,
 		Context:  ctx,
 		required: map[string]bool{},
 	}
-	apiPrefix := module + "/pkg/apis"
+	apiPrefix := module + "/" + layout.Dir
 	for _, pkg := range p.UserRequestedPackages() { // sorted
 		r.required[pkg] = true
-		if pkg == apiPrefix || strings.HasPrefix(pkg, apiPrefix+"/") {
+		if pkg == apiPrefix || strings.HasPrefix(pkg, apiPrefix+"/") || pkg == module+"/"+DefaultAPIDir {
 			r.APIPackages = append(r.APIPackages, pkg)
 		}
 	}
 	if r.APIPackages == nil {
 		r.APIPackages = []string{}
+	}
+	for _, path := range r.APIPackages {
+		addPackageTags(r.Universe[path])
 	}
 	r.TypeErrors = r.checkTypes()
 	if err := r.Require(r.referenced()...); err != nil {
@@ -200,6 +215,46 @@ func (r *Result) referenced() []string {
 
 // Required reports whether a package is fully processed in the universe.
 func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
+
+// addPackageTags adds to a package's comments, where gengo keeps the tags it read from doc.go,
+// the comments above the package clause of its other files: a package tag (+groupName,
+// +k8s:openapi-gen) may sit in any file, and the upstream generators see what apigen sees.
+func addPackageTags(pkg *types.Package) {
+	if pkg == nil || pkg.Dir == "" {
+		return
+	}
+	ctxt := build.Default
+	ctxt.BuildTags = []string{BuildTag}
+	names, _ := filepath.Glob(filepath.Join(pkg.Dir, "*.go"))
+	sort.Strings(names)
+	for _, name := range names {
+		base := filepath.Base(name)
+		if base == "doc.go" || strings.HasSuffix(base, "_test.go") {
+			continue // gengo read doc.go's comments already
+		}
+		if ok, err := ctxt.MatchFile(pkg.Dir, base); err != nil || !ok {
+			continue
+		}
+		f, err := goparser.ParseFile(token.NewFileSet(), name, nil, goparser.PackageClauseOnly|goparser.ParseComments)
+		if err != nil {
+			continue
+		}
+		for _, cg := range f.Comments {
+			if cg.End() > f.Package {
+				break
+			}
+			if text := strings.TrimRight(cg.Text(), "\n"); text != "" {
+				pkg.Comments = append(pkg.Comments, strings.Split(text, "\n")...)
+			}
+		}
+	}
+}
+
+// hasGoFiles reports whether dir holds a Go file.
+func hasGoFiles(dir string) bool {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	return len(matches) > 0
+}
 
 // readModule returns the module path declared in root/go.mod.
 func readModule(root string) (string, error) {

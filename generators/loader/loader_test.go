@@ -32,6 +32,10 @@ func TestLoad(t *testing.T) {
 	if got := strings.Join(v1.Comments, "\n"); !strings.Contains(got, "+groupName=things.example.com") {
 		t.Errorf("package comments = %q", got)
 	}
+	// A package tag above the package clause of a file other than doc.go is read too.
+	if got := r.Universe[want[1]].Comments; !slices.Contains(got, "+k8s:openapi-gen=true") {
+		t.Errorf("v2's package comments = %q, want the tag above thing_types.go's package clause", got)
+	}
 	thing := v1.Types["Thing"]
 	if thing == nil || len(thing.Members) != 3 || !slices.Equal(thing.CommentLines, []string{"Thing is a thing."}) {
 		t.Fatalf("Thing = %+v", thing)

@@ -110,10 +110,15 @@ type Version struct {
 	// Dir is the package directory relative to the project root, slash-separated.
 	Dir       string      `json:"dir"`
 	Resources []*Resource `json:"resources,omitempty"`
-	// OwnRegistration says the package registers its types itself (it declares
-	// SchemeGroupVersion, AddToScheme and localSchemeBuilder, as Kubernetes' register.go
-	// files do): apigen generates no register file for it.
+	// OwnRegistration says the package registers its types itself (it declares AddToScheme,
+	// and localSchemeBuilder, as Kubernetes' and register-gen's register.go files do): apigen
+	// generates no register file for it.
 	OwnRegistration bool `json:"ownRegistration,omitempty"`
+	// ControllerRuntime says the package registers its kinds with controller-runtime's
+	// scheme.Builder (kubebuilder's groupversion_info.go: GroupVersion, SchemeBuilder,
+	// AddToScheme, and SchemeBuilder.Register calls in init): apigen's register file adds only
+	// the defaults, defaulting hooks and field selectors to that builder.
+	ControllerRuntime bool `json:"controllerRuntime,omitempty"`
 	// DeclPos is where each package-level name (type, function, variable, constant) of the
 	// package is declared, for errors about declarations that are not resources (a
 	// conversion function missing or mistyped, a hand-written registration).

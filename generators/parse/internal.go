@@ -32,10 +32,10 @@ func (p *parser_) parseGroupPackage(pkgPath, dir string, parts []string, gpkg *g
 		return
 	}
 	gp := &groupPackage{pkgPath: pkgPath, dir: dir, files: files, gpkg: gpkg}
-	if len(parts) == 4 {
-		p.installs[parts[2]] = gp
+	if len(parts) == 2 {
+		p.installs[parts[0]] = gp
 	} else {
-		p.internals[parts[2]] = gp
+		p.internals[parts[0]] = gp
 	}
 }
 
@@ -95,9 +95,37 @@ func structType(files []*ast.File, name string) *ast.StructType {
 }
 
 // registers reports whether a package registers its own types, as Kubernetes' register.go
-// files do: it declares SchemeGroupVersion and AddToScheme.
+// files do: it declares AddToScheme.
 func registers(gpkg *gengotypes.Package) bool {
-	return gpkg.Variables["SchemeGroupVersion"] != nil && gpkg.Variables["AddToScheme"] != nil
+	return gpkg.Variables["AddToScheme"] != nil || gpkg.Functions["AddToScheme"] != nil
+}
+
+// controllerRuntimeScheme is the package of controller-runtime's scheme.Builder, which
+// kubebuilder's groupversion_info.go registers a version's kinds with.
+const controllerRuntimeScheme = "sigs.k8s.io/controller-runtime/pkg/scheme"
+
+// controllerRuntimeBuilder reports whether a package's SchemeBuilder is controller-runtime's
+// scheme.Builder, as in kubebuilder's groupversion_info.go.
+func controllerRuntimeBuilder(gpkg *gengotypes.Package) bool {
+	v := gpkg.Variables["SchemeBuilder"]
+	if v == nil || v.Underlying == nil {
+		return false
+	}
+	t := v.Underlying
+	if t.Kind == gengotypes.Pointer {
+		t = t.Elem
+	}
+	return t.Name == gengotypes.Name{Package: controllerRuntimeScheme, Name: "Builder"}
+}
+
+// checkGeneratedRegistration reports what keeps apigen from generating a version's
+// registration: the generated conversions register with localSchemeBuilder, a name the
+// package may only declare together with its own registration (AddToScheme).
+func (p *parser_) checkGeneratedRegistration(v *model.Version) {
+	if at, ok := v.DeclPos["localSchemeBuilder"]; ok {
+		p.errs.Add(at, "package %s declares localSchemeBuilder but no AddToScheme; apigen's registration declares both, so declare AddToScheme = localSchemeBuilder.AddToScheme to register the package yourself, or rename localSchemeBuilder",
+			path.Base(v.Package))
+	}
 }
 
 // checkOwnRegistration reports what a version package with its own register.go lacks for the

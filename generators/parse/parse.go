@@ -3,6 +3,7 @@
 package parse
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -93,53 +94,76 @@ func (p *parser_) pos(pos token.Pos) token.Position {
 	return position
 }
 
-// parsePackage reads one package under pkg/apis. Version packages are pkg/apis/<group>/<version>;
-// anything else there (pkg/apis/doc.go, helpers) is not an API version and is left alone.
+// parsePackage reads one API package. Version packages are <api dir>/<group>/<version>
+// (<api dir>/<version> in kubebuilder's single-group layout); pkg/apis itself is the project's
+// package; anything else there (helpers) is not an API version and is left alone.
 func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 	gpkg := p.load.Universe.Package(pkgPath)
 	rel, err := filepath.Rel(p.load.Root, gpkg.Dir)
 	if err != nil {
 		return
 	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	if len(parts) == 2 && parts[0] == "pkg" && parts[1] == "apis" {
+	rel = filepath.ToSlash(rel)
+	if rel == loader.DefaultAPIDir {
 		p.parseProjectPackage(gpkg.Dir)
 		return
 	}
-	if len(parts) < 3 || parts[0] != "pkg" || parts[1] != "apis" {
+	layout := p.load.Layout
+	inside, ok := strings.CutPrefix(rel, layout.Dir+"/")
+	if !ok {
 		return
 	}
-	if len(parts) == 3 || (len(parts) == 4 && parts[3] == "install") {
-		p.parseGroupPackage(pkgPath, strings.Join(parts, "/"), parts, gpkg)
+	parts := strings.Split(inside, "/")
+	if layout.SingleGroup {
+		// One group, no group directory: the group is named by its versions' +groupName.
+		parts = append([]string{""}, parts...)
+	} else if len(parts) == 1 || (len(parts) == 2 && parts[1] == "install") {
+		p.parseGroupPackage(pkgPath, rel, parts, gpkg)
 		return
 	}
-	if len(parts) != 4 {
+	if len(parts) != 2 {
 		return
 	}
+	p.parseVersion(pkgPath, rel, parts[0], parts[1], gpkg, groups)
+}
+
+// parseVersion reads the version package dir of the group in the directory groupDir ("" when
+// the layout has a single group).
+func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg *gengotypes.Package, groups map[string]*model.Group) {
 	files := p.parseFiles(gpkg.Dir)
 	if len(files) == 0 {
 		return
 	}
-	version := &model.Version{Name: parts[3], Package: pkgPath, Dir: strings.Join(parts, "/"), Pos: p.pos(files[0].Package)}
+	version := &model.Version{Name: versionName, Package: pkgPath, Dir: dir, Pos: p.pos(files[0].Package)}
 	groupName, groupPos := p.groupName(files)
 	version.Resources = p.resources(files, gpkg)
 	version.DeclPos, version.Defaults = p.declPos, p.defaults
-	if version.OwnRegistration = registers(gpkg); version.OwnRegistration {
+	switch {
+	case controllerRuntimeBuilder(gpkg):
+		version.ControllerRuntime = true
+	case registers(gpkg):
+		version.OwnRegistration = true
 		p.checkOwnRegistration(version, files, gpkg)
+	default:
+		p.checkGeneratedRegistration(version)
+	}
+	short := groupDir
+	if short == "" {
+		short, _, _ = strings.Cut(groupName, ".")
 	}
 	if groupName == "" {
 		if len(version.Resources) > 0 {
-			p.errs.Add(version.Pos, "package %s has resources but no +groupName; add \"// +groupName=%s.<your domain>\" to its doc.go", pkgPath, parts[2])
+			p.errs.Add(version.Pos, "package %s has resources but no +groupName; add \"// +groupName=%s.<your domain>\" to its doc.go", pkgPath, cmp.Or(groupDir, "<group>"))
 		}
 		return
 	}
-	g, ok := groups[parts[2]]
+	g, ok := groups[groupDir]
 	if !ok {
-		g = &model.Group{Name: groupName, Package: parts[2], Pos: groupPos}
-		groups[parts[2]] = g
+		g = &model.Group{Name: groupName, Package: short, Pos: groupPos}
+		groups[groupDir] = g
 		p.proj.Groups = append(p.proj.Groups, g)
 	} else if g.Name != groupName {
-		p.errs.Add(groupPos, "+groupName=%s conflicts with +groupName=%s at %s; every version of pkg/apis/%s must name the same group", groupName, g.Name, g.Pos, parts[2])
+		p.errs.Add(groupPos, "+groupName=%s conflicts with +groupName=%s at %s; every version of %s must name the same group", groupName, g.Name, g.Pos, path.Dir(dir))
 	}
 	g.Versions = append(g.Versions, version)
 }
@@ -344,26 +368,33 @@ func storeSoleVersions(g *model.Group) {
 	}
 }
 
-// typeComments returns the comment groups whose markers apply to a type: its doc comment and,
-// as in gengo, the block just above it separated by one blank line (where +genclient usually is).
-func typeComments(f *ast.File, fset *token.FileSet, decl *ast.GenDecl, spec *ast.TypeSpec) []*ast.CommentGroup {
-	doc := spec.Doc
-	if doc == nil && len(decl.Specs) == 1 {
-		doc = decl.Doc
+// typeComments returns the comment groups whose markers apply to a type, as gengo's parser
+// finds a type's CommentLines and SecondClosestCommentLines: the block ending on the line above
+// the type's name, and the block ending two lines above that one (or above the name, when
+// there is no first block), that is, separated from it by one blank line (where +genclient
+// and +k8s: tags usually are in k8s.io/api).
+func typeComments(endLines map[int]*ast.CommentGroup, fset *token.FileSet, spec *ast.TypeSpec) []*ast.CommentGroup {
+	line := fset.Position(spec.Name.Pos()).Line
+	closest := endLines[line-1]
+	above := line
+	if closest != nil {
+		above = fset.Position(closest.Pos()).Line
 	}
-	top := decl.Pos()
-	if doc != nil {
-		top = doc.Pos()
-	}
-	topLine := fset.Position(top).Line
 	var out []*ast.CommentGroup
-	for _, cg := range f.Comments {
-		if fset.Position(cg.End()).Line == topLine-2 {
-			out = append(out, cg)
-		}
+	if second := endLines[above-2]; second != nil {
+		out = append(out, second)
 	}
-	if doc != nil {
-		out = append(out, doc)
+	if closest != nil {
+		out = append(out, closest)
+	}
+	return out
+}
+
+// commentEndLines maps each line of a file on which a comment group ends to that group.
+func commentEndLines(f *ast.File, fset *token.FileSet) map[int]*ast.CommentGroup {
+	out := map[int]*ast.CommentGroup{}
+	for _, cg := range f.Comments {
+		out[fset.Position(cg.End()).Line] = cg
 	}
 	return out
 }
@@ -381,6 +412,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 	p.declPos = map[string]token.Position{}
 	p.defaults = nil
 	for _, f := range files {
+		endLines := commentEndLines(f, p.fset)
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok {
 				if recv := receiverName(fn); recv != "" {
@@ -411,7 +443,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 					}
 				}
 				var ms []*markers.Marker
-				comments := typeComments(f, p.fset, decl, spec)
+				comments := typeComments(endLines, p.fset, spec)
 				for _, cg := range comments {
 					ms = append(ms, p.markersIn(cg, markers.Type)...)
 				}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 
@@ -73,6 +74,9 @@ func Run(root string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := avoidImportNames(project, out); err != nil {
+		return nil, err
+	}
 	return &Result{Root: root, Project: project, Output: out}, nil
 }
 
@@ -99,18 +103,50 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 	return load, project, nil
 }
 
-// APIDir is where a project's API types live, pkg/apis/<group>/<version>.
-const APIDir = "pkg/apis"
+// avoidImportNames renames the imports of every generated file in an API package whose names
+// the package declares itself (the upstream generators import runtime, a name a user's
+// package may well declare).
+func avoidImportNames(project *model.Project, out *engine.Output) error {
+	for _, g := range project.Groups {
+		versions := slices.Clone(g.Versions)
+		if g.Internal != nil {
+			versions = append(versions, g.Internal)
+		}
+		for _, v := range versions {
+			declared := func(name string) bool { _, ok := v.DeclPos[name]; return ok }
+			for _, name := range out.Paths() {
+				if path.Dir(name) != v.Dir || path.Ext(name) != ".go" {
+					continue
+				}
+				src, _ := out.Get(name)
+				renamed, err := engine.RenameImports(src, declared)
+				if err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				if err := out.Replace(name, renamed); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
 
-// checkAPIDir refuses a module without APIDir with what to do about it: without it there is
-// nothing to generate, and the load would only say that a pattern matched no directory.
+// checkAPIDir refuses a module without an API directory with what to do about it: without it
+// there is nothing to generate, and the load would only say that a pattern matched no
+// directory.
 func checkAPIDir(root string) error {
-	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(APIDir))); err == nil && fi.IsDir() {
+	layout := loader.DetectLayout(root)
+	if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(layout.Dir))); err == nil && fi.IsDir() {
 		return nil
 	}
-	return fmt.Errorf("%s has no %s directory, where apigen reads the API types (%s/<group>/<version>/*.go); "+
+	where := layout.Dir + "/<group>/<version>"
+	if layout.SingleGroup {
+		where = layout.Dir + "/<version>"
+	}
+	return fmt.Errorf("%s has no %s directory, where apigen reads the API types (%s/*.go, by %s); "+
 		"add a kind with \"apigen new-api --group <group> --version v1alpha1 --kind <Kind>\", "+
-		"or scaffold the rest of a project here with \"apigen init --domain <domain>\"", root, APIDir, APIDir)
+		"or scaffold the rest of a project here with \"apigen init --domain <domain>\"", root, layout.Dir, where, layout.Why)
 }
 
 // withTypeErrors joins type errors with the model's errors into one sorted list.

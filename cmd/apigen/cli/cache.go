@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 
 	"github.com/apigen-dev/apigen/generators/engine"
@@ -49,18 +50,25 @@ func openCache(root string, f *generateFlags, log io.Writer) (*resultCache, []st
 }
 
 // snapshot fingerprints the module and every flag that changes the output: --header-file as
-// given, the file it names and that file's content (or absence), and --year.
+// given, the file it names and that file's content (or absence), and --year; and the PROJECT
+// file, which is not a Go or YAML file the module's fingerprint holds.
 func (c *resultCache) snapshot() (*runcache.Snapshot, error) {
 	header, _ := pipeline.HeaderPath(c.root, c.flags.headerFile)
 	content, err := runcache.FileFact(header)
 	if err != nil {
 		return nil, &runcache.Bypass{Reason: "reading the header file: " + err.Error()}
 	}
+	// kubebuilder's PROJECT file says where the API types are (loader.DetectLayout).
+	layout, err := runcache.FileFact(filepath.Join(c.root, "PROJECT"))
+	if err != nil {
+		return nil, &runcache.Bypass{Reason: "reading the PROJECT file: " + err.Error()}
+	}
 	return runcache.Take(c.root, map[string]string{
 		"--header-file": c.flags.headerFile,
 		"header path":   header,
 		"header":        content,
 		"--year":        c.flags.year,
+		"PROJECT":       layout,
 	})
 }
 

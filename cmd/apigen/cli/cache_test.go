@@ -157,6 +157,18 @@ func TestVerifyCache(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// So does a kubebuilder PROJECT file, which moves where the API types are read.
+	project := filepath.Join(dir, "PROJECT")
+	if err := os.WriteFile(project, []byte("layout:\n- go.kubebuilder.io/v4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if hit, _ := probe(t, generateFlags{}); hit {
+		t.Error("a hit after adding a PROJECT file")
+	}
+	if err := os.Remove(project); err != nil {
+		t.Fatal(err)
+	}
+
 	// Flags that change the output are part of the key.
 	for _, f := range []generateFlags{
 		{year: "2031"},

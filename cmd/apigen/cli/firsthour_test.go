@@ -116,3 +116,46 @@ func TestYearWithoutYEAR(t *testing.T) {
 		}
 	}
 }
+
+// TestInitInKubebuilderProject: apigen init inside a kubebuilder project adds the server
+// beside it and changes none of the project's files (its go.mod gains requirements only when
+// the dependencies are fetched, which --skip-deps leaves out here).
+func TestInitInKubebuilderProject(t *testing.T) {
+	isolateCache(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	project := map[string]string{
+		"go.mod":                            "module example.com/cronjob\n\ngo 1.26\n",
+		"PROJECT":                           "domain: tutorial.kubebuilder.io\nlayout:\n- go.kubebuilder.io/v4\nprojectName: cronjob\nrepo: example.com/cronjob\nversion: \"3\"\n",
+		"Makefile":                          "manifests:\n\tcontroller-gen rbac:roleName=manager-role crd webhook paths=./...\n",
+		"Dockerfile":                        "FROM golang:1.26\n",
+		"README.md":                         "# cronjob\n",
+		".gitignore":                        "bin/\n",
+		"hack/boilerplate.go.txt":           "/*\nCopyright 2026.\n*/\n",
+		"cmd/main.go":                       "package main\n\nfunc main() {}\n",
+		"config/default/kustomization.yaml": "namespace: cronjob-system\n",
+		"api/v1/groupversion_info.go":       "// +groupName=batch.tutorial.kubebuilder.io\npackage v1\n",
+	}
+	for name, content := range project {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := run("init", "--domain", "tutorial.kubebuilder.io", "--skip-deps")
+	if code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", code, out, errOut)
+	}
+	for name, content := range project {
+		if got := readTestFile(t, name); got != content {
+			t.Errorf("init changed the project's %s:\n%s", name, got)
+		}
+	}
+	for _, name := range []string{"cmd/apiserver/main.go", "pkg/apis/doc.go"} {
+		if _, err := os.Stat(name); err != nil {
+			t.Errorf("init did not add %s: %v", name, err)
+		}
+	}
+}

@@ -23,8 +23,6 @@ package apiserver
 
 import (
 	wardleinstall "example.com/wardle/pkg/apis/wardle/install"
-	wardlev1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
-	wardlev1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
 	"example.com/wardle/pkg/cmd/server"
 	"example.com/wardle/pkg/generated/openapi"
 	wardlefischer "example.com/wardle/pkg/registry/wardle/fischer"
@@ -62,8 +60,8 @@ func APIs() server.APIs {
 		Scheme: Scheme,
 		Codecs: Codecs,
 		StorageVersions: server.StorageVersions{
-			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}: wardlev1alpha1.SchemeGroupVersion,
-			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}: wardlev1beta1.SchemeGroupVersion,
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}: schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"},
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}: schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"},
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Schemas: server.Schemas{

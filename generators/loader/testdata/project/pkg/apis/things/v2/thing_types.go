@@ -1,3 +1,5 @@
+// +k8s:openapi-gen=true
+
 package v2
 
 // Thing is a thing.

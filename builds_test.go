@@ -1,0 +1,68 @@
+package apigen_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/pipeline"
+)
+
+// buildCases are the projects under testdata/builds whose API packages must build and pass
+// their own tests once generated: a package that declares every name apigen's registration
+// could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder,
+// whose controller-gen zz_generated.deepcopy.go is kept.
+// Each case's go.mod is examples/wardle's, plus the modules a case requires. controller_runtime
+// is a kubebuilder project (PROJECT file, api/v1 with groupversion_info.go).
+var buildCases = map[string]struct{ requires, packages []string }{
+	"every_identifier":   {packages: []string{"./pkg/apis/..."}},
+	"controller_runtime": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+}
+
+// TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API
+// packages (the version packages and the generated install package): generated code never
+// redeclares a name of the user's package, and the scheme the install package fills works.
+func TestGeneratedPackagesBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated packages")
+	}
+	for name, c := range buildCases {
+		t.Run(name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), name)
+			copyTree(t, filepath.Join("testdata", "builds", name), root)
+			useWardleModule(t, root)
+			for _, mod := range c.requires {
+				goCmd(t, root, "get", mod)
+			}
+			res, err := pipeline.Run(root, pipeline.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := engine.NewPlan(root, res.Output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := plan.Apply(); err != nil {
+				t.Fatal(err)
+			}
+			if name == "controller_runtime" {
+				const kept = "api/v1/zz_generated.deepcopy.go"
+				if _, ok := res.Output.Get(kept); ok {
+					t.Errorf("apigen generates %s instead of keeping controller-gen's", kept)
+				}
+			}
+			goCmd(t, root, append([]string{"vet"}, c.packages...)...)
+			goCmd(t, root, append([]string{"test", "-count=1"}, c.packages...)...)
+		})
+	}
+}
+
+func goCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go %v: %v\n%s", args, err, out)
+	}
+}

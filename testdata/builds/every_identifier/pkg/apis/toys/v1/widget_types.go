@@ -1,0 +1,36 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// WidgetSpec is a widget's spec.
+type WidgetSpec struct {
+	// +kubebuilder:default=red
+	Color string `json:"color,omitempty"`
+	// Kind is one of the package's own types.
+	Kind Kind `json:"kind,omitempty"`
+}
+
+// Widget is a resource.
+// +apigen:resource
+// +apigen:selectablefield:JSONPath=.spec.color
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec WidgetSpec `json:"spec,omitempty"`
+}
+
+// Default sets the kind of a widget that has none.
+func (w *Widget) Default() {
+	if w.Spec.Kind == "" {
+		w.Spec.Kind = "plain"
+	}
+}
+
+// WidgetList is a list of widgets.
+type WidgetList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Widget `json:"items"`
+}
