@@ -62,6 +62,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		SchemeGroupVersion,
 		&Flunder{},
 		&FlunderList{},
+		&ServerInfo{},
+		&ServerInfoList{},
 	)
 	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil
