@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,7 @@ func TestDumpModel(t *testing.T) {
 				Resources []struct {
 					Kind, Plural, Scope string
 					Storage             bool
+					CustomStorage       *struct{ Verbs []string }
 					Pos                 struct{ Filename string }
 				}
 			}
@@ -180,7 +182,10 @@ func TestDumpModel(t *testing.T) {
 		v.Resources[1].Pos.Filename != "pkg/apis/wardle/v1alpha1/flunder_types.go" {
 		t.Errorf("model: %s", out)
 	}
-	if beta.Name != "v1beta1" || len(beta.Resources) != 1 || !beta.Resources[0].Storage {
+	// v1beta1 also has ServerInfo, served by storage of its own.
+	if beta.Name != "v1beta1" || len(beta.Resources) != 2 || beta.Resources[0].Kind != "Flunder" || !beta.Resources[0].Storage ||
+		beta.Resources[0].CustomStorage != nil || beta.Resources[1].Kind != "ServerInfo" || beta.Resources[1].CustomStorage == nil ||
+		!slices.Equal(beta.Resources[1].CustomStorage.Verbs, []string{"get", "list", "watch"}) {
 		t.Errorf("model: %s", out)
 	}
 	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
@@ -379,6 +384,7 @@ type GadgetList struct {
 	check := `package gadget_test
 
 import (
+	"slices"
 	"context"
 	"strings"
 	"testing"
