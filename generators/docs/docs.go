@@ -130,7 +130,10 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 	if len(subs) > 0 {
 		w.line("- Subresources: %s", strings.Join(subs, ", "))
 	}
-	if r.Storage {
+	switch {
+	case r.CustomStorage != nil:
+		w.line("- Not stored: served by the project's own storage, with the verbs %s", strings.Join(r.CustomStorage.Verbs, ", "))
+	case r.Storage:
 		w.line("- Stored in etcd in this version")
 	}
 	if len(r.SelectableFields) > 0 {

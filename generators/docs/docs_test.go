@@ -35,6 +35,7 @@ func TestReference(t *testing.T) {
 		"- Resource: `fischers` (cluster-scoped), singular `fischer`, list kind `FischerList`: `/apis/wardle.example.com/v1alpha1/fischers`",
 		"- Subresources: `status`, `scale` (autoscaling/v1 Scale of `.spec.replicas`), `approval` (get, patch, update)",
 		"- Field selectors: `metadata.name`, `metadata.namespace`, `spec.reference.kind`",
+		"- Resource: `serverinfos` (cluster-scoped), singular `serverinfo`, list kind `ServerInfoList`: `/apis/wardle.example.com/v1beta1/serverinfos`\n- Not stored: served by the project's own storage, with the verbs get, list, watch\n",
 		"| Kind | string | `.spec.reference.kind` | `-o wide` |  |",
 		"| `kind` | ReferenceType (string): one of `Fischer`, `Flunder` | Kind is the kind of the referenced object. | `\"Flunder\"` |  |",
 		"| `name` (required) | string | Name is the name of the referenced flunder or fischer. |  | length at most 253; pattern `^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$` |",

@@ -135,6 +135,14 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 		for _, h := range g.Hubs() {
 			r := h.Resource
 			reg := path.Join(p.Module, registryDir(g, r))
+			if cs := r.CustomStorage; cs != nil {
+				v := storageVar(r, "")
+				b.Comment(fmt.Sprintf("%s are served by the project's own storage, with the verbs its marker declares.", r.Plural))
+				b.List(jen.Id(v), jen.Err()).Op(":=").Qual(reg, "NewStorage").Call(jen.Id("Scheme"))
+				b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+				b.Add(checkVerbs(serverPkg, r.Plural, v, cs.Verbs))
+				continue
+			}
 			if r.Subresources.Status {
 				b.List(jen.Id(storageVar(r, "")), jen.Id(storageVar(r, "status")), jen.Err()).Op(":=").Qual(reg, "NewREST").Call(jen.Id("Scheme"), jen.Id("optsGetter"))
 			} else {
@@ -148,13 +156,7 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 				v := storageVar(r, c.GoName())
 				b.Comment(fmt.Sprintf("%s/%s is served by the project's own storage, with the verbs its marker declares.", r.Plural, c.Name))
 				b.Id(v).Op(":=").Qual(reg, "New"+c.GoName()+"REST").Call(jen.Id(storageVar(r, "")))
-				b.If(jen.Err().Op(":=").Qual(serverPkg, "CheckVerbs").CallFunc(func(args *jen.Group) {
-					args.Lit(r.Plural + "/" + c.Name)
-					args.Id(v)
-					for _, verb := range c.Verbs {
-						args.Lit(verb)
-					}
-				}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+				b.Add(checkVerbs(serverPkg, r.Plural+"/"+c.Name, v, c.Verbs))
 			}
 		}
 		for _, v := range versions {
@@ -176,6 +178,18 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 		}
 		b.Return(jen.Id("s").Dot("InstallAPIGroup").Call(jen.Op("&").Id("apiGroupInfo")))
 	})
+}
+
+// checkVerbs is the start-up check that the storage in variable v, written by the project,
+// serves exactly the verbs its marker declares for the resource path.
+func checkVerbs(serverPkg, path, v string, verbs []string) jen.Code {
+	return jen.If(jen.Err().Op(":=").Qual(serverPkg, "CheckVerbs").CallFunc(func(args *jen.Group) {
+		args.Lit(path)
+		args.Id(v)
+		for _, verb := range verbs {
+			args.Lit(verb)
+		}
+	}), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 }
 
 // storageVar names the local variable of a kind's storage or of one of its subresources.

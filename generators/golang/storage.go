@@ -27,10 +27,14 @@ func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		for _, h := range g.Hubs() {
 			hub, r := h.Version, h.Resource
 			dir := registryDir(g, r)
-			f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
-			emitStorage(f, path.Join(ctx.Project.Module, serverDir), g, hub, r)
-			if err := add(ctx, out, path.Join(dir, "zz_generated.storage.go"), f); err != nil {
-				return err
+			// A kind with custom storage is served by the user's storage.go instead of a
+			// strategy and etcd store; its schemas still feed the served OpenAPI.
+			if r.CustomStorage == nil {
+				f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
+				emitStorage(f, path.Join(ctx.Project.Module, serverDir), g, hub, r)
+				if err := add(ctx, out, path.Join(dir, "zz_generated.storage.go"), f); err != nil {
+					return err
+				}
 			}
 			schemas := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
 			if err := emitSchemas(schemas, g, r); err != nil {

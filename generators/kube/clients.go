@@ -205,6 +205,12 @@ func genclientTags(r *model.Resource) []string {
 	if r.Subresources.Scale != nil {
 		tags = append(tags, scaleTags...)
 	}
+	// Storage of the user's own that only reads gets a client that only reads, as
+	// metrics-server's clients are. Other verb sets keep the full client: a verb the storage
+	// does not serve answers 405 Method Not Allowed.
+	if cs := r.CustomStorage; cs != nil && slices.Equal(cs.Verbs, []string{"get", "list", "watch"}) {
+		tags = append(tags, "+genclient:readonly")
+	}
 	return tags
 }
 

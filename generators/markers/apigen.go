@@ -61,6 +61,12 @@ type CustomSubresource struct {
 	Verbs []string `marker:"verbs"`
 }
 
+// CustomStorage is the argument struct of +apigen:storage:custom: the kind is served by REST
+// storage the user writes, with the verbs it serves.
+type CustomStorage struct {
+	Verbs []string `marker:"verbs"`
+}
+
 // Deploy is the argument struct of +apigen:deploy: the names of the server in a cluster. An
 // argument left out is nil and takes its default; one given empty is an error.
 type Deploy struct {
@@ -83,6 +89,7 @@ const (
 	StatusSubresource       = "apigen:subresource:status"
 	ScaleSubresource        = "apigen:subresource:scale"
 	CustomSubresourceMarker = "apigen:subresource:custom"
+	CustomStorageMarker     = "apigen:storage:custom"
 	StorageVersion          = "apigen:storageversion"
 	PrintColumnMarker       = "apigen:printcolumn"
 	SelectableMarker        = "apigen:selectablefield"
@@ -167,6 +174,15 @@ func Apigen() *Registry {
 			"patch, delete, connect) are what it serves, checked when the server starts (repeat for several)",
 		Example:  "+apigen:subresource:custom:name=approval,verbs=get;update;patch",
 		Resource: customSubresource,
+	})
+	r.Register(&Definition{
+		Name: CustomStorageMarker, Target: Type, Args: reflect.TypeFor[CustomStorage](),
+		Help: "serves the kind from REST storage you write instead of etcd (a resource computed at request time): " +
+			"func NewStorage(scheme *runtime.Scheme) (rest.Storage, error) in pkg/registry/<group>/<kind>/storage.go, which " +
+			"apigen generate scaffolds once; verbs (get, list, watch, create, update, patch, delete, deletecollection) are " +
+			"what it serves, checked when the server starts",
+		Example:  "+apigen:storage:custom:verbs=get;list;watch",
+		Resource: customStorage,
 	})
 	r.Register(&Definition{
 		Name: StorageVersion, Target: Type,

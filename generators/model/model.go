@@ -166,6 +166,9 @@ type Resource struct {
 	// package, with a leading "*" for a pointer; empty otherwise.
 	StatusType   string       `json:"statusType,omitempty"`
 	Subresources Subresources `json:"subresources,omitempty"`
+	// CustomStorage replaces the kind's etcd store with REST storage the user writes
+	// (+apigen:storage:custom), or is nil.
+	CustomStorage *CustomStorage `json:"customStorage,omitempty"`
 	// Storage marks the version of the group this kind is stored in (+apigen:storageversion,
 	// or the only version that declares the kind). Its Go type is the kind's hub: registered as
 	// the group's internal version, converted to and from every other version.
@@ -256,6 +259,13 @@ func (c CustomSubresource) GoName() string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String()
+}
+
+// CustomStorage is a kind served by a user-written rest.Storage instead of an etcd store.
+type CustomStorage struct {
+	// Verbs are the verbs it serves, as discovery lists them, sorted.
+	Verbs []string       `json:"verbs"`
+	Pos   token.Position `json:"pos"`
 }
 
 // Scale is a kind's /scale subresource: an autoscaling/v1 Scale read from and written to

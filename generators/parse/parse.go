@@ -52,6 +52,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.checkSelectableFields(g)
 		p.checkScale(g)
 		p.checkCustomSubresources(g)
+		p.checkCustomStorage(g)
 	}
 	if err := p.errs.Err(); err != nil {
 		return nil, err

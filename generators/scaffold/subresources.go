@@ -17,16 +17,46 @@ type customSubresource struct {
 	Get, Create, Update, Delete, Connect                       bool
 }
 
-// SubresourceStubs writes, for every custom subresource of the project whose file is missing,
-// the user-owned stub of its REST storage in the kind's registry package
-// (pkg/registry/<group>/<kind>/<name>.go): New<Name>REST, which the generated install code
-// calls, and a method per declared verb that fails until the user writes it. Existing files
-// are left alone.
-func SubresourceStubs(root string, p *model.Project) (Result, error) {
+// customStorage is the data of templates/scaffold/api/storage.go.tmpl.
+type customStorage struct {
+	Package, File, Group, Kind, ListKind, Plural, Singular string
+	VersionPackage, VersionImport, VerbList                string
+	Namespaced                                             bool
+	Get, List, Watch, Create, Update, Delete               bool
+	DeleteCollection                                       bool
+}
+
+// StorageStubs writes the user-owned stubs of the REST storage a project writes itself, each in
+// its kind's registry package and only when its file is missing, with a method per declared
+// verb that fails until the user writes it:
+//   - for a kind with +apigen:storage:custom, pkg/registry/<group>/<kind>/storage.go with
+//     NewStorage, which the generated install code calls instead of NewREST;
+//   - for each custom subresource, pkg/registry/<group>/<kind>/<name>.go with New<Name>REST.
+func StorageStubs(root string, p *model.Project) (Result, error) {
 	var res Result
+	write := func(file, template string, data any) error {
+		one, err := Write(root, []File{{Path: file, Template: template, IfExists: Skip}}, data)
+		res.Written = append(res.Written, one.Written...)
+		res.Skipped = append(res.Skipped, one.Skipped...)
+		return err
+	}
 	for _, g := range p.Groups {
 		for _, h := range g.Hubs() {
 			r := h.Resource
+			if cs := r.CustomStorage; cs != nil {
+				file := path.Join(golang.RegistryDir(g, r), "storage.go")
+				has := func(verb string) bool { return slices.Contains(cs.Verbs, verb) }
+				data := customStorage{
+					Package: golang.RegistryPackage(r), File: file, Group: g.Name, Kind: r.Kind, ListKind: r.ListKind,
+					Plural: r.Plural, Singular: r.Singular, VersionPackage: path.Base(h.Version.Package),
+					VersionImport: h.Version.Package, VerbList: strings.Join(cs.Verbs, ", "), Namespaced: r.Namespaced(),
+					Get: has("get"), List: has("list"), Watch: has("watch"), Create: has("create"), Update: has("update"),
+					Delete: has("delete"), DeleteCollection: has("deletecollection"),
+				}
+				if err := write(file, "scaffold/api/storage.go.tmpl", data); err != nil {
+					return res, err
+				}
+			}
 			for _, c := range r.Subresources.Custom {
 				file := path.Join(golang.RegistryDir(g, r), c.Name+".go")
 				data := customSubresource{
@@ -37,12 +67,9 @@ func SubresourceStubs(root string, p *model.Project) (Result, error) {
 					Update: slices.Contains(c.Verbs, "update"), Delete: slices.Contains(c.Verbs, "delete"),
 					Connect: slices.Contains(c.Verbs, "connect"),
 				}
-				one, err := Write(root, []File{{Path: file, Template: "scaffold/api/subresource.go.tmpl", IfExists: Skip}}, data)
-				if err != nil {
+				if err := write(file, "scaffold/api/subresource.go.tmpl", data); err != nil {
 					return res, err
 				}
-				res.Written = append(res.Written, one.Written...)
-				res.Skipped = append(res.Skipped, one.Skipped...)
 			}
 		}
 	}

@@ -40,10 +40,11 @@ copy_project() {
 # version stores every kind that converts) and conversion-gen=false elsewhere, openapi-gen=true and
 # openapi-model-package=<the name apigen gives>; on each +apigen:resource type +genclient
 # (+genclient:nonNamespaced when scope=Cluster, +genclient:noStatus without
-# +apigen:subresource:status, GetScale and UpdateScale methods with a scale subresource) and the
+# +apigen:subresource:status, GetScale and UpdateScale methods with a scale subresource,
+# +genclient:readonly with +apigen:storage:custom:verbs=get;list;watch in any order) and the
 # runtime.Object deepcopy interface, on its List type the interface.
 tag_upstream() {
-	local dir=$1 module doc pkgdir pkg host model kinds cluster status scale peer other
+	local dir=$1 module doc pkgdir pkg host model kinds cluster status scale readonly peer other
 	module=$(awk '$1 == "module" { print $2; exit }' "$dir/go.mod")
 	while IFS= read -r doc; do
 		pkgdir=$(dirname "$doc")
@@ -72,17 +73,23 @@ tag_upstream() {
 			}
 			{ print }' "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
 		# kinds: the types right under a +apigen:resource marker.
-		read -r kinds cluster status scale < <(awk '
+		read -r kinds cluster status scale readonly < <(awk '
 			/^\/\/ *\+apigen:resource/ { pend = 1; cl = ($0 ~ /scope=Cluster/); next }
 			/^\/\/ *\+(apigen|kubebuilder):subresource:status/ { st = 1; next }
 			/^\/\/ *\+(apigen|kubebuilder):subresource:scale/ { sc = 1; next }
+			/^\/\/ *\+apigen:storage:custom:verbs=/ {
+				v = $0; sub(/.*verbs=/, "", v); sub(/[ \t].*/, "", v)
+				n = split(v, vs, ";"); delete seen; ro = (n == 3)
+				for (i = 1; i <= n; i++) { if (vs[i] !~ /^(get|list|watch)$/ || seen[vs[i]]++) ro = 0 }
+				next
+			}
 			/^\/\// { next }
-			/^type [A-Za-z0-9_]+ struct/ && pend { k = k "," $2; if (cl) c = c "," $2; if (st) s = s "," $2; if (sc) z = z "," $2 }
-			{ pend = 0; st = 0; sc = 0 }
-			END { printf "%s, %s, %s, %s,\n", k, c, s, z }' "$pkgdir"/*.go)
+			/^type [A-Za-z0-9_]+ struct/ && pend { k = k "," $2; if (cl) c = c "," $2; if (st) s = s "," $2; if (sc) z = z "," $2; if (ro) r = r "," $2 }
+			{ pend = 0; st = 0; sc = 0; ro = 0 }
+			END { printf "%s, %s, %s, %s, %s,\n", k, c, s, z, r }' "$pkgdir"/*.go)
 		for f in "$pkgdir"/*.go; do
 			[[ $(basename "$f") == zz_generated.* ]] && continue
-			awk -v kinds="$kinds" -v cluster="$cluster" -v status="$status" -v scale="$scale" '
+			awk -v kinds="$kinds" -v cluster="$cluster" -v status="$status" -v scale="$scale" -v readonly="$readonly" '
 				/^type [A-Za-z0-9_]+ struct/ {
 					n = $2
 					if (index(kinds, "," n ",")) {
@@ -93,6 +100,7 @@ tag_upstream() {
 							print "// +genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale"
 							print "// +genclient:method=UpdateScale,verb=update,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale"
 						}
+						if (index(readonly, "," n ",")) print "// +genclient:readonly"
 						print "// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"
 					} else if (n ~ /List$/ && index(kinds, "," substr(n, 1, length(n) - 4) ",")) {
 						print "// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"

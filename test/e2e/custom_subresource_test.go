@@ -17,17 +17,11 @@ import (
 func checkApproval(t *testing.T, k *kubectl, work string) {
 	t.Helper()
 	for version, want := range map[string]string{"v1beta1": "get,patch,update", "v1alpha1": ""} {
-		var list metav1.APIResourceList
-		if err := json.Unmarshal([]byte(k.ok(t, "get", "--raw", "/apis/"+wardleGroup+"/"+version)), &list); err != nil {
-			t.Fatal(err)
-		}
 		got := ""
-		for _, r := range list.APIResources {
-			if r.Name == "flunders/approval" {
-				got = strings.Join(r.Verbs, ",")
-				if r.Kind != "Flunder" || !r.Namespaced {
-					t.Errorf("discovery of %s: flunders/approval is kind %q namespaced %v, want a namespaced Flunder", version, r.Kind, r.Namespaced)
-				}
+		if r := discovered(t, k, version, "flunders/approval"); r != nil {
+			got = strings.Join(r.Verbs, ",")
+			if r.Kind != "Flunder" || !r.Namespaced {
+				t.Errorf("discovery of %s: flunders/approval is kind %q namespaced %v, want a namespaced Flunder", version, r.Kind, r.Namespaced)
 			}
 		}
 		if got != want {
@@ -59,4 +53,19 @@ func checkApproval(t *testing.T, k *kubectl, work string) {
 	if r := k.fails(t, "", "replace", "--raw", path, "-f", body); !strings.Contains(r.Stderr, "an approval sets the Approved condition") {
 		t.Errorf("PUT %s without the Approved condition: want the storage's 400, got:\n%s", path, r)
 	}
+}
+
+// discovered is the resource name in the discovery document of a wardle version, or nil.
+func discovered(t *testing.T, k *kubectl, version, name string) *metav1.APIResource {
+	t.Helper()
+	var list metav1.APIResourceList
+	if err := json.Unmarshal([]byte(k.ok(t, "get", "--raw", "/apis/"+wardleGroup+"/"+version)), &list); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range list.APIResources {
+		if r.Name == name {
+			return &list.APIResources[i]
+		}
+	}
+	return nil
 }

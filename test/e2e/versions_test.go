@@ -126,6 +126,7 @@ func TestVersions(t *testing.T) {
 	checkScale(t, k, kubeconfig)
 	checkBanFlunder(t, k, "admission")
 	checkApproval(t, k, work)
+	checkServerInfo(t, k)
 	checkKubectl(t, k)
 	stopServer(t, srv)
 

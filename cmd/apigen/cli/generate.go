@@ -89,12 +89,12 @@ func writeConversionStubs(w io.Writer, root string, missing *kube.MissingConvers
 	return nil
 }
 
-// writeSubresourceStubs scaffolds the REST storage of each custom subresource that has none
-// yet, and says which.
-func writeSubresourceStubs(w io.Writer, root string, p *model.Project) error {
-	res, err := scaffold.SubresourceStubs(root, p)
+// writeStorageStubs scaffolds the REST storage of each custom storage and custom subresource
+// that has none yet, and says which.
+func writeStorageStubs(w io.Writer, root string, p *model.Project) error {
+	res, err := scaffold.StorageStubs(root, p)
 	for _, f := range res.Written {
-		fmt.Fprintf(w, "apigen: wrote %s, the storage of a custom subresource: write its verbs, they fail until you do\n", f)
+		fmt.Fprintf(w, "apigen: wrote %s, REST storage that is yours: write its verbs, they fail until you do\n", f)
 	}
 	return err
 }
@@ -157,7 +157,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				if sum, err = plan.Apply(); err != nil {
 					return err
 				}
-				if err := writeSubresourceStubs(cmd.OutOrStdout(), root, plan.Project); err != nil {
+				if err := writeStorageStubs(cmd.OutOrStdout(), root, plan.Project); err != nil {
 					return err
 				}
 				cache.record(plan, sum.Written, sum.Deleted)

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,6 +159,7 @@ func TestDumpModel(t *testing.T) {
 				Resources []struct {
 					Kind, Plural, Scope string
 					Storage             bool
+					CustomStorage       *struct{ Verbs []string }
 					Pos                 struct{ Filename string }
 				}
 			}
@@ -180,7 +182,10 @@ func TestDumpModel(t *testing.T) {
 		v.Resources[1].Pos.Filename != "pkg/apis/wardle/v1alpha1/flunder_types.go" {
 		t.Errorf("model: %s", out)
 	}
-	if beta.Name != "v1beta1" || len(beta.Resources) != 1 || !beta.Resources[0].Storage {
+	// v1beta1 also has ServerInfo, served by storage of its own.
+	if beta.Name != "v1beta1" || len(beta.Resources) != 2 || beta.Resources[0].Kind != "Flunder" || !beta.Resources[0].Storage ||
+		beta.Resources[0].CustomStorage != nil || beta.Resources[1].Kind != "ServerInfo" || beta.Resources[1].CustomStorage == nil ||
+		!slices.Equal(beta.Resources[1].CustomStorage.Verbs, []string{"get", "list", "watch"}) {
 		t.Errorf("model: %s", out)
 	}
 	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
@@ -327,6 +332,92 @@ func TestScaffoldSubresources(t *testing.T) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("go build with the scaffolded subresources: %v\n%s", err, out)
+	}
+	if code, out, errOut := run("generate"); code != 0 || strings.Contains(out, "wrote pkg/registry") {
+		t.Errorf("a second generate: exit %d, want 0 and no stub written:\n%s%s", code, out, errOut)
+	}
+}
+
+// TestScaffoldCustomStorage declares a kind with +apigen:storage:custom and every verb a
+// kind's storage can serve: generate writes its user-owned storage.go once (and says so), no
+// etcd store for it, the project builds, the stub serves exactly the declared verbs (the check
+// the server runs when it starts) and each verb fails until written.
+func TestScaffoldCustomStorage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	types := `package v1beta1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Gadget is served by storage of its own.
+// +apigen:resource:scope=Namespaced
+// +apigen:storage:custom:verbs=get;list;watch;create;update;patch;delete;deletecollection
+type Gadget struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+}
+
+// GadgetList is a list of Gadget.
+type GadgetList struct {
+	metav1.TypeMeta ` + "`json:\",inline\"`" + `
+	metav1.ListMeta ` + "`json:\"metadata,omitempty\"`" + `
+
+	Items []Gadget ` + "`json:\"items\"`" + `
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "pkg/apis/wardle/v1beta1/gadget_types.go"), []byte(types), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("generate")
+	if want := "apigen: wrote pkg/registry/wardle/gadget/storage.go"; code != 0 || !strings.Contains(out, want) {
+		t.Fatalf("generate: exit %d, want %q in:\n%s%s", code, want, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pkg/registry/wardle/gadget/zz_generated.storage.go")); !os.IsNotExist(err) {
+		t.Errorf("an etcd store was generated for a kind with custom storage: %v", err)
+	}
+	if got, want := readTestFile(t, filepath.Join(dir, "pkg/apiserver/zz_generated.apiserver.go")),
+		`server.CheckVerbs("gadgets", gadgetStorage, "create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")`; !strings.Contains(got, want) {
+		t.Errorf("the install code lacks %q", want)
+	}
+	check := `package gadget_test
+
+import (
+	"slices"
+	"context"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"example.com/wardle/pkg/apiserver"
+	"example.com/wardle/pkg/cmd/server"
+	"example.com/wardle/pkg/registry/wardle/gadget"
+)
+
+func TestStub(t *testing.T) {
+	s, err := gadget.NewStorage(apiserver.Scheme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.CheckVerbs("gadgets", s, "create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"); err != nil {
+		t.Error(err)
+	}
+	_, err = s.(rest.Getter).Get(context.Background(), "x", &metav1.GetOptions{})
+	if err == nil || !strings.Contains(err.Error(), "get of gadgets is not implemented yet: write it in pkg/registry/wardle/gadget/storage.go") {
+		t.Errorf("the stub's Get: %v", err)
+	}
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "pkg/registry/wardle/gadget/stub_test.go"), []byte(check), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "./pkg/registry/wardle/gadget/")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go test of the scaffolded storage: %v\n%s", err, out)
 	}
 	if code, out, errOut := run("generate"); code != 0 || strings.Contains(out, "wrote pkg/registry") {
 		t.Errorf("a second generate: exit %d, want 0 and no stub written:\n%s%s", code, out, errOut)

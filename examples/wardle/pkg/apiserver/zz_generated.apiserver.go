@@ -27,6 +27,7 @@ import (
 	"example.com/wardle/pkg/generated/openapi"
 	wardlefischer "example.com/wardle/pkg/registry/wardle/fischer"
 	wardleflunder "example.com/wardle/pkg/registry/wardle/flunder"
+	wardleserverinfo "example.com/wardle/pkg/registry/wardle/serverinfo"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -60,8 +61,9 @@ func APIs() server.APIs {
 		Scheme: Scheme,
 		Codecs: Codecs,
 		StorageVersions: server.StorageVersions{
-			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}: schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"},
-			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}: schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"},
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}:    schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"},
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}:    schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"},
+			schema.GroupKind{Group: "wardle.example.com", Kind: "ServerInfo"}: schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"},
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Schemas: server.Schemas{
@@ -80,6 +82,11 @@ func APIs() server.APIs {
 				Kind:    "Flunder",
 				Version: "v1beta1",
 			}: wardleflunder.Schemas["v1beta1"],
+			{
+				Group:   "wardle.example.com",
+				Kind:    "ServerInfo",
+				Version: "v1beta1",
+			}: wardleserverinfo.Schemas["v1beta1"],
 		},
 		Deprecations: server.Deprecations{{
 			Group:    "wardle.example.com",
@@ -120,11 +127,20 @@ func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.REST
 	if err := server.CheckVerbs("flunders/approval", flunderApprovalStorage, "get", "patch", "update"); err != nil {
 		return err
 	}
+	// serverinfos are served by the project's own storage, with the verbs its marker declares.
+	serverInfoStorage, err := wardleserverinfo.NewStorage(Scheme)
+	if err != nil {
+		return err
+	}
+	if err := server.CheckVerbs("serverinfos", serverInfoStorage, "get", "list", "watch"); err != nil {
+		return err
+	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1beta1"] = map[string]rest.Storage{
 		"flunders":          flunderStorage,
 		"flunders/approval": flunderApprovalStorage,
 		"flunders/scale":    flunderScaleStorage,
 		"flunders/status":   flunderStatusStorage,
+		"serverinfos":       serverInfoStorage,
 	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1alpha1"] = map[string]rest.Storage{
 		"fischers":        fischerStorage,

@@ -48,6 +48,8 @@ func addInternalTypes(scheme *runtime.Scheme) error {
 		&wardlev1alpha1.FischerList{},
 		&wardlev1beta1.Flunder{},
 		&wardlev1beta1.FlunderList{},
+		&wardlev1beta1.ServerInfo{},
+		&wardlev1beta1.ServerInfoList{},
 	)
 	return nil
 }

@@ -44,3 +44,13 @@ func (in FlunderSpec) OpenAPIModelName() string {
 func (in FlunderStatus) OpenAPIModelName() string {
 	return "com.example.wardle.pkg.apis.wardle.v1beta1.FlunderStatus"
 }
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ServerInfo) OpenAPIModelName() string {
+	return "com.example.wardle.pkg.apis.wardle.v1beta1.ServerInfo"
+}
+
+// OpenAPIModelName returns the OpenAPI model name for this type.
+func (in ServerInfoList) OpenAPIModelName() string {
+	return "com.example.wardle.pkg.apis.wardle.v1beta1.ServerInfoList"
+}

@@ -63,6 +63,8 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 		gv,
 		&Flunder{},
 		&FlunderList{},
+		&ServerInfo{},
+		&ServerInfoList{},
 	)
 	metav1.AddToGroupVersion(scheme, gv)
 	return nil

@@ -64,6 +64,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		// Group=wardle.example.com, Version=v1beta1
 	case v1beta1.SchemeGroupVersion.WithResource("flunders"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Wardle().V1beta1().Flunders().Informer()}, nil
+	case v1beta1.SchemeGroupVersion.WithResource("serverinfos"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Wardle().V1beta1().ServerInfos().Informer()}, nil
 
 	}
 

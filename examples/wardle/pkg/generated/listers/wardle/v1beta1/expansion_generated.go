@@ -27,3 +27,7 @@ type FlunderListerExpansion interface{}
 // FlunderNamespaceListerExpansion allows custom methods to be added to
 // FlunderNamespaceLister.
 type FlunderNamespaceListerExpansion interface{}
+
+// ServerInfoListerExpansion allows custom methods to be added to
+// ServerInfoLister.
+type ServerInfoListerExpansion interface{}

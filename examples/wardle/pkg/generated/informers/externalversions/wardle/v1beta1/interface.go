@@ -28,6 +28,8 @@ import (
 type Interface interface {
 	// Flunders returns a FlunderInformer.
 	Flunders() TypedFlunderInformer
+	// ServerInfos returns a ServerInfoInformer.
+	ServerInfos() TypedServerInfoInformer
 }
 
 type version struct {
@@ -44,4 +46,9 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // Flunders returns a TypedFlunderInformer.
 func (v *version) Flunders() TypedFlunderInformer {
 	return &flunderInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// ServerInfos returns a TypedServerInfoInformer.
+func (v *version) ServerInfos() TypedServerInfoInformer {
+	return &serverInfoInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
 }

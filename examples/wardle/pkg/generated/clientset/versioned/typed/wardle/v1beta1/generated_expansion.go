@@ -21,3 +21,5 @@ limitations under the License.
 package v1beta1
 
 type FlunderExpansion interface{}
+
+type ServerInfoExpansion interface{}

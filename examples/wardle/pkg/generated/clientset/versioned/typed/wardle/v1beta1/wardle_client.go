@@ -31,6 +31,7 @@ import (
 type WardleV1beta1Interface interface {
 	RESTClient() rest.Interface
 	FlundersGetter
+	ServerInfosGetter
 }
 
 // WardleV1beta1Client is used to interact with features provided by the wardle.example.com group.
@@ -40,6 +41,10 @@ type WardleV1beta1Client struct {
 
 func (c *WardleV1beta1Client) Flunders(namespace string) FlunderInterface {
 	return newFlunders(c, namespace)
+}
+
+func (c *WardleV1beta1Client) ServerInfos() ServerInfoInterface {
+	return newServerInfos(c)
 }
 
 // NewForConfig creates a new WardleV1beta1Client for the given config.

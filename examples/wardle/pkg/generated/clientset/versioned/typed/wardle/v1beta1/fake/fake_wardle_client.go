@@ -34,6 +34,10 @@ func (c *FakeWardleV1beta1) Flunders(namespace string) v1beta1.FlunderInterface 
 	return newFakeFlunders(c, namespace)
 }
 
+func (c *FakeWardleV1beta1) ServerInfos() v1beta1.ServerInfoInterface {
+	return newFakeServerInfos(c)
+}
+
 // RESTClient returns a RESTClient that is used to communicate
 // with API server by this client implementation.
 func (c *FakeWardleV1beta1) RESTClient() rest.Interface {
