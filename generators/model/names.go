@@ -53,3 +53,25 @@ func (v *Version) validateUniqueNames(errs *ErrorList) {
 
 // argMeaning says what each +apigen:resource name argument is, for messages.
 var argMeaning = map[string]string{"path": "resource path", "singular": "singular name", "shortName": "short name"}
+
+// SplitPath splits a JSONPath (spec.ports[?(@.name=="a")].port) or an OpenAPI schema path
+// (properties[spec].properties[replicas]) at the dots outside brackets, which may hold dots
+// of their own.
+func SplitPath(path string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range path {
+		switch c {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '.':
+			if depth == 0 {
+				out = append(out, path[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, path[start:])
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	gengotypes "k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // columnPath checks that a print column's JSONPath names a field of the kind's type t, as
@@ -16,7 +18,7 @@ func columnPath(t *gengotypes.Type, jsonPath string) error {
 		return nil
 	}
 	parent := "the kind"
-	for _, segment := range splitOutsideBrackets(strings.TrimPrefix(jsonPath, ".")) {
+	for _, segment := range model.SplitPath(strings.TrimPrefix(jsonPath, ".")) {
 		name, _, _ := strings.Cut(segment, "[")
 		if name != "" {
 			t = underlying(derefPointer(t))
@@ -47,25 +49,4 @@ func derefPointer(t *gengotypes.Type) *gengotypes.Type {
 		t = t.Elem
 	}
 	return t
-}
-
-// splitOutsideBrackets splits a JSONPath at the dots that are not inside brackets (a filter
-// such as [?(@.type=="Ready")] has dots of its own).
-func splitOutsideBrackets(path string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, c := range path {
-		switch c {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				out = append(out, path[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, path[start:])
 }

@@ -146,12 +146,13 @@ var propertyStep = regexp.MustCompile(`properties\[([^\]]+)\]`)
 func jsonPath(path string) string {
 	var fields []string
 	var rest []string
-	for _, step := range splitPath(path) {
+	for _, step := range model.SplitPath(path) {
 		if m := propertyStep.FindStringSubmatch(step); m != nil {
 			fields = append(fields, m[1])
 			continue
 		}
 		switch step {
+		case "":
 		case "items":
 			fields = append(fields, "[*]")
 		case "additionalProperties":
@@ -167,29 +168,6 @@ func jsonPath(path string) string {
 	return out
 }
 
-// splitPath splits a schema path at the dots outside brackets.
-func splitPath(path string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i, c := range path {
-		switch c {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case '.':
-			if depth == 0 {
-				out = append(out, path[start:i])
-				start = i + 1
-			}
-		}
-	}
-	if start < len(path) {
-		out = append(out, path[start:])
-	}
-	return out
-}
-
 // locate follows a schema path through the Go types, from the kind's type through each
 // field (by its JSON name, into embedded structs) and element type, and returns the position
 // of the last field or type it reached: where the markers that made that part of the schema are.
@@ -200,7 +178,7 @@ func locate(parser *crd.Parser, root crd.TypeIdent, path string) token.Position 
 	}
 	pkg := root.Package
 	pos := pkg.Fset.Position(info.RawSpec.Pos())
-	for _, step := range splitPath(path) {
+	for _, step := range model.SplitPath(path) {
 		m := propertyStep.FindStringSubmatch(step)
 		if m == nil {
 			if step == "items" || step == "additionalProperties" {
