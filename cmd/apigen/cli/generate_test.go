@@ -384,7 +384,6 @@ type GadgetList struct {
 	check := `package gadget_test
 
 import (
-	"slices"
 	"context"
 	"strings"
 	"testing"
