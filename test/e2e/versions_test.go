@@ -279,6 +279,39 @@ func checkFieldSelectors(t *testing.T, k *kubectl) {
 	if r := k.run("", "get", "flunders.v1alpha1."+wardleGroup, "-n", "default", "--field-selector", "spec.reference.kind=Fischer"); r.ExitCode == 0 {
 		t.Errorf("v1alpha1 does not declare spec.reference.kind selectable, yet the selector was accepted:\n%s", r)
 	}
+	checkFieldSelectorWatch(t, k)
+}
+
+// checkFieldSelectorWatch watches v1beta1 Flunders with a selector on the selectable field
+// (served from the watch cache) while two are created, one matching: only that one is seen.
+func checkFieldSelectorWatch(t *testing.T, k *kubectl) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	gvr := schema.GroupVersionResource{Group: wardleGroup, Version: "v1beta1", Resource: "flunders"}
+	w, err := dynamicFor(t, k.kubeconfig).Resource(gvr).Namespace("default").Watch(ctx, metav1.ListOptions{FieldSelector: "spec.reference.kind=Fischer"})
+	if err != nil {
+		t.Fatalf("watch with a field selector: %v", err)
+	}
+	defer w.Stop()
+	k.okStdin(t, flunderYAML("v1beta1", "watched-flunder", `{reference: {name: a-flunder, kind: Flunder}}`), "create", "-f", "-")
+	k.okStdin(t, flunderYAML("v1beta1", "watched-fischer", `{reference: {name: a-fischer, kind: Fischer}}`), "create", "-f", "-")
+	for ev := range w.ResultChan() {
+		u, ok := ev.Object.(*unstructured.Unstructured)
+		if !ok {
+			t.Fatalf("watch event %s: %T", ev.Type, ev.Object)
+		}
+		switch u.GetName() {
+		case "watched-flunder":
+			t.Errorf("a watch selecting spec.reference.kind=Fischer saw %s (%s)", u.GetName(), ev.Type)
+		case "watched-fischer":
+			for _, name := range []string{"watched-flunder", "watched-fischer"} {
+				k.ok(t, "delete", "flunders.v1beta1."+wardleGroup, name, "-n", "default")
+			}
+			return
+		}
+	}
+	t.Errorf("the watch ended before watched-fischer was added: %v", ctx.Err())
 }
 
 // checkWatchInOtherVersion watches v1alpha1 while a Flunder is created, modified and deleted
