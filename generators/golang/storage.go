@@ -90,7 +90,7 @@ func (e resourceEmitter) local() string { return localName(e.r.Kind) }
 func (e resourceEmitter) resetFields(field string) jen.Code {
 	return jen.Return(jen.Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Values(jen.DictFunc(func(d jen.Dict) {
 		for _, v := range e.g.Versions {
-			if hasKind(v, e.r.Kind) {
+			if v.Kind(e.r.Kind) != nil {
 				d[jen.Lit(e.g.Name+"/"+v.Name)] = jen.Qual(fieldpathPkg, "NewSet").Call(jen.Qual(fieldpathPkg, "MakePathOrDie").Call(jen.Lit(field)))
 			}
 		}
@@ -147,15 +147,6 @@ func (e resourceEmitter) fallbackVersion() string {
 		return v.Name
 	}
 	return ""
-}
-
-func hasKind(v *model.Version, kind string) bool {
-	for _, r := range v.Resources {
-		if r.Kind == kind {
-			return true
-		}
-	}
-	return false
 }
 
 func (e resourceEmitter) emitStrategy(f *jen.File) {

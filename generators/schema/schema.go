@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -141,15 +140,4 @@ func parsePos(s string) token.Position {
 		pos.Filename = s
 	}
 	return pos
-}
-
-// Versions returns the names of a kind's versions that have a schema, in priority order.
-func Versions(g *model.Group, kind string) []string {
-	var out []string
-	for _, v := range g.ByPriority() {
-		if r := v.Kind(kind); r != nil && len(r.Schema) > 0 {
-			out = append(out, v.Name)
-		}
-	}
-	return slices.Clip(out)
 }

@@ -28,25 +28,28 @@ func (s Schemas) constrain(scheme *runtime.Scheme, get openapicommon.GetOpenAPID
 	if len(s) == 0 {
 		return get
 	}
+	// The schemas are read once; each call of the definitions (OpenAPI v2, and v3 for each
+	// group version) merges them into fresh definitions, reading them only.
+	own := map[string]bool{}
+	roots := map[string]*apiextensionsv1.JSONSchemaProps{}
+	for gvk, raw := range s {
+		obj, err := scheme.New(gvk)
+		if err != nil {
+			continue
+		}
+		name := modelName(obj)
+		var props apiextensionsv1.JSONSchemaProps
+		if json.Unmarshal([]byte(raw), &props) != nil {
+			continue
+		}
+		roots[name] = &props
+		if i := strings.LastIndex(name, "."); i > 0 {
+			own[name[:i]] = true
+		}
+	}
 	return func(ref openapicommon.ReferenceCallback) map[string]openapicommon.OpenAPIDefinition {
 		defs := get(ref)
-		m := merger{defs: defs, own: map[string]bool{}}
-		roots := map[string]*apiextensionsv1.JSONSchemaProps{}
-		for gvk, raw := range s {
-			obj, err := scheme.New(gvk)
-			if err != nil {
-				continue
-			}
-			name := modelName(obj)
-			var props apiextensionsv1.JSONSchemaProps
-			if json.Unmarshal([]byte(raw), &props) != nil {
-				continue
-			}
-			roots[name] = &props
-			if i := strings.LastIndex(name, "."); i > 0 {
-				m.own[name[:i]] = true
-			}
-		}
+		m := merger{defs: defs, own: own}
 		for name, props := range roots {
 			m.definition(name, props)
 		}

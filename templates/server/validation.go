@@ -172,11 +172,12 @@ func (v *SchemaValidation) forRequest(ctx context.Context) *versionValidation {
 	return v.versions[v.fallback]
 }
 
-// unstructured is obj in the version vv checks, as the JSON a client of that version reads.
+// unstructured is obj in the version vv checks, as the JSON a client of that version reads
+// (ConvertToVersion copies; obj is not changed).
 // Null values of fields that are not nullable go, as kube-apiserver drops them from a custom
 // resource: a nil Go slice or map without omitempty is null in JSON, where a CRD has no field.
 func (v *SchemaValidation) unstructured(vv *versionValidation, obj runtime.Object) (*unstructured.Unstructured, error) {
-	versioned, err := v.scheme.ConvertToVersion(obj.DeepCopyObject(), vv.kind.GroupVersion())
+	versioned, err := v.scheme.ConvertToVersion(obj, vv.kind.GroupVersion())
 	if err != nil {
 		return nil, err
 	}

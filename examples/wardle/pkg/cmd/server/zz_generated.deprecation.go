@@ -57,25 +57,25 @@ func (d Deprecations) handlerChain(next func(http.Handler, *server.Config) http.
 	}
 }
 
-// prefixes are the OpenAPI paths of each deprecated resource version.
-func (d Deprecations) prefixes() []string {
-	var out []string
+// deprecatedPaths returns whether an OpenAPI path is one of a deprecated
+// resource version's (its collection, its objects, their subresources and
+// watches).
+func (d Deprecations) deprecatedPaths() func(path string) bool {
+	var prefixes []string
 	for gvr := range d {
 		for _, watch := range []string{"", "watch/"} {
 			base := "/apis/" + gvr.Group + "/" + gvr.Version + "/" + watch
-			out = append(out, base+gvr.Resource, base+"namespaces/{namespace}/"+gvr.Resource)
+			prefixes = append(prefixes, base+gvr.Resource, base+"namespaces/{namespace}/"+gvr.Resource)
 		}
 	}
-	return out
-}
-
-func (d Deprecations) deprecated(path string) bool {
-	for _, p := range d.prefixes() {
-		if path == p || strings.HasPrefix(path, p+"/") {
-			return true
+	return func(path string) bool {
+		for _, p := range prefixes {
+			if path == p || strings.HasPrefix(path, p+"/") {
+				return true
+			}
 		}
+		return false
 	}
-	return false
 }
 
 // markV2 marks the operations of deprecated resource versions deprecated in
@@ -84,8 +84,9 @@ func (d Deprecations) markV2(s *spec.Swagger) (*spec.Swagger, error) {
 	if s.Paths == nil {
 		return s, nil
 	}
+	deprecated := d.deprecatedPaths()
 	for path, item := range s.Paths.Paths {
-		if !d.deprecated(path) {
+		if !deprecated(path) {
 			continue
 		}
 		for _, op := range []*spec.Operation{item.Get, item.Put, item.Post, item.Delete, item.Patch} {
@@ -104,8 +105,9 @@ func (d Deprecations) markV3(s *spec3.OpenAPI) (*spec3.OpenAPI, error) {
 	if s.Paths == nil {
 		return s, nil
 	}
+	deprecated := d.deprecatedPaths()
 	for path, item := range s.Paths.Paths {
-		if item == nil || !d.deprecated(path) {
+		if item == nil || !deprecated(path) {
 			continue
 		}
 		for _, op := range []*spec3.Operation{item.Get, item.Put, item.Post, item.Delete, item.Patch} {
