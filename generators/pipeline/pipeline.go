@@ -97,7 +97,7 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := schema.Build(root, project); err != nil {
+	if err := schema.Build(load, project); err != nil {
 		return nil, nil, err
 	}
 	return load, project, nil

@@ -21,26 +21,31 @@ import (
 	ctloader "sigs.k8s.io/controller-tools/pkg/loader"
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-// Build computes the schema of every served kind of the project at root and stores it in the
-// model (Resource.Schema, one per version). Problems with the markers are positioned errors.
-func Build(root string, p *model.Project) error {
-	var paths []string
+// Build computes the schema of every served kind of the project and stores it in the model
+// (Resource.Schema, one per version). It reads the run's one load: controller-tools parses
+// nothing again and type-checks only what the schemas refer to. Problems with the markers are
+// positioned errors.
+func Build(load *loader.Result, p *model.Project) error {
+	root := load.Root
+	var pkgs []*ctloader.Package
 	for _, g := range p.Groups {
 		for _, v := range g.Versions {
-			if len(v.Resources) > 0 {
-				paths = append(paths, v.Package)
+			if len(v.Resources) == 0 {
+				continue
 			}
+			pkg := load.Package(v.Package)
+			if pkg == nil {
+				return fmt.Errorf("%s is not part of the load of %s", v.Package, root)
+			}
+			pkgs = append(pkgs, pkg)
 		}
 	}
-	if len(paths) == 0 {
+	if len(pkgs) == 0 {
 		return nil
-	}
-	pkgs, err := ctloader.LoadRootsWithConfig(&packages.Config{Dir: root}, paths...)
-	if err != nil {
-		return err
 	}
 	registry := &ctmarkers.Registry{}
 	if err := crdmarkers.Register(registry); err != nil {

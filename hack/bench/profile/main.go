@@ -22,6 +22,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/parse"
 	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/generators/schema"
 )
 
 func main() {
@@ -73,6 +74,10 @@ func main() {
 			log.Fatal(err)
 		}
 		t = record("model (markers, validation)", t)
+		if err := schema.Build(load, project); err != nil {
+			log.Fatal(err)
+		}
+		t = record("validation schemas (controller-tools)", t)
 		ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(boilerplate, "")}
 		all := engine.NewOutput()
 		for _, g := range pipeline.All() {
