@@ -7,6 +7,8 @@ import (
 	goparser "go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -66,13 +68,50 @@ func loadGraph(root, apiDir string, patterns []string) (*graph, error) {
 	return g, nil
 }
 
-// dropBodies removes the bodies of a file's functions and methods. Comments stay: gengo reads
-// a declaration's comments by line from the file's comment list.
+// dropBodies removes what declarations do not need from a file: the bodies of its functions
+// and methods, and the elements of composite literals that initialize package-level variables
+// (the tables of unicode, x/text and x/net, most of what was left to type-check). A literal's
+// type does not depend on its elements, except an array's written [...]T: its length is
+// written out instead when the elements have no keys, and otherwise it keeps them.
+// Comments stay: gengo reads a declaration's comments by line from the file's comment list.
 func dropBodies(f *ast.File) {
 	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok {
-			fn.Body = nil
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			d.Body = nil
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range d.Specs {
+				for _, v := range spec.(*ast.ValueSpec).Values {
+					dropElements(v)
+				}
+			}
 		}
+	}
+}
+
+// dropElements empties the composite literals of an initializer (through & and parentheses).
+func dropElements(e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.UnaryExpr:
+		dropElements(e.X)
+	case *ast.ParenExpr:
+		dropElements(e.X)
+	case *ast.CompositeLit:
+		if e.Type == nil {
+			return
+		}
+		if a, ok := e.Type.(*ast.ArrayType); ok && a.Len != nil {
+			if _, ok := a.Len.(*ast.Ellipsis); ok {
+				if slices.ContainsFunc(e.Elts, func(x ast.Expr) bool { _, keyed := x.(*ast.KeyValueExpr); return keyed }) {
+					return
+				}
+				a.Len = &ast.BasicLit{ValuePos: a.Len.Pos(), Kind: token.INT, Value: strconv.Itoa(len(e.Elts))}
+			}
+		}
+		e.Elts = nil
 	}
 }
 
