@@ -50,7 +50,7 @@ func loadGraph(root, apiDir string, patterns []string) (*graph, error) {
 			if strings.HasPrefix(filename, apiDir) {
 				return goparser.ParseFile(fset, filename, src, goparser.AllErrors|goparser.ParseComments)
 			}
-			f, err := goparser.ParseFile(fset, filename, src, goparser.ParseComments|goparser.SkipObjectResolution)
+			f, err := goparser.ParseFile(fset, filename, skeleton(src), goparser.ParseComments|goparser.SkipObjectResolution)
 			if f != nil {
 				dropBodies(f)
 			}
