@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 
 	"golang.org/x/tools/imports"
 )
@@ -11,14 +10,16 @@ import (
 // FormatGo formats generated Go source in memory (never by running gofmt, whose presence and
 // version vary between machines). A formatting failure is a bug in a generator; the error
 // carries the numbered source so it can be found, and nothing is written.
+//
+// It is goimports' formatting, which prints the file as gofmt does (go/format is its last
+// step) and groups the standard library's imports apart from the others, as Kubernetes code is
+// written. FormatOnly: imports are neither added nor removed.
 func FormatGo(name string, src []byte) ([]byte, error) {
-	out, err := format.Source(src)
+	out, err := imports.Process(name, src, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
 	if err != nil {
 		return nil, fmt.Errorf("%s: generated Go does not format: %v\n%s", name, err, numbered(src))
 	}
-	// Group the standard library's imports apart from the others, as goimports does and as
-	// Kubernetes code is written. FormatOnly: imports are neither added nor removed.
-	return imports.Process(name, out, &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	return out, nil
 }
 
 func numbered(src []byte) []byte {
