@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"path/filepath"
 	"reflect"
 	"unsafe"
 
@@ -98,6 +99,7 @@ func feedParser(fset *token.FileSet, roots []*packages.Package) (*parser.Parser,
 	line := reflect.NewAt(key.Field(1).Type(), unsafe.Pointer(key.Field(1).UnsafeAddr())).Elem()
 	packages.Visit(copies, nil, func(pkg *packages.Package) {
 		goPkgs.SetMapIndex(reflect.ValueOf(pkg.PkgPath), reflect.ValueOf(pkg))
+		var docs []*ast.File
 		for _, f := range pkg.Syntax {
 			for _, c := range f.Comments {
 				pos := fset.Position(c.End())
@@ -105,7 +107,13 @@ func feedParser(fset *token.FileSet, roots []*packages.Package) (*parser.Parser,
 				line.SetInt(int64(pos.Line))
 				comments.SetMapIndex(key, reflect.ValueOf(c))
 			}
+			if filepath.Base(fset.Position(f.FileStart).Filename) == "doc.go" {
+				docs = append(docs, f)
+			}
 		}
+		// Of a package's syntax, gengo reads only doc.go (its package comments) once the
+		// comments are indexed; the rest can go once controller-tools is done with it.
+		pkg.Syntax = docs
 	})
 	requested := fields["userRequested"]
 	for _, pkg := range copies {

@@ -235,6 +235,21 @@ func (r *Result) referenced() []string {
 // controller-tools type-checks the packages its schemas need again for their TypesInfo.
 func (r *Result) Package(path string) *ctloader.Package { return r.packages[path] }
 
+// ReleaseSyntax lets the syntax trees of the load go, and controller-tools' type information
+// with them, once the schemas are built: nothing after them reads either (gengo keeps the
+// comments it indexed and each package's doc.go), and the generators run in half the heap.
+// Package returns nil afterwards.
+func (r *Result) ReleaseSyntax() {
+	var roots []*packages.Package
+	for _, pkg := range r.packages {
+		roots = append(roots, pkg.Package)
+	}
+	packages.Visit(roots, nil, func(pkg *packages.Package) {
+		pkg.Syntax, pkg.TypesInfo = nil, nil
+	})
+	r.packages = nil
+}
+
 // Required reports whether a package is fully processed in the universe.
 func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
 

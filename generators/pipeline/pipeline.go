@@ -100,6 +100,7 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 	if err := schema.Build(load, project); err != nil {
 		return nil, nil, err
 	}
+	load.ReleaseSyntax()
 	return load, project, nil
 }
 

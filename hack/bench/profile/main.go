@@ -77,6 +77,7 @@ func main() {
 		if err := schema.Build(load, project); err != nil {
 			log.Fatal(err)
 		}
+		load.ReleaseSyntax()
 		t = record("validation schemas (controller-tools)", t)
 		ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(boilerplate, "")}
 		all := engine.NewOutput()
