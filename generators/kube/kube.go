@@ -21,9 +21,11 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-logr/logr"
 	"k8s.io/gengo/v2/generator"
@@ -60,7 +62,7 @@ type upstream struct {
 
 // run executes u over the load in ctx and adds the files it produced to out, in path order.
 func run(ctx *engine.Context, out *engine.Output, u upstream) error {
-	files := &goFiles{name: u.name, header: ctx.GoHeader, dirs: u.dirs, under: u.under, files: map[string][]byte{}}
+	files := newGoFiles(u.name, ctx.GoHeader, u.dirs, u.under)
 
 	c := *ctx.Load.Context // pitfall 1: one context per load, a shallow copy per generator
 	c.Namers = maps.Clone(u.nameSystems)
@@ -89,6 +91,9 @@ func run(ctx *engine.Context, out *engine.Output, u upstream) error {
 		}
 		return c.ExecuteTargets(inMemory)
 	})
+	if formatErr := files.wait(); err == nil {
+		err = formatErr
+	}
 	if err != nil {
 		return err
 	}
@@ -138,13 +143,53 @@ type targetIn struct {
 func (t targetIn) Dir() string { return t.dir }
 
 // goFiles is our "go" file type: it assembles a file as gengo's does, but with our header,
-// formats it in memory and keeps it.
+// formats it in memory and keeps it. Formatting (a third of an upstream generator's time on a
+// large API) runs beside the generator, on the other cores, while gengo assembles the next
+// file; wait collects the results.
 type goFiles struct {
 	name   string
 	header []byte
 	dirs   map[string]string
 	under  map[string]string
-	files  map[string][]byte
+
+	mu         sync.Mutex
+	files      map[string][]byte
+	formatErrs map[string]error
+	formatting sync.WaitGroup
+	slots      chan struct{} // one per core: formatting never queues more goroutines than cores
+}
+
+func newGoFiles(name string, header []byte, dirs, under map[string]string) *goFiles {
+	return &goFiles{
+		name: name, header: header, dirs: dirs, under: under,
+		files:      map[string][]byte{},
+		formatErrs: map[string]error{},
+		slots:      make(chan struct{}, runtime.GOMAXPROCS(0)),
+	}
+}
+
+// format formats a file's source on another goroutine and keeps the result.
+func (g *goFiles) format(name string, src []byte) {
+	g.slots <- struct{}{}
+	g.formatting.Add(1)
+	go func() {
+		defer func() { <-g.slots; g.formatting.Done() }()
+		out, err := engine.FormatGo(name, src)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.files[name], g.formatErrs[name] = out, err
+	}()
+}
+
+// wait waits for every file to be formatted and returns the first failure by path.
+func (g *goFiles) wait() error {
+	g.formatting.Wait()
+	for _, name := range slices.Sorted(maps.Keys(g.formatErrs)) {
+		if err := g.formatErrs[name]; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dir is the project-relative directory of a generated package's files.
@@ -166,7 +211,11 @@ func (g *goFiles) AssembleFile(f *generator.File, _ string) error {
 		return fmt.Errorf("%s wants to write %s for package %s, which it does not generate for", g.name, f.Name, f.PackagePath)
 	}
 	name := path.Join(dir, f.Name)
-	if _, dup := g.files[name]; dup {
+	g.mu.Lock()
+	_, dup := g.files[name]
+	g.files[name] = nil // taken
+	g.mu.Unlock()
+	if dup {
 		return fmt.Errorf("%s writes %s twice", g.name, name)
 	}
 
@@ -193,12 +242,8 @@ func (g *goFiles) AssembleFile(f *generator.File, _ string) error {
 	b.Write(f.Body.Bytes())
 
 	// pitfall 9: gengo would exec gofmt when it is on PATH. This fails closed, with the
-	// numbered source in the error.
-	src, err := engine.FormatGo(name, b.Bytes())
-	if err != nil {
-		return err
-	}
-	g.files[name] = src
+	// numbered source in the error (from wait).
+	g.format(name, b.Bytes())
 	return nil
 }
 
