@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -248,6 +249,10 @@ func (r *Result) ReleaseSyntax() {
 		pkg.Syntax, pkg.TypesInfo = nil, nil
 	})
 	r.packages = nil
+	// The heap goal is twice the live heap of the last collection, which was the load's; a
+	// collection now sets it from what is left, so the generators do not grow the heap past
+	// the load's peak.
+	runtime.GC()
 }
 
 // Required reports whether a package is fully processed in the universe.
