@@ -373,6 +373,12 @@ func apiErrors(root string, patterns ...string) error {
 
 // relativePosition turns go/packages' "file:line:col" into a position relative to root.
 func relativePosition(root, pos string) token.Position {
+	return relativeTo(root, ParsePosition(pos))
+}
+
+// ParsePosition reads go/packages' form of a position: "file:line:col", "file:line", or
+// anything else as a file name ("-" for none).
+func ParsePosition(pos string) token.Position {
 	var p token.Position
 	parts := strings.Split(pos, ":")
 	if len(parts) >= 3 {
@@ -384,5 +390,5 @@ func relativePosition(root, pos string) token.Position {
 		parts = parts[:1]
 	}
 	p.Filename = strings.Join(parts, ":")
-	return relativeTo(root, p)
+	return p
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -118,7 +117,7 @@ func packageErrors(root string, pkg *ctloader.Package) model.ErrorList {
 		if e.Kind == packages.TypeError {
 			continue
 		}
-		out = append(out, &model.Error{Pos: relative(root, parsePos(e.Pos)), Msg: e.Msg})
+		out = append(out, &model.Error{Pos: relative(root, loader.ParsePosition(e.Pos)), Msg: e.Msg})
 	}
 	return out
 }
@@ -127,22 +126,6 @@ func packageErrors(root string, pkg *ctloader.Package) model.ErrorList {
 func relative(root string, pos token.Position) token.Position {
 	if rel, err := filepath.Rel(root, pos.Filename); err == nil && filepath.IsAbs(pos.Filename) {
 		pos.Filename = filepath.ToSlash(rel)
-	}
-	return pos
-}
-
-// parsePos reads "file:line:col" (go/packages' form of a position).
-func parsePos(s string) token.Position {
-	var pos token.Position
-	parts := strings.Split(s, ":")
-	if len(parts) >= 3 {
-		var line, col int
-		if _, err := fmt.Sscanf(parts[len(parts)-2]+" "+parts[len(parts)-1], "%d %d", &line, &col); err == nil {
-			pos = token.Position{Filename: strings.Join(parts[:len(parts)-2], ":"), Line: line, Column: col}
-		}
-	}
-	if !pos.IsValid() {
-		pos.Filename = s
 	}
 	return pos
 }
