@@ -5,6 +5,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"go/token"
 
 	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
@@ -18,6 +19,15 @@ type Context struct {
 	// GoHeader is the complete header of a generated Go file, up to (not including) the
 	// package clause: build tag, the user's boilerplate and the "Code generated" line.
 	GoHeader []byte
+	// Warnings are what generators found that does not stop generation (a hand-written
+	// conversion that drops a field); the run reports them with the model's.
+	Warnings model.ErrorList
+}
+
+// Warn records a positioned warning about the user's input, printed as
+// file:line:col: warning: message.
+func (c *Context) Warn(pos token.Position, format string, args ...any) {
+	c.Warnings.Add(pos, "warning: "+format, args...)
 }
 
 // Generator adds files to an Output. It never touches the disk.

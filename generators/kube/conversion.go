@@ -78,9 +78,12 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, name := range files.Paths() {
 		src, _ := files.Get(name)
 		v := versionInDir(ctx.Project, path.Dir(name))
-		if err := missing.find(name, src, v, ctx.Load.Universe[v.Package].Functions); err != nil {
-			return err
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
 		}
+		missing.find(f, v, ctx.Load.Universe[v.Package].Functions)
+		warnLostFields(ctx, f, v)
 		if err := out.Add(name, src); err != nil {
 			return err
 		}
@@ -171,27 +174,9 @@ var warning = regexp.MustCompile(`^// WARNING: (in\.\S+ requires manual conversi
 // find records the conversion functions that the generated file src of version v registers
 // but the package's own functions (userFuncs) lack, and the user's Convert_ functions whose
 // signature conversion-gen did not recognise.
-func (m *MissingConversions) find(name string, src []byte, v *model.Version, userFuncs map[string]*types.Type) error {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", name, err)
-	}
-	imports := map[string]string{}
-	for _, imp := range f.Imports {
-		p := strings.Trim(imp.Path.Value, `"`)
-		n := path.Base(p)
-		if imp.Name != nil {
-			n = imp.Name.Name
-		}
-		imports[n] = p
-	}
-	generated := map[string]*ast.FuncDecl{}
-	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok {
-			generated[fn.Name.Name] = fn
-		}
-	}
+func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[string]*types.Type) {
+	imports := fileImports(f)
+	generated := funcDecls(f)
 	// stubFor describes the function name converting *in to *out, both as the generated file
 	// writes them.
 	stubFor := func(name string, in, out ast.Expr) ConversionStub {
@@ -275,7 +260,112 @@ func (m *MissingConversions) find(name string, src []byte, v *model.Version, use
 		m.Stubs[v.Dir] = append(m.Stubs[v.Dir], stub)
 		return true
 	})
-	return nil
+}
+
+// fileImports maps the package names a file uses to their import paths.
+func fileImports(f *ast.File) map[string]string {
+	imports := map[string]string{}
+	for _, imp := range f.Imports {
+		p := strings.Trim(imp.Path.Value, `"`)
+		n := path.Base(p)
+		if imp.Name != nil {
+			n = imp.Name.Name
+		}
+		imports[n] = p
+	}
+	return imports
+}
+
+// funcDecls maps the names of a file's functions to their declarations.
+func funcDecls(f *ast.File) map[string]*ast.FuncDecl {
+	decls := map[string]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
+			decls[fn.Name.Name] = fn
+		}
+	}
+	return decls
+}
+
+// warnLostFields warns at every hand-written conversion function of version v that neither
+// calls its autoConvert_ function in the generated file f nor sets every field that function
+// converts: each such field is silently dropped whenever an object passes through that
+// version (the classic upstream pitfall: a field added after the function was written).
+func warnLostFields(ctx *engine.Context, f *ast.File, v *model.Version) {
+	generated := funcDecls(f)
+	imports := fileImports(f)
+	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
+		hand := v.HandConversions[name]
+		auto := generated["auto"+name]
+		if hand.CallsAuto || hand.Whole || auto == nil || generated[name] != nil {
+			continue
+		}
+		converted := autoConverted(ctx, auto, v.Package, imports)
+		var lost []string
+		for _, field := range converted {
+			if !slices.Contains(hand.Sets, field) {
+				lost = append(lost, field)
+			}
+		}
+		if len(lost) == 0 {
+			continue
+		}
+		outType := exprString(auto.Type.Params.List[1].Type.(*ast.StarExpr).X)
+		ctx.Warn(hand.Pos, "%s loses %s on every conversion: it neither sets %s nor calls auto%s, which would; "+
+			"call auto%s first, then convert what it leaves to you",
+			name, fieldList(outType, lost), fieldWord(lost), name, name)
+	}
+}
+
+// autoConverted are the Go names of the output fields a generated autoConvert_ function
+// sets, sorted: every out.Field it mentions, or every field of the output type when it
+// copies the whole value (*out = ...).
+func autoConverted(ctx *engine.Context, auto *ast.FuncDecl, local string, imports map[string]string) []string {
+	fields := map[string]bool{}
+	whole := false
+	ast.Inspect(auto.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := n.X.(*ast.Ident); ok && id.Name == "out" {
+				fields[n.Sel.Name] = true
+			}
+		case *ast.StarExpr:
+			if id, ok := n.X.(*ast.Ident); ok && id.Name == "out" {
+				whole = true
+			}
+		}
+		return true
+	})
+	if whole {
+		outType := auto.Type.Params.List[1].Type.(*ast.StarExpr).X
+		if t := ctx.Load.Universe.Type(typeName(outType, local, imports)); t != nil {
+			for _, m := range t.Members {
+				fields[m.Name] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(fields))
+}
+
+// fieldList names fields of type typ: "FlunderSpec.Replicas", "FlunderSpec.Replicas and
+// FlunderSpec.Selector".
+func fieldList(typ string, fields []string) string {
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = typ + "." + f
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// fieldWord is "it" for one field and "them" for several.
+func fieldWord(fields []string) string {
+	if len(fields) == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // ConversionStubFile is the user-owned file apigen generate --scaffold-conversions writes in a

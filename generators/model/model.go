@@ -98,8 +98,12 @@ type Group struct {
 	Internal *Version `json:"internal,omitempty"`
 	// OwnInstall says pkg/apis/<Package>/install is the user's (it declares Install): it
 	// registers the group in a scheme, and apigen generates no install file.
-	OwnInstall bool           `json:"ownInstall,omitempty"`
-	Pos        token.Position `json:"pos"`
+	OwnInstall bool `json:"ownInstall,omitempty"`
+	// Fuzzer is the import path of the group's fuzzer package, pkg/apis/<Package>/fuzzer as in
+	// Kubernetes' own groups, when the project has one: its Funcs fill values the generated
+	// round-trip test could not fill at random. Empty otherwise.
+	Fuzzer string         `json:"fuzzer,omitempty"`
+	Pos    token.Position `json:"pos"`
 }
 
 // Version is one version of a group; its Go package holds the types.
@@ -126,7 +130,23 @@ type Version struct {
 	// Defaults are the declarative defaults of the package's struct fields (+default,
 	// +kubebuilder:default), sorted by position.
 	Defaults []*FieldDefault `json:"defaults,omitempty"`
-	Pos      token.Position  `json:"pos"`
+	// HandConversions are the package's hand-written Convert_ functions, by name: what the
+	// conversion generator needs to tell one that drops a field it would have converted.
+	HandConversions map[string]HandConversion `json:"handConversions,omitempty"`
+	Pos             token.Position            `json:"pos"`
+}
+
+// HandConversion is what a hand-written conversion function does with its output.
+type HandConversion struct {
+	// CallsAuto says it calls conversion-gen's autoConvert_ function of the same name, which
+	// converts every field conversion-gen can.
+	CallsAuto bool `json:"callsAuto,omitempty"`
+	// Whole says it uses its output as a whole (assigns *out, or passes out on): it may set
+	// any field.
+	Whole bool `json:"whole,omitempty"`
+	// Sets are the Go names of the output's fields it mentions (out.Field), sorted.
+	Sets []string       `json:"sets,omitempty"`
+	Pos  token.Position `json:"pos"`
 }
 
 // FieldDefault is a field's default value, applied whenever an object of any version is

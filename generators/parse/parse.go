@@ -36,6 +36,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		strategyHooks: map[*model.Resource][]hookAt{},
 		internals:     map[string]*groupPackage{},
 		installs:      map[string]*groupPackage{},
+		fuzzers:       map[string]string{},
 		noEffects:     map[string]*noEffectUse{},
 		fset:          token.NewFileSet(),
 		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module)), Clients: model.DefaultClients()},
@@ -43,6 +44,9 @@ func Project(load *loader.Result) (*model.Project, error) {
 	groups := map[string]*model.Group{}
 	for _, pkgPath := range load.APIPackages {
 		p.parsePackage(pkgPath, groups)
+	}
+	for dir, g := range groups {
+		g.Fuzzer = p.fuzzers[dir]
 	}
 	for _, g := range p.proj.Groups {
 		storeSoleVersions(g)
@@ -72,6 +76,8 @@ type parser_ struct {
 	// internals and installs are the packages of pkg/apis/<group> and
 	// pkg/apis/<group>/install, by group directory.
 	internals, installs map[string]*groupPackage
+	// fuzzers are the import paths of the groups' fuzzer packages, by group directory.
+	fuzzers map[string]string
 	// noEffects are the markers accepted without effect, by name as written.
 	noEffects map[string]*noEffectUse
 	// strategyHooks are the hooks other than Default that each resource's type has.
@@ -122,6 +128,13 @@ func (p *parser_) parsePackage(pkgPath string, groups map[string]*model.Group) {
 		p.parseGroupPackage(pkgPath, rel, parts, gpkg)
 		return
 	}
+	if len(parts) == 2 && parts[1] == "fuzzer" {
+		// Kubernetes' layout: pkg/apis/<group>/fuzzer declares Funcs for the round-trip test.
+		if gpkg.Variables["Funcs"] != nil || gpkg.Functions["Funcs"] != nil {
+			p.fuzzers[parts[0]] = pkgPath
+		}
+		return
+	}
 	if len(parts) != 2 {
 		return
 	}
@@ -139,6 +152,7 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	groupName, groupPos := p.groupName(files)
 	version.Resources = p.resources(files, gpkg)
 	version.DeclPos, version.Defaults = p.declPos, p.defaults
+	version.HandConversions = p.handConversions(files)
 	switch {
 	case controllerRuntimeBuilder(gpkg):
 		version.ControllerRuntime = true

@@ -32,6 +32,7 @@ func All() []engine.Generator {
 		kube.Clients(),
 		golang.Register(),
 		golang.Install(),
+		golang.RoundTrip(),
 		golang.Storage(),
 		golang.APIServer(),
 		golang.Server(),
@@ -73,6 +74,9 @@ func Run(root string, o Options) (*Result, error) {
 	out, err := engine.Run(ctx, All())
 	if err != nil {
 		return nil, err
+	}
+	if warnings := append(project.Warnings, ctx.Warnings...).Err(); warnings != nil {
+		project.Warnings = warnings.(model.ErrorList)
 	}
 	if err := avoidImportNames(project, out); err != nil {
 		return nil, err

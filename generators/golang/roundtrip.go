@@ -1,0 +1,87 @@
+package golang
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+const (
+	apitestingFuzzerPkg = "k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
+	roundtripPkg        = "k8s.io/apimachinery/pkg/api/apitesting/roundtrip"
+	randfillPkg         = "sigs.k8s.io/randfill"
+)
+
+// RoundTrip emits pkg/apis/<group>/install/zz_generated.roundtrip_test.go: the test Kubernetes'
+// own API groups have (k8s.io/apimachinery's apitesting/roundtrip). It fills each kind's hub
+// with random values, converts it to every served version and back through JSON, and fails
+// on any difference, so a conversion that drops a field fails the project's own go test.
+func RoundTrip() engine.Generator { return roundTrip{} }
+
+type roundTrip struct{}
+
+func (roundTrip) Name() string { return "roundtrip" }
+
+func (roundTrip) Generate(ctx *engine.Context, out *engine.Output) error {
+	for _, g := range ctx.Project.Groups {
+		dir := installDir(g)
+		f := newFile(path.Join(ctx.Project.Module, dir)+"_test", "install_test")
+		f.ImportName(path.Join(ctx.Project.Module, dir), "install")
+		f.ImportName(randfillPkg, "randfill")
+		f.ImportName(roundtripPkg, "roundtrip")
+		f.ImportName(apitestingFuzzerPkg, "fuzzer")
+		importVersions(f, g)
+		if g.Internal != nil {
+			f.ImportAlias(g.Internal.Package, sanitize(g.Package))
+		}
+		if g.Fuzzer != "" {
+			f.ImportAlias(g.Fuzzer, sanitize(g.Package)+"fuzzer")
+		}
+		emitRoundTrip(f, g, path.Join(ctx.Project.Module, dir))
+		if err := add(ctx, out, path.Join(dir, "zz_generated.roundtrip_test.go"), f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
+	fuzzerDir := path.Join(path.Dir(installDir(g)), "fuzzer")
+	f.Comment(fmt.Sprintf("TestRoundTrip fills every kind of %s with random values in its hub version, converts", g.Name))
+	f.Comment("it to each version that serves it and back through JSON, and fails on any difference, as")
+	f.Comment("Kubernetes tests its own API groups: a conversion that loses a field fails it. Values a")
+	f.Comment("version cannot hold, or that its defaulting changes, need fuzzer functions of your own:")
+	f.Comment(fmt.Sprintf("declare them as Funcs in package %s, as Kubernetes' groups do.", fuzzerDir))
+	f.Func().Id("TestRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(b *jen.Group) {
+		b.Id("scheme").Op(":=").Qual(runtimePkg, "NewScheme").Call()
+		b.Qual(installPkg, "Install").Call(jen.Id("scheme"))
+		funcs := jen.Id("defaulted").Call(jen.Id("scheme"))
+		if g.Fuzzer != "" {
+			funcs = jen.Qual(apitestingFuzzerPkg, "MergeFuzzerFuncs").Call(funcs, jen.Qual(g.Fuzzer, "Funcs"))
+		}
+		b.Qual(roundtripPkg, "RoundTripTestForScheme").Call(jen.Id("t"), jen.Id("scheme"), funcs)
+	})
+	f.Line()
+	f.Comment("defaulted fills each hub kind at random, then defaults it as the server defaults every")
+	f.Comment("object it decodes: a default filled in on the way back is no loss.")
+	f.Func().Id("defaulted").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(
+		jen.Return(jen.Func().Params(jen.Qual(serializerPkg, "CodecFactory")).Index().Any().Block(
+			jen.Return(jen.Index().Any().ValuesFunc(func(v *jen.Group) {
+				for _, h := range g.Hubs() {
+					v.Line().Func().Params(
+						jen.Id("obj").Op("*").Qual(h.Version.Package, h.Resource.Kind),
+						jen.Id("c").Qual(randfillPkg, "Continue"),
+					).Block(
+						jen.Id("c").Dot("FillNoCustom").Call(jen.Id("obj")),
+						jen.Id("scheme").Dot("Default").Call(jen.Id("obj")),
+					)
+				}
+				v.Line()
+			})),
+		)),
+	)
+}
