@@ -153,6 +153,9 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	version.Resources = p.resources(files, gpkg)
 	version.DeclPos, version.Defaults = p.declPos, p.defaults
 	version.HandConversions = p.handConversions(files)
+	if groupName == "" {
+		groupName, groupPos = p.registeredGroup(files, gpkg)
+	}
 	switch {
 	case controllerRuntimeBuilder(gpkg):
 		version.ControllerRuntime = true
@@ -301,6 +304,56 @@ func (p *parser_) groupName(files []*ast.File) (string, token.Position) {
 		name, pos = value, m.Pos
 	}
 	return name, pos
+}
+
+// registeredGroup finds the group in the package's own registration, for packages that name
+// it in Go rather than in +groupName (k8s.io/api's apps, batch, autoscaling, policy, … since
+// v0.37): the string constant GroupName, or the Group of a SchemeGroupVersion (or kubebuilder's
+// GroupVersion) declared as a composite literal with a string.
+func (p *parser_) registeredGroup(files []*ast.File, gpkg *gengotypes.Package) (string, token.Position) {
+	if c := gpkg.Constants["GroupName"]; c != nil && c.ConstValue != nil && *c.ConstValue != "" {
+		return *c.ConstValue, p.declPos["GroupName"] // gengo keeps a string constant unquoted
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			decl, ok := d.(*ast.GenDecl)
+			if !ok || decl.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range decl.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if (n.Name != "SchemeGroupVersion" && n.Name != "GroupVersion") || i >= len(vs.Values) {
+						continue
+					}
+					if group, pos, ok := literalGroup(vs.Values[i]); ok {
+						return group, p.pos(pos)
+					}
+				}
+			}
+		}
+	}
+	return "", token.Position{}
+}
+
+// literalGroup reads the Group of a schema.GroupVersion{Group: "…", …} literal.
+func literalGroup(e ast.Expr) (string, token.Pos, bool) {
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return "", token.NoPos, false
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if key, isIdent := kv.Key.(*ast.Ident); !ok || !isIdent || key.Name != "Group" {
+			continue
+		}
+		if value, ok := kv.Value.(*ast.BasicLit); ok && value.Kind == token.STRING {
+			if group, err := strconv.Unquote(value.Value); err == nil {
+				return group, value.Pos(), true
+			}
+		}
+	}
+	return "", token.NoPos, false
 }
 
 // markersIn parses every marker line of a comment group, recording errors.
