@@ -207,7 +207,8 @@ func Apigen() *Registry {
 				return fmt.Errorf("+%s: priority=%d must not be negative", m.Name, a.Priority)
 			}
 			if err := kind.ColumnPath(a.JSONPath); err != nil {
-				return fmt.Errorf("+%s: JSONPath=%s: %v", m.Name, a.JSONPath, err)
+				// controller-gen and kube-apiserver accept such a column and print it empty.
+				kind.Warn(m, "+%s: JSONPath=%s: %v; the column prints empty, as kube-apiserver prints a CRD's", m.Name, a.JSONPath, err)
 			}
 			r.PrintColumns = append(r.PrintColumns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
 			return nil

@@ -88,6 +88,9 @@ type Kind interface {
 	// each problem (and a second scale marker) itself, and returns the subresource, nil when
 	// something is wrong.
 	Scale(m *Marker) *model.Scale
+	// Warn reports, at marker m, something the marker cannot do that the tools the types were
+	// written for accept without a word: generation goes on without it.
+	Warn(m *Marker, format string, args ...any)
 }
 
 // Written is the marker's name as written, with the part of a pass-through marker's text that

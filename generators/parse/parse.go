@@ -82,6 +82,8 @@ type parser_ struct {
 	noEffects map[string]*noEffectUse
 	// strategyHooks are the hooks other than Default that each resource's type has.
 	strategyHooks map[*model.Resource][]hookAt
+	// warned are the warnings markers reported through their kind (Kind.Warn).
+	warned model.ErrorList
 	// defaults are the field defaults of the package being parsed.
 	defaults []*model.FieldDefault
 	load     *loader.Result
@@ -399,9 +401,10 @@ type noEffectUse struct {
 	count int
 }
 
-// warnings are the run's warnings: one per marker that has no effect.
+// warnings are the run's warnings: one per marker that has no effect, and what markers
+// reported through their kind.
 func (p *parser_) warnings() model.ErrorList {
-	var out model.ErrorList
+	out := slices.Clone(p.warned)
 	for name, use := range p.noEffects {
 		places := ""
 		switch {
@@ -817,6 +820,10 @@ func (k *kindFields) SelectableField(jsonPath string) (model.SelectableField, er
 }
 
 func (k *kindFields) ColumnPath(jsonPath string) error { return columnPath(k.t, jsonPath) }
+
+func (k *kindFields) Warn(m *markers.Marker, format string, args ...any) {
+	k.p.warned.Add(m.Pos, "warning: "+format, args...)
+}
 
 func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
 	if k.scale != nil {

@@ -25,8 +25,9 @@ import (
 // check validates each kind's schemas as kube-apiserver validates a CustomResourceDefinition
 // that carries them: the schema must be structural, defaults must be valid and CEL rules must
 // compile within the cost limits. Each problem is reported at the Go field or type the
-// offending part of the schema comes from.
-func check(root string, p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package) error {
+// offending part of the schema comes from. Rules only a CRD must follow (crdOnly) are
+// warnings: the server serves these types as kube-apiserver serves its built-in types.
+func check(root string, p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package) (warnings model.ErrorList, _ error) {
 	var errs model.ErrorList
 	for _, g := range p.Groups {
 		kinds := map[string][]*model.Version{}
@@ -45,7 +46,7 @@ func check(root string, p *model.Project, parser *crd.Parser, byPath map[string]
 		for _, kind := range order {
 			def, err := definition(g, kind, kinds[kind])
 			if err != nil {
-				return err
+				return nil, err
 			}
 			for _, e := range crdvalidation.ValidateCustomResourceDefinition(context.Background(), def) {
 				v, path, ok := schemaPath(e.Field, kinds[kind])
@@ -54,11 +55,33 @@ func check(root string, p *model.Project, parser *crd.Parser, byPath map[string]
 				}
 				kindType := crd.TypeIdent{Package: byPath[v.Package], Name: kind}
 				pos := relative(root, locate(parser, kindType, path))
+				if why := crdOnly(e); why != "" {
+					warnings.Add(pos, "warning: %s %s: %s (%s)", kind, v.Name, describe(e, path), why)
+					continue
+				}
 				errs.Add(pos, "%s %s: %s", kind, v.Name, describe(e, path))
 			}
 		}
 	}
-	return errs.Err()
+	return warnings, errs.Err()
+}
+
+// crdOnlyRules are rules of a CRD's schema that keep a CustomResourceDefinition consistent
+// for kube-apiserver's handling of it, not rules the types must follow to be served: k8s.io/api's
+// own types break them. Each maps part of the rule's message to why it does not apply here.
+var crdOnlyRules = map[string]string{
+	"x-kubernetes-list-map-keys, so it must have a default or be a required property": "a rule for CRDs only: kube-apiserver serves built-in types that break it, and so does this server",
+}
+
+// crdOnly says why a CRD validation error is about a rule for CRDs only, or "" when the rule
+// applies to the served types too.
+func crdOnly(e *field.Error) string {
+	for part, why := range crdOnlyRules {
+		if strings.Contains(e.Error(), part) {
+			return why
+		}
+	}
+	return ""
 }
 
 // definition is the CustomResourceDefinition the kind would be: one served version per

@@ -10,8 +10,10 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
 	"go/token"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -85,15 +87,21 @@ func Build(load *loader.Result, p *model.Project) error {
 			}
 		}
 	}
+	var warnings model.ErrorList
 	for _, pkg := range pkgs {
-		errs = append(errs, packageErrors(root, pkg)...)
+		e, w := packageErrors(root, pkg)
+		errs, warnings = append(errs, e...), append(warnings, w...)
 	}
-	if err := check(root, p, parser, byPath); err != nil {
+	crdOnly, err := check(root, p, parser, byPath)
+	if err != nil {
 		list, ok := err.(model.ErrorList)
 		if !ok {
 			return err
 		}
 		errs = append(errs, list...)
+	}
+	if w := append(append(p.Warnings, warnings...), crdOnly...).Err(); w != nil {
+		p.Warnings = w.(model.ErrorList)
 	}
 	return errs.Err()
 }
@@ -110,16 +118,63 @@ func forServing(s *apiextensionsv1.JSONSchemaProps) {
 
 // packageErrors are controller-tools' findings in one package (marker syntax, a marker on the
 // wrong kind of field), as positioned errors. Type errors are left to apigen's own type check,
-// which reports them with the model's errors.
-func packageErrors(root string, pkg *ctloader.Package) model.ErrorList {
-	var out model.ErrorList
+// which reports them with the model's errors. A validation marker on a field of a type it
+// cannot constrain (+listType on a string, a MaxLength on a list) is a warning instead:
+// controller-gen before v0.20 and upstream openapi-gen accept it and drop the constraint, so
+// types generated with them (and the CRDs they ship) have it without effect; controller-tools
+// applies nothing of such a marker, and neither does the server.
+func packageErrors(root string, pkg *ctloader.Package) (errs, warnings model.ErrorList) {
 	for _, e := range pkg.Errors {
 		if e.Kind == packages.TypeError {
 			continue
 		}
-		out = append(out, &model.Error{Pos: relative(root, loader.ParsePosition(e.Pos)), Msg: e.Msg})
+		pos := loader.ParsePosition(e.Pos)
+		if word, ok := strings.CutPrefix(e.Msg, "must apply "); ok {
+			word, _, _ = strings.Cut(word, " ")
+			what := "a validation marker of this field"
+			if at, text, ok := markerAbove(pkg, pos, word); ok {
+				pos, what = at, "+"+text
+			}
+			warnings.Add(relative(root, pos), "warning: %s has no effect: %s (older controller-gen and openapi-gen accept it and drop the constraint, as apigen does)", what, e.Msg)
+			continue
+		}
+		errs = append(errs, &model.Error{Pos: relative(root, pos), Msg: e.Msg})
 	}
-	return out
+	return errs, warnings
+}
+
+// markerAbove finds, in the doc comment of the field declared at pos, the marker that
+// controller-tools calls word (listType, maxlength, minitems: its name without
+// "kubebuilder:validation:", in any case), with its position and text.
+func markerAbove(pkg *ctloader.Package, pos token.Position, word string) (token.Position, string, bool) {
+	for _, f := range pkg.Syntax {
+		if pkg.Fset.Position(f.Pos()).Filename != pos.Filename {
+			continue
+		}
+		var found *ast.Comment
+		ast.Inspect(f, func(n ast.Node) bool {
+			field, ok := n.(*ast.Field)
+			if !ok || found != nil {
+				return found == nil
+			}
+			if pkg.Fset.Position(field.Pos()).Line != pos.Line || field.Doc == nil {
+				return true
+			}
+			for _, c := range field.Doc.List {
+				text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+				name, _, _ := strings.Cut(strings.TrimPrefix(text, "+"), "=")
+				name = strings.TrimPrefix(name, "kubebuilder:validation:")
+				if strings.HasPrefix(text, "+") && strings.EqualFold(strings.TrimSuffix(name, "s"), strings.TrimSuffix(word, "s")) {
+					found = c
+				}
+			}
+			return false
+		})
+		if found != nil {
+			return pkg.Fset.Position(found.Pos()), strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(found.Text, "//")), "+"), true
+		}
+	}
+	return pos, "", false
 }
 
 // relative makes a position's file name relative to the project root, as in every error of apigen's.

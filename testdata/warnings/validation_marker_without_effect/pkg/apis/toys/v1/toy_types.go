@@ -1,0 +1,29 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy carries markers that controller-gen v0.19 and openapi-gen accepted without effect.
+// +apigen:resource
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	// +listType=atomic
+	Color string `json:"color,omitempty"`
+	// +kubebuilder:validation:MaxLength=5
+	Tags []string `json:"tags,omitempty"`
+	// +listType=atomic
+	Data []byte `json:"data,omitempty"`
+}
+
+// ToyList is a list of Toys.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Toy `json:"items"`
+}
