@@ -1,11 +1,16 @@
 package kube
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 
 	dgargs "k8s.io/code-generator/cmd/defaulter-gen/args"
 	dggen "k8s.io/code-generator/cmd/defaulter-gen/generators"
 	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 )
@@ -71,4 +76,76 @@ func addFieldDefaults(ctx *engine.Context, tags *tagEdits) error {
 		}
 	}
 	return nil
+}
+
+// withholdUnpublishableDefaults keeps from openapi-gen the defaults it refuses: on a field that
+// is neither a pointer nor omitempty, openapi-gen allows only the zero value as the default
+// (a client always sends such a field, so a published default would mislead it), and on a
+// struct only {}. controller-gen and CRDs accept them, and the server still applies them
+// (defaulter-gen fills the field when it decodes the zero value); only the served OpenAPI
+// goes without, which the warning says, at the marker.
+func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
+	for _, v := range versions(ctx.Project) {
+		for _, d := range v.Defaults {
+			t := ctx.Load.Universe[v.Package].Types[d.Type]
+			if t == nil {
+				continue
+			}
+			for _, m := range t.Members {
+				if m.Name != d.Field {
+					continue
+				}
+				zero, enforced := enforcedDefault(m.Type, hasOmitempty(m.Tags))
+				if !enforced || sameJSON(d.JSON, zero) {
+					continue
+				}
+				tags.removeMemberTag(t, d.Field, defaultTag)
+				ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than %s only on a pointer or omitempty field; the server still applies it when the field is %s",
+					d.Marker, d.JSON, d.Type, d.Field, zero, zero)
+			}
+		}
+	}
+}
+
+// enforcedDefault is the only default openapi-gen accepts on a field of type t, as JSON, and
+// whether it insists on one (kube-openapi's mustEnforceDefault).
+func enforcedDefault(t *types.Type, omitempty bool) (string, bool) {
+	if _, custom := t.Methods["UnmarshalJSON"]; custom {
+		return "", false
+	}
+	switch t.Kind {
+	case types.Alias:
+		return enforcedDefault(t.Underlying, omitempty)
+	case types.Struct:
+		if len(t.Members) == 1 && t.Members[0].Embedded {
+			return enforcedDefault(t.Members[0].Type, omitempty)
+		}
+		return "{}", true
+	case types.Builtin:
+		if omitempty {
+			return "", false
+		}
+		switch t.Name.Name {
+		case "string":
+			return `""`, true
+		case "bool":
+			return "false", true
+		default:
+			return "0", true
+		}
+	}
+	return "", false
+}
+
+// hasOmitempty reports whether a struct tag's json key has the omitempty option.
+func hasOmitempty(tag string) bool {
+	json := reflect.StructTag(tag).Get("json")
+	_, opts, _ := strings.Cut(json, ",")
+	return slices.Contains(strings.Split(opts, ","), "omitempty")
+}
+
+// sameJSON reports whether two JSON texts hold the same value.
+func sameJSON(a, b string) bool {
+	var x, y any
+	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }

@@ -74,6 +74,7 @@ func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err := addFieldDefaults(ctx, &tags); err != nil {
 		return err
 	}
+	withholdUnpublishableDefaults(ctx, &tags)
 	inputs, err := openAPIInputs(ctx.Load, pkgs, &tags)
 	if err != nil {
 		return err

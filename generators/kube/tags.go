@@ -54,6 +54,21 @@ func (e *tagEdits) addMemberTag(t *types.Type, member, name, value string) {
 	}
 }
 
+// removeMemberTag takes every "+name=..." line out of the comments of a struct member.
+func (e *tagEdits) removeMemberTag(t *types.Type, member, name string) {
+	for i := range t.Members {
+		m := &t.Members[i]
+		if m.Name != member || !hasTag(m.CommentLines, name) {
+			continue
+		}
+		old := m.CommentLines
+		m.CommentLines = slices.DeleteFunc(slices.Clone(old), func(line string) bool {
+			return len(tagValues([]string{line}, name)) > 0
+		})
+		e.undo = append(e.undo, func() { m.CommentLines = old })
+	}
+}
+
 // removePackageTag takes every "+name=value" line out of a package's comments.
 func (e *tagEdits) removePackageTag(pkg *types.Package, name, value string) {
 	old := pkg.Comments
