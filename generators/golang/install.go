@@ -63,6 +63,10 @@ func emitInstall(f *jen.File, g *model.Group) {
 	f.Func().Id("Install").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).BlockFunc(func(b *jen.Group) {
 		for _, v := range versions {
 			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "AddToScheme").Call(jen.Id("scheme")))
+			if v.InstallRegistersDefaults {
+				// The package's own registration leaves its defaults to whoever installs it.
+				b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "RegisterDefaults").Call(jen.Id("scheme")))
+			}
 		}
 		if in := g.Internal; in != nil && in.OwnRegistration {
 			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(in.Package, "AddToScheme").Call(jen.Id("scheme")))

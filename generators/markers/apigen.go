@@ -113,6 +113,7 @@ var ProjectMarkers = []string{Domain, DeployMarker, ClientsMarker}
 // spellings as aliases so CRD types move to an aggregated server unchanged.
 func Apigen() *Registry {
 	r := NewRegistry()
+	registerGenClient(r)
 	r.Register(&Definition{
 		Name: GroupName, Target: Package, Value: true,
 		Help:    "the API group of the types in this package (Kubernetes convention, in doc.go)",

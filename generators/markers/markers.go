@@ -203,6 +203,9 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		}
 		return nil, nil
 	}
+	if def.Name == GenClient && strings.HasPrefix(rest, ":") {
+		return nil, nil // another of client-gen's tags, which client-gen reads itself
+	}
 	m := &Marker{Def: def, Name: name, Pos: pos}
 	fail := func(format string, args ...any) error {
 		return &Error{Pos: pos, Msg: fmt.Sprintf("+%s: ", name) + fmt.Sprintf(format, args...), Def: def}

@@ -78,9 +78,26 @@ func TestGroupName(t *testing.T) {
 }
 
 func TestForeignMarkersAreIgnored(t *testing.T) {
-	for _, line := range []string{"// +genclient", "// +k8s:deepcopy-gen=package", "// +optional", "// plain comment"} {
+	for _, line := range []string{"// +genclient:fakeClient", "// +k8s:deepcopy-gen=package", "// +optional", "// plain comment"} {
 		if m, err := Apigen().Parse(line, Type, pos); m != nil || err != nil {
 			t.Errorf("%s: got %+v, %v; want it ignored", line, m, err)
+		}
+	}
+}
+
+// client-gen's tags are Kubernetes' resource markers: +genclient and the tags that shape the
+// server are parsed, whatever form client-gen accepts them in.
+func TestGenClientTags(t *testing.T) {
+	for line, want := range map[string]any{
+		"// +genclient":                          true,
+		"// +genclient=false":                    false,
+		"// +genclient:nonNamespaced":            nil,
+		"// +genclient:onlyVerbs=create":         "create",
+		"// +genclient:method=GetScale,verb=get": "=GetScale,verb=get",
+	} {
+		m, err := Apigen().Parse(line, Type, pos)
+		if err != nil || m == nil || m.Args != want {
+			t.Errorf("%s: got %+v, %v; want args %v", line, m, err, want)
 		}
 	}
 }

@@ -123,6 +123,10 @@ type Version struct {
 	// AddToScheme, and SchemeBuilder.Register calls in init): apigen's register file adds only
 	// the defaults, defaulting hooks and field selectors to that builder.
 	ControllerRuntime bool `json:"controllerRuntime,omitempty"`
+	// InstallRegistersDefaults says the package registers its types itself but not its
+	// defaults (k8s.io/api's packages leave them to k8s.io/kubernetes): the generated install
+	// package registers them.
+	InstallRegistersDefaults bool `json:"installRegistersDefaults,omitempty"`
 	// DeclPos is where each package-level name (type, function, variable, constant) of the
 	// package is declared, for errors about declarations that are not resources (a
 	// conversion function missing or mistyped, a hand-written registration).

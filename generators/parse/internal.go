@@ -150,8 +150,26 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 	for name := range gpkg.Functions {
 		defaulted = defaulted || strings.HasPrefix(name, "SetDefaults_")
 	}
-	if defaulted && !mentions(files, "RegisterDefaults") {
-		p.errs.Add(at, "package %s registers its types itself and has defaults, but never calls RegisterDefaults, so they would never apply; register it, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",
+	// k8s.io/api's packages leave their defaults to whoever installs them (k8s.io/kubernetes'
+	// internal packages); so does the generated install package, unless it is the user's.
+	v.InstallRegistersDefaults = defaulted && !mentions(files, "RegisterDefaults")
+}
+
+// checkInstalledDefaults reports a version whose defaults only an install package would
+// register when the group's install package is the user's.
+func (p *parser_) checkInstalledDefaults(g *model.Group) {
+	if !g.OwnInstall {
+		return
+	}
+	for _, v := range g.Versions {
+		if !v.InstallRegistersDefaults {
+			continue
+		}
+		at := v.DeclPos["SchemeGroupVersion"]
+		if !at.IsValid() {
+			at = v.Pos
+		}
+		p.errs.Add(at, "package %s registers its types itself and has defaults, but neither it nor your install package calls RegisterDefaults, so they would never apply; register them, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",
 			path.Base(v.Package))
 	}
 }

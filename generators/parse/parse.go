@@ -52,6 +52,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		storeSoleVersions(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
+		p.checkInstalledDefaults(g)
 		p.checkStrategyHooks(g)
 		p.checkSelectableFields(g)
 		p.checkScale(g)
@@ -572,15 +573,23 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		res = m
 	}
 	kind := spec.Name.Name
-	if res == nil {
+	args := &markers.Resource{}
+	if res != nil {
+		args = res.Args.(*markers.Resource)
+	} else if res = genclientResource(ms); res == nil {
 		for _, m := range ms {
-			if m.Def.Resource != nil {
+			if m.Def.Resource != nil && !strings.HasPrefix(m.Def.Name, markers.GenClient+":") {
 				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
 		return nil
+	} else if _, ok := structs[kind+"List"]; !ok {
+		// A virtual kind (a create-only review): no list to register it with yet.
+		p.warned.Add(res.Pos, "warning: +%s on %s has no effect on the server: %s has no list type (%sList), which apigen needs to serve a kind; the client is generated",
+			res.Name, kind, kind, kind)
+		return nil
 	}
-	args, resPos := res.Args.(*markers.Resource), res.Pos
+	resPos := res.Pos
 	st, ok := structs[kind]
 	if !ok {
 		p.errs.Add(resPos, "+%s is set on %s, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta", res.Name, kind)
@@ -610,6 +619,11 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
 	readShape(r, st)
+	if r.Marker == "+"+markers.GenClient {
+		// As kube-apiserver serves its built-in types: a Status field is a status subresource
+		// unless +genclient:noStatus says otherwise.
+		r.Subresources.Status = r.HasStatus
+	}
 	// Every other marker of the kind applies itself.
 	kindType := &kindFields{p: p, t: gpkg.Types[kind]}
 	for _, m := range ms {
@@ -632,6 +646,25 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(p.pos(p.methods[kind+".ValidateStatusUpdate"]), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
 	}
 	return r
+}
+
+// genclientResource is the +genclient tag that declares a kind a resource in a
+// Kubernetes-style package, when the kind has no resource marker of apigen's or kubebuilder's:
+// +genclient itself (not =false), and no +genclient:noVerbs (policy's Eviction, a body that
+// only a subresource takes).
+func genclientResource(ms []*markers.Marker) *markers.Marker {
+	var tag *markers.Marker
+	for _, m := range ms {
+		switch m.Def.Name {
+		case markers.GenClient:
+			if m.Args == true {
+				tag = m
+			}
+		case markers.GenClientNoVerbs:
+			return nil
+		}
+	}
+	return tag
 }
 
 // readShape records whether a kind's struct has Spec and Status fields, and Status's type.

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestGenClientTags serves k8s.io/api's certificates/v1 copied unchanged, with no apigen
+// marker: its root types' +genclient tags declare the resources, +genclient:nonNamespaced their
+// scope, a Status field their status subresource; the client method that calls
+// CertificateSigningRequest's /approval, which the server does not serve, is a warning.
+func TestGenClientTags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	cmd := exec.Command("go", "list", "-m", "-json", "k8s.io/api")
+	cmd.Dir = "../../../examples/wardle"
+	out, err := cmd.Output()
+	var api struct{ Dir string }
+	if err != nil || json.Unmarshal(out, &api) != nil || api.Dir == "" {
+		t.Fatalf("go list -m k8s.io/api: %v\n%s", err, out)
+	}
+	files := map[string]string{}
+	for _, name := range []string{"doc.go", "register.go", "types.go"} {
+		files["pkg/apis/certificates/v1/"+name] = readTestFile(t, filepath.Join(api.Dir, "certificates", "v1", name))
+	}
+	moduleCopy(t, files)
+	code, stdout, stderr := run("generate", "--dump-model")
+	if code != 0 {
+		t.Fatalf("generate --dump-model: exit %d\n%s", code, stderr)
+	}
+	var p struct {
+		Groups []struct {
+			Name     string
+			Versions []struct {
+				Resources []struct {
+					Kind, Plural, Scope string
+					Subresources        struct{ Status bool }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil || len(p.Groups) != 1 || len(p.Groups[0].Versions) != 1 {
+		t.Fatalf("model: %v\n%s", err, stdout)
+	}
+	var got []string
+	for _, r := range p.Groups[0].Versions[0].Resources {
+		got = append(got, strings.Join([]string{r.Kind, r.Plural, r.Scope, map[bool]string{true: "status", false: "-"}[r.Subresources.Status]}, " "))
+	}
+	// As kube-apiserver v1.37 serves certificates.k8s.io/v1.
+	want := []string{
+		"CertificateSigningRequest certificatesigningrequests Cluster status",
+		"ClusterTrustBundle clustertrustbundles Cluster -",
+		"PodCertificateRequest podcertificaterequests Namespaced status",
+	}
+	if p.Groups[0].Name != "certificates.k8s.io" || !slices.Equal(got, want) {
+		t.Errorf("group %s, resources:\n%s\nwant certificates.k8s.io:\n%s", p.Groups[0].Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	code, _, stderr = run("generate")
+	wantWarning := "pkg/apis/certificates/v1/types.go:29:1: warning: +genclient:method=UpdateApproval: the server does not serve the approval subresource"
+	if code != 0 || !strings.HasPrefix(stderr, wantWarning) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("generate: exit %d, stderr:\n%s\nwant exit 0 and one warning starting %q", code, stderr, wantWarning)
+	}
+	build := exec.Command("go", "build", "./...")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Errorf("go build: %v\n%s", err, out)
+	}
+}
