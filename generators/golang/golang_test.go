@@ -103,6 +103,8 @@ func TestStorageNamesThatWouldShadow(t *testing.T) {
 	contains(t, src, "fieldObj := obj.(*v1.Field)", "fieldObj.Status = nil", "field.NewPath(\"metadata\")")
 	pkg := storageSource(t, &model.Resource{Kind: "Package", ListKind: "PackageList", Plural: "packages", Singular: "package", Scope: model.Cluster})
 	contains(t, pkg, "package packageregistry", "packageObj := obj.(*v1.Package)")
+	sel := storageSource(t, &model.Resource{Kind: "Selectable", ListKind: "SelectableList", Plural: "selectables", Singular: "selectable", Scope: model.Cluster})
+	contains(t, sel, "selectableObj, ok := obj.(*v1.Selectable)", "selectable := generic.ObjectMetaFieldsSet(&selectableObj.ObjectMeta, false)")
 }
 
 func TestRegisterWithDefaulting(t *testing.T) {
@@ -216,8 +218,12 @@ func TestStorageSelectableFields(t *testing.T) {
 			{JSONPath: ".spec.part.on", Type: "boolean", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Part", Pointer: true}, {Name: "On"}}},
 		}})
 	contains(t, src,
-		`fields["spec.color"] = string(widget.Spec.Color)`,
-		"if widget.Spec.Size != nil {\n\t\tfields[\"spec.size\"] = strconv.FormatInt(int64(*widget.Spec.Size), 10)\n\t} else {\n\t\tfields[\"spec.size\"] = \"\"\n\t}",
-		"if widget.Spec.Part != nil {\n\t\tfields[\"spec.part.on\"] = strconv.FormatBool(bool(widget.Spec.Part.On))",
+		`selectable["spec.color"] = string(widget.Spec.Color)`,
+		"if widget.Spec.Size != nil {\n\t\tselectable[\"spec.size\"] = strconv.FormatInt(int64(*widget.Spec.Size), 10)\n\t} else {\n\t\tselectable[\"spec.size\"] = \"\"\n\t}",
+		"if widget.Spec.Part != nil {\n\t\tselectable[\"spec.part.on\"] = strconv.FormatBool(bool(widget.Spec.Part.On))",
+		// The set of selectable fields does not shadow the fields package.
+		"selectable := generic.ObjectMetaFieldsSet(&widget.ObjectMeta, true)",
+		"return widget.Labels, selectable, nil",
 	)
+	lacks(t, src, "fields :=", "fields[")
 }

@@ -354,11 +354,12 @@ func (e resourceEmitter) emitSelection(f *jen.File) {
 		b.If(jen.Op("!").Id("ok")).Block(
 			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("not a "+r.Kind+": %T"), jen.Id("obj"))),
 		)
-		b.Id("fields").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced()))
+		// The set is not called fields: that would shadow the fields package.
+		b.Id("selectable").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced()))
 		for _, sf := range r.SelectableFields {
 			b.Add(e.selectableValue(local, sf))
 		}
-		b.Return(jen.Id(local).Dot("Labels"), jen.Id("fields"), jen.Nil())
+		b.Return(jen.Id(local).Dot("Labels"), jen.Id("selectable"), jen.Nil())
 	})
 	f.Line()
 	f.Comment("match returns the predicate that a list or watch with these selectors filters by.")
@@ -464,7 +465,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	}
 }
 
-// selectableValue sets fields[label] to a selectable field's value, "" when a pointer on the
+// selectableValue sets selectable[label] to a selectable field's value, "" when a pointer on the
 // way is nil.
 func (e resourceEmitter) selectableValue(local string, f model.SelectableField) jen.Code {
 	expr := jen.Id(local)
@@ -489,7 +490,7 @@ func (e resourceEmitter) selectableValue(local string, f model.SelectableField) 
 	default:
 		text = jen.String().Parens(value)
 	}
-	set := jen.Id("fields").Index(jen.Lit(f.Label())).Op("=").Add(text)
+	set := jen.Id("selectable").Index(jen.Lit(f.Label())).Op("=").Add(text)
 	if len(nilChecks) == 0 {
 		return set
 	}
@@ -497,7 +498,7 @@ func (e resourceEmitter) selectableValue(local string, f model.SelectableField) 
 	for _, c := range nilChecks[1:] {
 		cond = jen.Add(cond).Op("&&").Add(c)
 	}
-	return jen.If(cond).Block(set).Else().Block(jen.Id("fields").Index(jen.Lit(f.Label())).Op("=").Lit(""))
+	return jen.If(cond).Block(set).Else().Block(jen.Id("selectable").Index(jen.Lit(f.Label())).Op("=").Lit(""))
 }
 
 // columns is the print columns of every version that serves the resource

@@ -127,8 +127,8 @@ func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Fischer: %T", obj)
 	}
-	fields := generic.ObjectMetaFieldsSet(&fischer.ObjectMeta, false)
-	return fischer.Labels, fields, nil
+	selectable := generic.ObjectMetaFieldsSet(&fischer.ObjectMeta, false)
+	return fischer.Labels, selectable, nil
 }
 
 // match returns the predicate that a list or watch with these selectors filters by.

@@ -184,13 +184,13 @@ func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Flunder: %T", obj)
 	}
-	fields := generic.ObjectMetaFieldsSet(&flunder.ObjectMeta, true)
+	selectable := generic.ObjectMetaFieldsSet(&flunder.ObjectMeta, true)
 	if flunder.Spec.Reference != nil {
-		fields["spec.reference.kind"] = string(flunder.Spec.Reference.Kind)
+		selectable["spec.reference.kind"] = string(flunder.Spec.Reference.Kind)
 	} else {
-		fields["spec.reference.kind"] = ""
+		selectable["spec.reference.kind"] = ""
 	}
-	return flunder.Labels, fields, nil
+	return flunder.Labels, selectable, nil
 }
 
 // match returns the predicate that a list or watch with these selectors filters by.
