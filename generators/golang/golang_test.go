@@ -77,6 +77,11 @@ func TestStorageWithStatusAndHooks(t *testing.T) {
 		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {",
 		`return []string{"wd"}`, `return []string{"all"}`,
 		"statusStore.UpdateStrategy = statusStrategy{strategy}",
+		// What the API server finds by type assertion is checked when the package compiles.
+		"var (\n\t_ rest.RESTCreateStrategy  = strategy{}\n\t_ rest.RESTUpdateStrategy  = strategy{}\n\t_ rest.RESTDeleteStrategy  = strategy{}\n\t_ rest.ResetFieldsStrategy = strategy{}\n)",
+		"var (\n\t_ rest.RESTUpdateStrategy  = statusStrategy{}\n\t_ rest.ResetFieldsStrategy = statusStrategy{}\n)",
+		"var (\n\t_ rest.StandardStorage      = &REST{}\n\t_ rest.Scoper               = &REST{}\n\t_ rest.TableConvertor       = &REST{}\n\t_ rest.SingularNameProvider = &REST{}\n\t_ rest.ResetFieldsStrategy  = &REST{}\n\t_ rest.ShortNamesProvider   = &REST{}\n\t_ rest.CategoriesProvider   = &REST{}\n)",
+		"var (\n\t_ rest.Storage             = &StatusREST{}\n\t_ rest.Patcher             = &StatusREST{}\n\t_ rest.TableConvertor      = &StatusREST{}\n\t_ rest.ResetFieldsStrategy = &StatusREST{}\n)",
 	)
 }
 
@@ -89,8 +94,11 @@ func TestStorageClusterScopedWithoutStatus(t *testing.T) {
 		"generic.ObjectMetaFieldsSet(&gadget.ObjectMeta, false)",
 		"apimachineryvalidation.ValidateObjectMetaAccessor(gadget, false,",
 		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {",
+		// Only what the types implement is asserted: no reset fields, short names or categories.
+		"var (\n\t_ rest.RESTCreateStrategy = strategy{}\n\t_ rest.RESTUpdateStrategy = strategy{}\n\t_ rest.RESTDeleteStrategy = strategy{}\n)",
+		"var (\n\t_ rest.StandardStorage      = &REST{}\n\t_ rest.Scoper               = &REST{}\n\t_ rest.TableConvertor       = &REST{}\n\t_ rest.SingularNameProvider = &REST{}\n)",
 	)
-	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ShortNames", "Categories", ".Validate(ctx)")
+	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ResetFieldsStrategy", "ShortNames", "Categories", ".Validate(ctx)")
 }
 
 func TestStorageNamesThatWouldShadow(t *testing.T) {

@@ -160,6 +160,12 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 		jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation"),
 	)
 	f.Line()
+	strategies := []string{"RESTCreateStrategy", "RESTUpdateStrategy", "RESTDeleteStrategy"}
+	if r.Subresources.Status {
+		strategies = append(strategies, "ResetFieldsStrategy")
+	}
+	emitAssertions(f, "strategy", jen.Id("strategy").Values(), strategies...)
+	f.Line()
 	f.Func().Id("newStrategy").Params(jen.Id("typer").Qual(runtimePkg, "ObjectTyper"), jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation")).Id("strategy").Block(
 		jen.Return(jen.Id("strategy").Values(jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"))),
 	)
@@ -255,6 +261,19 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	})
 }
 
+// emitAssertions declares that value, of the type named typ, implements each of the rest
+// package's interfaces ifaces: the API server finds what a type does (its verbs, short names,
+// categories, reset fields) by type assertions, so a method that stops matching its interface
+// after a Kubernetes upgrade would be dropped silently; checked here, it fails the build.
+func emitAssertions(f *jen.File, typ string, value jen.Code, ifaces ...string) {
+	f.Comment(fmt.Sprintf("The interfaces the API server uses %s through, checked when the package compiles.", typ))
+	f.Var().DefsFunc(func(g *jen.Group) {
+		for _, iface := range ifaces {
+			g.Id("_").Qual(restPkg, iface).Op("=").Add(value)
+		}
+	})
+}
+
 // validateMeta validates object metadata: name format, namespace presence, labels, annotations.
 func (e resourceEmitter) validateMeta(name string) jen.Code {
 	return jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessor").Call(
@@ -309,6 +328,8 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("statusStrategy is how the status subresource of %s is updated: it changes status only.", r.Plural))
 	f.Type().Id("statusStrategy").Struct(jen.Id("strategy"))
+	f.Line()
+	emitAssertions(f, "statusStrategy", jen.Id("statusStrategy").Values(), "RESTUpdateStrategy", "ResetFieldsStrategy")
 	f.Line()
 	f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the status subresource:")
 	f.Comment("everything the subresource does not write, metadata and every field but status.")
@@ -378,6 +399,18 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Plural))
 	f.Type().Id("REST").Struct(jen.Op("*").Qual(genericregistryPkg, "Store"))
+	f.Line()
+	ifaces := []string{"StandardStorage", "Scoper", "TableConvertor", "SingularNameProvider"}
+	if r.Subresources.Status {
+		ifaces = append(ifaces, "ResetFieldsStrategy")
+	}
+	if len(r.ShortNames) > 0 {
+		ifaces = append(ifaces, "ShortNamesProvider")
+	}
+	if len(r.Categories) > 0 {
+		ifaces = append(ifaces, "CategoriesProvider")
+	}
+	emitAssertions(f, "REST", jen.Op("&").Id("REST").Values(), ifaces...)
 	f.Line()
 	results := []jen.Code{jen.Op("*").Id("REST")}
 	doc := fmt.Sprintf("NewREST returns the storage of %s.", r.Plural)
@@ -539,6 +572,8 @@ func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("StatusREST is the storage of the %s/status subresource.", r.Plural))
 	f.Type().Id("StatusREST").Struct(jen.Id("store").Op("*").Qual(genericregistryPkg, "Store"))
+	f.Line()
+	emitAssertions(f, "StatusREST", jen.Op("&").Id("StatusREST").Values(), "Storage", "Patcher", "TableConvertor", "ResetFieldsStrategy")
 	recv := func() *jen.Statement { return f.Func().Params(jen.Id("r").Op("*").Id("StatusREST")) }
 	f.Line()
 	f.Comment("New returns an empty object to decode a request into.")

@@ -65,6 +65,7 @@ type ScaleREST struct {
 }
 
 var (
+	_ rest.Storage                  = &ScaleREST{}
 	_ rest.Patcher                  = &ScaleREST{}
 	_ rest.GroupVersionKindProvider = &ScaleREST{}
 )
