@@ -125,14 +125,22 @@ func TestRegisterWithDefaulting(t *testing.T) {
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		`const GroupName = "toys.example.com"`,
-		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+		// The group is spelled out once, in GroupName; the rest of the file names it.
+		`var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}`,
+		"return schema.GroupKind{Group: GroupName, Kind: kind}",
+		"return schema.GroupResource{Group: GroupName, Resource: resource}",
+		"scheme.AddKnownTypes(\n\t\tSchemeGroupVersion,",
+		"metav1.AddToGroupVersion(scheme, SchemeGroupVersion)",
 		"localSchemeBuilder.Register(addKnownTypes, RegisterDefaults, addDefaultingHooks)",
 		// The hook runs after the declarative defaults, for the kind and its list's items.
 		"o := obj.(*Widget)\n\t\tSetObjectDefaults_Widget(o)\n\t\to.Default()",
 		"for i := range list.Items {\n\t\t\tSetObjectDefaults_Widget(&list.Items[i])\n\t\t\tlist.Items[i].Default()",
 		"&Widget{},\n\t\t&WidgetList{},\n\t\t&Gadget{},\n\t\t&GadgetList{},",
 	)
-	lacks(t, src, "(*Gadget)")
+	lacks(t, src, "(*Gadget)", "gv :=")
+	if n := strings.Count(src, `"toys.example.com"`); n != 1 {
+		t.Errorf("the group literal appears %d times, want once (in GroupName):\n%s", n, src)
+	}
 }
 
 // Without declarative defaults the hook is called alone; without hooks RegisterDefaults is.
@@ -170,8 +178,26 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 		"AddToScheme = localSchemeBuilder.AddToScheme",
 		"localSchemeBuilder.Register(addKnownTypes3, RegisterDefaults, addDefaultingHooks2, addFieldLabelConversions2)",
 		"func addKnownTypes3(scheme *runtime.Scheme) error {",
+		// The package's GroupName and SchemeGroupVersion may be anything: the group is spelled out.
+		"gv := schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}\n\tscheme.AddKnownTypes(\n\t\tgv,",
+		"metav1.AddToGroupVersion(scheme, gv)",
+		"err := scheme.AddFieldLabelConversionFunc(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}.WithKind(\"Widget\"),",
 	)
 	lacks(t, src, "GroupName", "SchemeGroupVersion", "func Kind(", "func Resource(", "SchemeBuilder runtime")
+
+	// A package that declares only GroupName gets the generated SchemeGroupVersion, with the
+	// group spelled out; the rest of the file names SchemeGroupVersion.
+	v.DeclPos = map[string]token.Position{"GroupName": {}}
+	f = newFile(api, "v1")
+	emitRegister(f, g, v, nil)
+	src = fmt.Sprintf("%#v", f)
+	contains(t, src,
+		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+		"return schema.GroupKind{Group: \"toys.example.com\", Kind: kind}",
+		"scheme.AddKnownTypes(\n\t\tSchemeGroupVersion,",
+		"err := scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Widget\"),",
+	)
+	lacks(t, src, "GroupName")
 }
 
 // A kubebuilder package registers its kinds with controller-runtime's SchemeBuilder: the

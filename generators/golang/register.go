@@ -76,16 +76,24 @@ func (s scope) has(name string) bool { _, ok := s[name]; return ok }
 // controller-runtime's SchemeBuilder, the registration functions are added to that builder.
 func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulters map[string]bool) {
 	s := scope(v.DeclPos)
-	gv := groupVersion(g, v)
+	// The rest of the file names the group and the group version by the identifiers it
+	// declares; a package's own GroupName or SchemeGroupVersion may be anything, so where the
+	// package declares one the literal is spelled out instead.
+	group := func() *jen.Statement { return jen.Lit(g.Name) }
 	if !s.has("GroupName") {
 		f.Comment("GroupName is the API group of the types in this package.")
 		f.Const().Id("GroupName").Op("=").Lit(g.Name)
 		f.Line()
+		group = func() *jen.Statement { return jen.Id("GroupName") }
+	}
+	gv := func() *jen.Statement {
+		return jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Add(group()), jen.Id("Version").Op(":").Lit(v.Name))
 	}
 	if !s.has("SchemeGroupVersion") {
 		f.Comment("SchemeGroupVersion is the group version of the types in this package.")
-		f.Var().Id("SchemeGroupVersion").Op("=").Add(gv)
+		f.Var().Id("SchemeGroupVersion").Op("=").Add(gv())
 		f.Line()
+		gv = func() *jen.Statement { return jen.Id("SchemeGroupVersion") }
 	}
 	addKnownTypes := s.free("addKnownTypes")
 	var funcs []jen.Code
@@ -134,32 +142,36 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 		f.Line()
 		f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
 		f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
-			jen.Return(jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Kind").Op(":").Id("kind"))),
+			jen.Return(jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Add(group()), jen.Id("Kind").Op(":").Id("kind"))),
 		)
 	}
 	if !s.has("Resource") {
 		f.Line()
 		f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
 		f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
-			jen.Return(jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Resource").Op(":").Id("resource"))),
+			jen.Return(jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Add(group()), jen.Id("Resource").Op(":").Id("resource"))),
 		)
 	}
 	if !v.ControllerRuntime {
 		f.Line()
 		f.Comment(addKnownTypes + " adds the kinds of this package, and the meta types every group version serves, to a scheme.")
-		f.Func().Id(addKnownTypes).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
-			jen.Id("gv").Op(":=").Add(gv),
-			jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
-				c.Line().Id("gv")
+		f.Func().Id(addKnownTypes).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+			ref := gv()
+			if s.has("SchemeGroupVersion") {
+				b.Id("gv").Op(":=").Add(ref)
+				ref = jen.Id("gv")
+			}
+			b.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
+				c.Line().Add(ref)
 				for _, r := range v.Resources {
 					c.Line().Op("&").Id(r.Kind).Values()
 					c.Line().Op("&").Id(r.ListKind).Values()
 				}
 				c.Line()
-			}),
-			jen.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Id("gv")),
-			jen.Return(jen.Nil()),
-		)
+			})
+			b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), ref)
+			b.Return(jen.Nil())
+		})
 	}
 	if hooked {
 		f.Line()
@@ -167,14 +179,14 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 	}
 	if selectable {
 		f.Line()
-		emitFieldLabelConversions(f, g, v, addFieldLabelConversions)
+		emitFieldLabelConversions(f, v, addFieldLabelConversions, gv)
 	}
 }
 
 // emitFieldLabelConversions lets field selectors name the kinds' selectable fields in this
 // version, besides metadata.name and metadata.namespace; any other field is refused with the
 // list of those supported.
-func emitFieldLabelConversions(f *jen.File, g *model.Group, v *model.Version, name string) {
+func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv func() *jen.Statement) {
 	f.Comment(name + " accepts the selectable fields of this version's kinds in field selectors.")
 	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
 		for _, r := range v.Resources {
@@ -186,7 +198,7 @@ func emitFieldLabelConversions(f *jen.File, g *model.Group, v *model.Version, na
 				labels = append(labels, sf.Label())
 			}
 			b.Id("err").Op(":=").Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
-				jen.Qual(schemaPkg, "GroupVersionKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name), jen.Id("Kind").Op(":").Lit(r.Kind)),
+				gv().Dot("WithKind").Call(jen.Lit(r.Kind)),
 				jen.Func().Params(jen.List(jen.Id("label"), jen.Id("value")).String()).Params(jen.String(), jen.String(), jen.Error()).Block(
 					jen.Switch(jen.Id("label")).Block(
 						jen.CaseFunc(func(c *jen.Group) {
