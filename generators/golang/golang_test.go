@@ -181,7 +181,7 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 		// The package's GroupName and SchemeGroupVersion may be anything: the group is spelled out.
 		"gv := schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}\n\tscheme.AddKnownTypes(\n\t\tgv,",
 		"metav1.AddToGroupVersion(scheme, gv)",
-		"err := scheme.AddFieldLabelConversionFunc(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}.WithKind(\"Widget\"),",
+		"return scheme.AddFieldLabelConversionFunc(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}.WithKind(\"Widget\"),",
 	)
 	lacks(t, src, "GroupName", "SchemeGroupVersion", "func Kind(", "func Resource(", "SchemeBuilder runtime")
 
@@ -195,9 +195,34 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
 		"return schema.GroupKind{Group: \"toys.example.com\", Kind: kind}",
 		"scheme.AddKnownTypes(\n\t\tSchemeGroupVersion,",
-		"err := scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Widget\"),",
+		"return scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Widget\"),",
 	)
 	lacks(t, src, "GroupName")
+}
+
+// Each kind with selectable fields adds its field label conversion; the last one's error is
+// returned as it is, with no if err != nil { return err }; return nil tail.
+func TestRegisterFieldLabelConversions(t *testing.T) {
+	selectable := []model.SelectableField{{JSONPath: ".spec.color"}}
+	g, v := group(
+		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", SelectableFields: selectable},
+		&model.Resource{Kind: "Plain", ListKind: "PlainList", Plural: "plains"},
+		&model.Resource{Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", SelectableFields: selectable},
+	)
+	f := newFile(api, "v1")
+	emitRegister(f, g, v, nil)
+	src := fmt.Sprintf("%#v", f)
+	if _, err := format.Source([]byte(src)); err != nil {
+		t.Fatalf("not valid Go: %v\n%s", err, src)
+	}
+	contains(t, src,
+		"if err := scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Widget\"), func(label, value string) (string, string, error) {",
+		"}); err != nil {\n\t\treturn err\n\t}\n\treturn scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Gadget\"), func(label, value string) (string, string, error) {",
+	)
+	lacks(t, src, "WithKind(\"Plain\")")
+	if !strings.HasSuffix(strings.TrimSpace(src), "(supported: metadata.name, metadata.namespace, spec.color)\", label)\n\t})\n}") {
+		t.Errorf("addFieldLabelConversions does not end with the last conversion's return:\n%s", src)
+	}
 }
 
 // A kubebuilder package registers its kinds with controller-runtime's SchemeBuilder: the
@@ -239,6 +264,21 @@ func TestAPIServerDeployment(t *testing.T) {
 	emitAPIServer(f, p)
 	contains(t, fmt.Sprintf("%#v", f),
 		"Deployment: server.Deployment{\n\t\t\tNamespace:         \"apis\",\n\t\t\tService:           \"toys\",\n\t\t\tServingCertSecret: \"toys-serving-cert\",\n\t\t},",
+		"optsGetter generic.RESTOptionsGetter) error {\n\treturn installToys(s, optsGetter)\n}",
+	)
+}
+
+// installAPIGroups installs each group in turn and returns the last one's error as it is.
+func TestAPIServerInstallsEveryGroup(t *testing.T) {
+	toys, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget"})
+	games, _ := group(&model.Resource{Kind: "Board", ListKind: "BoardList", Plural: "boards", Singular: "board"})
+	games.Name, games.Package = "games.example.com", "games"
+	games.Versions[0].Package, games.Versions[0].Dir = "example.com/p/pkg/apis/games/v1", "pkg/apis/games/v1"
+	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{games, toys}}
+	f := newFile("example.com/p/pkg/apiserver", "apiserver")
+	emitAPIServer(f, p)
+	contains(t, fmt.Sprintf("%#v", f),
+		"optsGetter generic.RESTOptionsGetter) error {\n\tif err := installGames(s, optsGetter); err != nil {\n\t\treturn err\n\t}\n\treturn installToys(s, optsGetter)\n}",
 	)
 }
 

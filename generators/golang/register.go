@@ -188,16 +188,19 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 // list of those supported.
 func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv func() *jen.Statement) {
 	f.Comment(name + " accepts the selectable fields of this version's kinds in field selectors.")
+	var selectable []*model.Resource
+	for _, r := range v.Resources {
+		if len(r.SelectableFields) > 0 {
+			selectable = append(selectable, r)
+		}
+	}
 	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
-		for _, r := range v.Resources {
-			if len(r.SelectableFields) == 0 {
-				continue
-			}
+		for i, r := range selectable {
 			labels := []string{"metadata.name", "metadata.namespace"}
 			for _, sf := range r.SelectableFields {
 				labels = append(labels, sf.Label())
 			}
-			b.Id("err").Op(":=").Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
+			add := jen.Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
 				gv().Dot("WithKind").Call(jen.Lit(r.Kind)),
 				jen.Func().Params(jen.List(jen.Id("label"), jen.Id("value")).String()).Params(jen.String(), jen.String(), jen.Error()).Block(
 					jen.Switch(jen.Id("label")).Block(
@@ -211,9 +214,12 @@ func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv fu
 						jen.Lit(fmt.Sprintf("field label not supported for %s: %%s (supported: %s)", r.Plural, strings.Join(labels, ", "))), jen.Id("label"))),
 				),
 			)
-			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			if i == len(selectable)-1 {
+				b.Return(add)
+			} else {
+				b.If(jen.Err().Op(":=").Add(add), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			}
 		}
-		b.Return(jen.Nil())
 	})
 }
 

@@ -71,15 +71,11 @@ func addKnownTypes(scheme *runtime.Scheme) error {
 
 // addFieldLabelConversions accepts the selectable fields of this version's kinds in field selectors.
 func addFieldLabelConversions(scheme *runtime.Scheme) error {
-	err := scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind("Flunder"), func(label, value string) (string, string, error) {
+	return scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind("Flunder"), func(label, value string) (string, string, error) {
 		switch label {
 		case "metadata.name", "metadata.namespace", "spec.reference.kind":
 			return label, value, nil
 		}
 		return "", "", fmt.Errorf("field label not supported for flunders: %s (supported: metadata.name, metadata.namespace, spec.reference.kind)", label)
 	})
-	if err != nil {
-		return err
-	}
-	return nil
 }
