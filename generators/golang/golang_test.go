@@ -252,7 +252,23 @@ func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 		"internal := schema.GroupVersion{Group: \"toys.example.com\", Version: runtime.APIVersionInternal}",
 		"&toysv1.Widget{},\n\t\t&toysv1.WidgetList{},",
 		"utilruntime.Must(scheme.SetVersionPriority(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}))",
+		// The generated file says why an external type may be the internal version.
+		"// Registering an external type as \"__internal\" is safe: between two versions of one Go type\n// the scheme converts by copying the object and setting its kind,",
 	)
+}
+
+// Hand-written internal types are the hubs of the Kubernetes layout: no external type is
+// registered as internal, so the file has nothing to explain.
+func TestInstallRegistersHandWrittenInternalTypes(t *testing.T) {
+	g, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	g.Internal = &model.Version{Name: "__internal", Package: "example.com/p/pkg/apis/toys", Dir: "pkg/apis/toys",
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList"}}}
+	f := newFile("example.com/p/pkg/apis/toys/install", "install")
+	importVersions(f, g)
+	emitInstall(f, g)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src, "&toys.Widget{},\n\t\t&toys.WidgetList{},")
+	lacks(t, src, "external type")
 }
 
 // The server learns its deployment names from the model, for the certs command's defaults.
