@@ -117,11 +117,11 @@ func TestStorageNamesThatWouldShadow(t *testing.T) {
 
 func TestRegisterWithDefaulting(t *testing.T) {
 	g, v := group(
-		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}},
-		&model.Resource{Kind: "Gadget", ListKind: "GadgetList"},
+		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}, ObjectDefaulter: true},
+		&model.Resource{Kind: "Gadget", ListKind: "GadgetList", ObjectDefaulter: true},
 	)
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, map[string]bool{"Widget": true, "Gadget": true})
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		`const GroupName = "toys.example.com"`,
@@ -147,14 +147,14 @@ func TestRegisterWithDefaulting(t *testing.T) {
 func TestRegisterHookWithoutDeclarativeDefaults(t *testing.T) {
 	g, v := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}})
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src, "o := obj.(*Widget)\n\t\to.Default()")
 	lacks(t, src, "SetObjectDefaults_")
 
-	g, v = group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	g, v = group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", ObjectDefaulter: true})
 	f = newFile(api, "v1")
-	emitRegister(f, g, v, map[string]bool{"Widget": true})
+	emitRegister(f, g, v)
 	src = fmt.Sprintf("%#v", f)
 	contains(t, src, "localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)")
 	lacks(t, src, "addDefaultingHooks")
@@ -171,7 +171,7 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 		v.DeclPos[name] = token.Position{}
 	}
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		"localSchemeBuilder = &runtime.SchemeBuilder{}",
@@ -189,7 +189,7 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 	// group spelled out; the rest of the file names SchemeGroupVersion.
 	v.DeclPos = map[string]token.Position{"GroupName": {}}
 	f = newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src = fmt.Sprintf("%#v", f)
 	contains(t, src,
 		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
@@ -210,7 +210,7 @@ func TestRegisterFieldLabelConversions(t *testing.T) {
 		&model.Resource{Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", SelectableFields: selectable},
 	)
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	if _, err := format.Source([]byte(src)); err != nil {
 		t.Fatalf("not valid Go: %v\n%s", err, src)
@@ -232,7 +232,7 @@ func TestRegisterWithControllerRuntime(t *testing.T) {
 	v.ControllerRuntime = true
 	v.DeclPos = map[string]token.Position{"GroupVersion": {}, "SchemeBuilder": {}, "AddToScheme": {}}
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		"var localSchemeBuilder = &SchemeBuilder.SchemeBuilder",

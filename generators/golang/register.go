@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"go/token"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/engine"
-	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -29,27 +27,13 @@ func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 				continue // the package's own register.go
 			}
 			f := newFile(v.Package, goPackageName(v))
-			defaults, _ := out.Get(path.Join(v.Dir, kube.DefaultsFile))
-			emitRegister(f, g, v, objectDefaulters(defaults))
+			emitRegister(f, g, v)
 			if err := add(ctx, out, path.Join(v.Dir, "zz_generated.register.go"), f); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// objectDefaulter finds defaulter-gen's SetObjectDefaults_<Type> functions.
-var objectDefaulter = regexp.MustCompile(`(?m)^func SetObjectDefaults_(\w+)\(`)
-
-// objectDefaulters returns the types defaulter-gen wrote an object defaulter for in a
-// version's defaults file (the kinds that have anything to default).
-func objectDefaulters(src []byte) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range objectDefaulter.FindAllSubmatch(src, -1) {
-		out[string(m[1])] = true
-	}
-	return out
 }
 
 // scope is what a user's package declares at package level; generated code in the package
@@ -68,13 +52,13 @@ func (s scope) free(name string) string {
 
 func (s scope) has(name string) bool { _, ok := s[name]; return ok }
 
-// emitRegister emits a version's registration. objectDefaulters are the types with a
-// generated SetObjectDefaults_ function; RegisterDefaults (defaulter-gen's) registers those,
-// and the kinds' Default hooks, when present, run after them. The conventional exported names
+// emitRegister emits a version's registration. RegisterDefaults (defaulter-gen's) registers
+// the kinds' generated SetObjectDefaults_ functions (Resource.ObjectDefaulter), and the kinds'
+// Default hooks, when present, run after them. The conventional exported names
 // (GroupName, SchemeGroupVersion, Kind, Resource) are declared only where the package does not
 // declare them itself; the helpers get names of their own. In a package registered with
 // controller-runtime's SchemeBuilder, the registration functions are added to that builder.
-func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulters map[string]bool) {
+func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 	s := scope(v.DeclPos)
 	// The rest of the file names the group and the group version by the identifiers it
 	// declares; a package's own GroupName or SchemeGroupVersion may be anything, so where the
@@ -175,7 +159,7 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 	}
 	if hooked {
 		f.Line()
-		emitDefaultingHooks(f, v, addDefaultingHooks, objectDefaulters)
+		emitDefaultingHooks(f, v, addDefaultingHooks)
 	}
 	if selectable {
 		f.Line()
@@ -226,11 +210,11 @@ func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv fu
 // emitDefaultingHooks registers, for every kind with a Default method, a defaulting function
 // that applies the declarative defaults first (as RegisterDefaults would) and then calls the
 // method, for the kind and for the items of its list.
-func emitDefaultingHooks(f *jen.File, v *model.Version, name string, objectDefaulters map[string]bool) {
+func emitDefaultingHooks(f *jen.File, v *model.Version, name string) {
 	// apply defaults the object ptr points to, which expression value names.
 	apply := func(ptr, value *jen.Statement, r *model.Resource) []jen.Code {
 		var calls []jen.Code
-		if objectDefaulters[r.Kind] {
+		if r.ObjectDefaulter {
 			calls = append(calls, jen.Id("SetObjectDefaults_"+r.Kind).Call(ptr))
 		}
 		return append(calls, value.Dot("Default").Call())
