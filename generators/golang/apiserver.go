@@ -104,10 +104,17 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
 		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
 	).Error().BlockFunc(func(b *jen.Group) {
-		for _, g := range p.Groups {
-			b.If(jen.Err().Op(":=").Id(installGroupFunc(g)).Call(jen.Id("s"), jen.Id("optsGetter")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		if len(p.Groups) == 0 {
+			b.Return(jen.Nil())
 		}
-		b.Return(jen.Nil())
+		for i, g := range p.Groups {
+			install := jen.Id(installGroupFunc(g)).Call(jen.Id("s"), jen.Id("optsGetter"))
+			if i == len(p.Groups)-1 {
+				b.Return(install)
+			} else {
+				b.If(jen.Err().Op(":=").Add(install), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			}
+		}
 	})
 	for _, g := range p.Groups {
 		f.Line()

@@ -130,7 +130,7 @@ func localName(kind string) string {
 var reservedNames = map[string]bool{
 	"allErrs": true, "ctx": true, "err": true, "field": true, "fields": true, "fmt": true, "labels": true,
 	"managedFields": true, "names": true, "obj": true, "ok": true, "old": true, "optsGetter": true, "options": true,
-	"rest": true, "runtime": true, "s": true, "scheme": true, "schema": true, "status": true, "statusStore": true,
+	"rest": true, "runtime": true, "s": true, "scheme": true, "schema": true, "selectable": true, "status": true, "statusStore": true,
 	"storage": true, "store": true, "strategy": true, "context": true, "generic": true, "fieldpath": true, "apiGroupInfo": true,
 }
 

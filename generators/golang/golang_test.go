@@ -77,6 +77,11 @@ func TestStorageWithStatusAndHooks(t *testing.T) {
 		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {",
 		`return []string{"wd"}`, `return []string{"all"}`,
 		"statusStore.UpdateStrategy = statusStrategy{strategy}",
+		// What the API server finds by type assertion is checked when the package compiles.
+		"var (\n\t_ rest.RESTCreateStrategy  = strategy{}\n\t_ rest.RESTUpdateStrategy  = strategy{}\n\t_ rest.RESTDeleteStrategy  = strategy{}\n\t_ rest.ResetFieldsStrategy = strategy{}\n)",
+		"var (\n\t_ rest.RESTUpdateStrategy  = statusStrategy{}\n\t_ rest.ResetFieldsStrategy = statusStrategy{}\n)",
+		"var (\n\t_ rest.StandardStorage      = &REST{}\n\t_ rest.Scoper               = &REST{}\n\t_ rest.TableConvertor       = &REST{}\n\t_ rest.SingularNameProvider = &REST{}\n\t_ rest.ResetFieldsStrategy  = &REST{}\n\t_ rest.ShortNamesProvider   = &REST{}\n\t_ rest.CategoriesProvider   = &REST{}\n)",
+		"var (\n\t_ rest.Storage             = &StatusREST{}\n\t_ rest.Patcher             = &StatusREST{}\n\t_ rest.TableConvertor      = &StatusREST{}\n\t_ rest.ResetFieldsStrategy = &StatusREST{}\n)",
 	)
 }
 
@@ -89,8 +94,11 @@ func TestStorageClusterScopedWithoutStatus(t *testing.T) {
 		"generic.ObjectMetaFieldsSet(&gadget.ObjectMeta, false)",
 		"apimachineryvalidation.ValidateObjectMetaAccessor(gadget, false,",
 		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {",
+		// Only what the types implement is asserted: no reset fields, short names or categories.
+		"var (\n\t_ rest.RESTCreateStrategy = strategy{}\n\t_ rest.RESTUpdateStrategy = strategy{}\n\t_ rest.RESTDeleteStrategy = strategy{}\n)",
+		"var (\n\t_ rest.StandardStorage      = &REST{}\n\t_ rest.Scoper               = &REST{}\n\t_ rest.TableConvertor       = &REST{}\n\t_ rest.SingularNameProvider = &REST{}\n)",
 	)
-	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ShortNames", "Categories", ".Validate(ctx)")
+	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ResetFieldsStrategy", "ShortNames", "Categories", ".Validate(ctx)")
 }
 
 func TestStorageNamesThatWouldShadow(t *testing.T) {
@@ -103,40 +111,50 @@ func TestStorageNamesThatWouldShadow(t *testing.T) {
 	contains(t, src, "fieldObj := obj.(*v1.Field)", "fieldObj.Status = nil", "field.NewPath(\"metadata\")")
 	pkg := storageSource(t, &model.Resource{Kind: "Package", ListKind: "PackageList", Plural: "packages", Singular: "package", Scope: model.Cluster})
 	contains(t, pkg, "package packageregistry", "packageObj := obj.(*v1.Package)")
+	sel := storageSource(t, &model.Resource{Kind: "Selectable", ListKind: "SelectableList", Plural: "selectables", Singular: "selectable", Scope: model.Cluster})
+	contains(t, sel, "selectableObj, ok := obj.(*v1.Selectable)", "selectable := generic.ObjectMetaFieldsSet(&selectableObj.ObjectMeta, false)")
 }
 
 func TestRegisterWithDefaulting(t *testing.T) {
 	g, v := group(
-		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}},
-		&model.Resource{Kind: "Gadget", ListKind: "GadgetList"},
+		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}, ObjectDefaulter: true},
+		&model.Resource{Kind: "Gadget", ListKind: "GadgetList", ObjectDefaulter: true},
 	)
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, map[string]bool{"Widget": true, "Gadget": true})
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		`const GroupName = "toys.example.com"`,
-		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+		// The group is spelled out once, in GroupName; the rest of the file names it.
+		`var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1"}`,
+		"return schema.GroupKind{Group: GroupName, Kind: kind}",
+		"return schema.GroupResource{Group: GroupName, Resource: resource}",
+		"scheme.AddKnownTypes(\n\t\tSchemeGroupVersion,",
+		"metav1.AddToGroupVersion(scheme, SchemeGroupVersion)",
 		"localSchemeBuilder.Register(addKnownTypes, RegisterDefaults, addDefaultingHooks)",
 		// The hook runs after the declarative defaults, for the kind and its list's items.
 		"o := obj.(*Widget)\n\t\tSetObjectDefaults_Widget(o)\n\t\to.Default()",
 		"for i := range list.Items {\n\t\t\tSetObjectDefaults_Widget(&list.Items[i])\n\t\t\tlist.Items[i].Default()",
 		"&Widget{},\n\t\t&WidgetList{},\n\t\t&Gadget{},\n\t\t&GadgetList{},",
 	)
-	lacks(t, src, "(*Gadget)")
+	lacks(t, src, "(*Gadget)", "gv :=")
+	if n := strings.Count(src, `"toys.example.com"`); n != 1 {
+		t.Errorf("the group literal appears %d times, want once (in GroupName):\n%s", n, src)
+	}
 }
 
 // Without declarative defaults the hook is called alone; without hooks RegisterDefaults is.
 func TestRegisterHookWithoutDeclarativeDefaults(t *testing.T) {
 	g, v := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Hooks: model.Hooks{Default: true}})
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src, "o := obj.(*Widget)\n\t\to.Default()")
 	lacks(t, src, "SetObjectDefaults_")
 
-	g, v = group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	g, v = group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", ObjectDefaulter: true})
 	f = newFile(api, "v1")
-	emitRegister(f, g, v, map[string]bool{"Widget": true})
+	emitRegister(f, g, v)
 	src = fmt.Sprintf("%#v", f)
 	contains(t, src, "localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)")
 	lacks(t, src, "addDefaultingHooks")
@@ -153,15 +171,58 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 		v.DeclPos[name] = token.Position{}
 	}
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		"localSchemeBuilder = &runtime.SchemeBuilder{}",
 		"AddToScheme = localSchemeBuilder.AddToScheme",
 		"localSchemeBuilder.Register(addKnownTypes3, RegisterDefaults, addDefaultingHooks2, addFieldLabelConversions2)",
 		"func addKnownTypes3(scheme *runtime.Scheme) error {",
+		// The package's GroupName and SchemeGroupVersion may be anything: the group is spelled out.
+		"gv := schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}\n\tscheme.AddKnownTypes(\n\t\tgv,",
+		"metav1.AddToGroupVersion(scheme, gv)",
+		"return scheme.AddFieldLabelConversionFunc(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}.WithKind(\"Widget\"),",
 	)
 	lacks(t, src, "GroupName", "SchemeGroupVersion", "func Kind(", "func Resource(", "SchemeBuilder runtime")
+
+	// A package that declares only GroupName gets the generated SchemeGroupVersion, with the
+	// group spelled out; the rest of the file names SchemeGroupVersion.
+	v.DeclPos = map[string]token.Position{"GroupName": {}}
+	f = newFile(api, "v1")
+	emitRegister(f, g, v)
+	src = fmt.Sprintf("%#v", f)
+	contains(t, src,
+		`var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+		"return schema.GroupKind{Group: \"toys.example.com\", Kind: kind}",
+		"scheme.AddKnownTypes(\n\t\tSchemeGroupVersion,",
+		"return scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Widget\"),",
+	)
+	lacks(t, src, "GroupName")
+}
+
+// Each kind with selectable fields adds its field label conversion; the last one's error is
+// returned as it is, with no if err != nil { return err }; return nil tail.
+func TestRegisterFieldLabelConversions(t *testing.T) {
+	selectable := []model.SelectableField{{JSONPath: ".spec.color"}}
+	g, v := group(
+		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", SelectableFields: selectable},
+		&model.Resource{Kind: "Plain", ListKind: "PlainList", Plural: "plains"},
+		&model.Resource{Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", SelectableFields: selectable},
+	)
+	f := newFile(api, "v1")
+	emitRegister(f, g, v)
+	src := fmt.Sprintf("%#v", f)
+	if _, err := format.Source([]byte(src)); err != nil {
+		t.Fatalf("not valid Go: %v\n%s", err, src)
+	}
+	contains(t, src,
+		"if err := scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Widget\"), func(label, value string) (string, string, error) {",
+		"}); err != nil {\n\t\treturn err\n\t}\n\treturn scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind(\"Gadget\"), func(label, value string) (string, string, error) {",
+	)
+	lacks(t, src, "WithKind(\"Plain\")")
+	if !strings.HasSuffix(strings.TrimSpace(src), "(supported: metadata.name, metadata.namespace, spec.color)\", label)\n\t})\n}") {
+		t.Errorf("addFieldLabelConversions does not end with the last conversion's return:\n%s", src)
+	}
 }
 
 // A kubebuilder package registers its kinds with controller-runtime's SchemeBuilder: the
@@ -171,7 +232,7 @@ func TestRegisterWithControllerRuntime(t *testing.T) {
 	v.ControllerRuntime = true
 	v.DeclPos = map[string]token.Position{"GroupVersion": {}, "SchemeBuilder": {}, "AddToScheme": {}}
 	f := newFile(api, "v1")
-	emitRegister(f, g, v, nil)
+	emitRegister(f, g, v)
 	src := fmt.Sprintf("%#v", f)
 	contains(t, src,
 		"var localSchemeBuilder = &SchemeBuilder.SchemeBuilder",
@@ -191,7 +252,23 @@ func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 		"internal := schema.GroupVersion{Group: \"toys.example.com\", Version: runtime.APIVersionInternal}",
 		"&toysv1.Widget{},\n\t\t&toysv1.WidgetList{},",
 		"utilruntime.Must(scheme.SetVersionPriority(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}))",
+		// The generated file says why an external type may be the internal version.
+		"// Registering an external type as \"__internal\" is safe: between two versions of one Go type\n// the scheme converts by copying the object and setting its kind,",
 	)
+}
+
+// Hand-written internal types are the hubs of the Kubernetes layout: no external type is
+// registered as internal, so the file has nothing to explain.
+func TestInstallRegistersHandWrittenInternalTypes(t *testing.T) {
+	g, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	g.Internal = &model.Version{Name: "__internal", Package: "example.com/p/pkg/apis/toys", Dir: "pkg/apis/toys",
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList"}}}
+	f := newFile("example.com/p/pkg/apis/toys/install", "install")
+	importVersions(f, g)
+	emitInstall(f, g)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src, "&toys.Widget{},\n\t\t&toys.WidgetList{},")
+	lacks(t, src, "external type")
 }
 
 // The server learns its deployment names from the model, for the certs command's defaults.
@@ -203,6 +280,21 @@ func TestAPIServerDeployment(t *testing.T) {
 	emitAPIServer(f, p)
 	contains(t, fmt.Sprintf("%#v", f),
 		"Deployment: server.Deployment{\n\t\t\tNamespace:         \"apis\",\n\t\t\tService:           \"toys\",\n\t\t\tServingCertSecret: \"toys-serving-cert\",\n\t\t},",
+		"optsGetter generic.RESTOptionsGetter) error {\n\treturn installToys(s, optsGetter)\n}",
+	)
+}
+
+// installAPIGroups installs each group in turn and returns the last one's error as it is.
+func TestAPIServerInstallsEveryGroup(t *testing.T) {
+	toys, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget"})
+	games, _ := group(&model.Resource{Kind: "Board", ListKind: "BoardList", Plural: "boards", Singular: "board"})
+	games.Name, games.Package = "games.example.com", "games"
+	games.Versions[0].Package, games.Versions[0].Dir = "example.com/p/pkg/apis/games/v1", "pkg/apis/games/v1"
+	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{games, toys}}
+	f := newFile("example.com/p/pkg/apiserver", "apiserver")
+	emitAPIServer(f, p)
+	contains(t, fmt.Sprintf("%#v", f),
+		"optsGetter generic.RESTOptionsGetter) error {\n\tif err := installGames(s, optsGetter); err != nil {\n\t\treturn err\n\t}\n\treturn installToys(s, optsGetter)\n}",
 	)
 }
 
@@ -216,8 +308,12 @@ func TestStorageSelectableFields(t *testing.T) {
 			{JSONPath: ".spec.part.on", Type: "boolean", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Part", Pointer: true}, {Name: "On"}}},
 		}})
 	contains(t, src,
-		`fields["spec.color"] = string(widget.Spec.Color)`,
-		"if widget.Spec.Size != nil {\n\t\tfields[\"spec.size\"] = strconv.FormatInt(int64(*widget.Spec.Size), 10)\n\t} else {\n\t\tfields[\"spec.size\"] = \"\"\n\t}",
-		"if widget.Spec.Part != nil {\n\t\tfields[\"spec.part.on\"] = strconv.FormatBool(bool(widget.Spec.Part.On))",
+		`selectable["spec.color"] = string(widget.Spec.Color)`,
+		"if widget.Spec.Size != nil {\n\t\tselectable[\"spec.size\"] = strconv.FormatInt(int64(*widget.Spec.Size), 10)\n\t} else {\n\t\tselectable[\"spec.size\"] = \"\"\n\t}",
+		"if widget.Spec.Part != nil {\n\t\tselectable[\"spec.part.on\"] = strconv.FormatBool(bool(widget.Spec.Part.On))",
+		// The set of selectable fields does not shadow the fields package.
+		"selectable := generic.ObjectMetaFieldsSet(&widget.ObjectMeta, true)",
+		"return widget.Labels, selectable, nil",
 	)
+	lacks(t, src, "fields :=", "fields[")
 }

@@ -83,8 +83,19 @@ func emitInstall(f *jen.File, g *model.Group) {
 		return
 	}
 	f.Line()
-	f.Comment("addInternalTypes registers each kind's hub type as the internal version: the")
-	f.Comment("server converts every request to it, and from it to the storage version.")
+	if g.Internal == nil {
+		f.Comment("addInternalTypes registers each kind's hub, the Go type of its storage version, as the")
+		f.Comment("group's internal version too: the server converts every request to it, and from it to")
+		f.Comment("the storage version.")
+		f.Comment("")
+		f.Comment("Registering an external type as " + `"__internal"` + " is safe: between two versions of one Go type")
+		f.Comment("the scheme converts by copying the object and setting its kind, so hub and storage version")
+		f.Comment("convert as the identity, with no conversion function; and the internal version is never")
+		f.Comment("served or stored, it is only the hub that the other versions convert through.")
+	} else {
+		f.Comment("addInternalTypes registers each kind's hub type as the internal version: the")
+		f.Comment("server converts every request to it, and from it to the storage version.")
+	}
 	f.Func().Id("addInternalTypes").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
 		jen.Id("internal").Op(":=").Qual(schemaPkg, "GroupVersion").Values(
 			jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Qual(runtimePkg, "APIVersionInternal")),

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"go/token"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/apigen-dev/apigen/generators/engine"
-	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -29,27 +27,13 @@ func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 				continue // the package's own register.go
 			}
 			f := newFile(v.Package, goPackageName(v))
-			defaults, _ := out.Get(path.Join(v.Dir, kube.DefaultsFile))
-			emitRegister(f, g, v, objectDefaulters(defaults))
+			emitRegister(f, g, v)
 			if err := add(ctx, out, path.Join(v.Dir, "zz_generated.register.go"), f); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// objectDefaulter finds defaulter-gen's SetObjectDefaults_<Type> functions.
-var objectDefaulter = regexp.MustCompile(`(?m)^func SetObjectDefaults_(\w+)\(`)
-
-// objectDefaulters returns the types defaulter-gen wrote an object defaulter for in a
-// version's defaults file (the kinds that have anything to default).
-func objectDefaulters(src []byte) map[string]bool {
-	out := map[string]bool{}
-	for _, m := range objectDefaulter.FindAllSubmatch(src, -1) {
-		out[string(m[1])] = true
-	}
-	return out
 }
 
 // scope is what a user's package declares at package level; generated code in the package
@@ -68,24 +52,32 @@ func (s scope) free(name string) string {
 
 func (s scope) has(name string) bool { _, ok := s[name]; return ok }
 
-// emitRegister emits a version's registration. objectDefaulters are the types with a
-// generated SetObjectDefaults_ function; RegisterDefaults (defaulter-gen's) registers those,
-// and the kinds' Default hooks, when present, run after them. The conventional exported names
+// emitRegister emits a version's registration. RegisterDefaults (defaulter-gen's) registers
+// the kinds' generated SetObjectDefaults_ functions (Resource.ObjectDefaulter), and the kinds'
+// Default hooks, when present, run after them. The conventional exported names
 // (GroupName, SchemeGroupVersion, Kind, Resource) are declared only where the package does not
 // declare them itself; the helpers get names of their own. In a package registered with
 // controller-runtime's SchemeBuilder, the registration functions are added to that builder.
-func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulters map[string]bool) {
+func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 	s := scope(v.DeclPos)
-	gv := groupVersion(g, v)
+	// The rest of the file names the group and the group version by the identifiers it
+	// declares; a package's own GroupName or SchemeGroupVersion may be anything, so where the
+	// package declares one the literal is spelled out instead.
+	group := func() *jen.Statement { return jen.Lit(g.Name) }
 	if !s.has("GroupName") {
 		f.Comment("GroupName is the API group of the types in this package.")
 		f.Const().Id("GroupName").Op("=").Lit(g.Name)
 		f.Line()
+		group = func() *jen.Statement { return jen.Id("GroupName") }
+	}
+	gv := func() *jen.Statement {
+		return jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Add(group()), jen.Id("Version").Op(":").Lit(v.Name))
 	}
 	if !s.has("SchemeGroupVersion") {
 		f.Comment("SchemeGroupVersion is the group version of the types in this package.")
-		f.Var().Id("SchemeGroupVersion").Op("=").Add(gv)
+		f.Var().Id("SchemeGroupVersion").Op("=").Add(gv())
 		f.Line()
+		gv = func() *jen.Statement { return jen.Id("SchemeGroupVersion") }
 	}
 	addKnownTypes := s.free("addKnownTypes")
 	var funcs []jen.Code
@@ -134,59 +126,66 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version, objectDefaulter
 		f.Line()
 		f.Comment("Kind takes an unqualified kind and returns a group-qualified GroupKind.")
 		f.Func().Id("Kind").Params(jen.Id("kind").String()).Qual(schemaPkg, "GroupKind").Block(
-			jen.Return(jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Kind").Op(":").Id("kind"))),
+			jen.Return(jen.Qual(schemaPkg, "GroupKind").Values(jen.Id("Group").Op(":").Add(group()), jen.Id("Kind").Op(":").Id("kind"))),
 		)
 	}
 	if !s.has("Resource") {
 		f.Line()
 		f.Comment("Resource takes an unqualified resource and returns a group-qualified GroupResource.")
 		f.Func().Id("Resource").Params(jen.Id("resource").String()).Qual(schemaPkg, "GroupResource").Block(
-			jen.Return(jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Resource").Op(":").Id("resource"))),
+			jen.Return(jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Add(group()), jen.Id("Resource").Op(":").Id("resource"))),
 		)
 	}
 	if !v.ControllerRuntime {
 		f.Line()
 		f.Comment(addKnownTypes + " adds the kinds of this package, and the meta types every group version serves, to a scheme.")
-		f.Func().Id(addKnownTypes).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().Block(
-			jen.Id("gv").Op(":=").Add(gv),
-			jen.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
-				c.Line().Id("gv")
+		f.Func().Id(addKnownTypes).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+			ref := gv()
+			if s.has("SchemeGroupVersion") {
+				b.Id("gv").Op(":=").Add(ref)
+				ref = jen.Id("gv")
+			}
+			b.Id("scheme").Dot("AddKnownTypes").CallFunc(func(c *jen.Group) {
+				c.Line().Add(ref)
 				for _, r := range v.Resources {
 					c.Line().Op("&").Id(r.Kind).Values()
 					c.Line().Op("&").Id(r.ListKind).Values()
 				}
 				c.Line()
-			}),
-			jen.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), jen.Id("gv")),
-			jen.Return(jen.Nil()),
-		)
+			})
+			b.Qual(metav1Pkg, "AddToGroupVersion").Call(jen.Id("scheme"), ref)
+			b.Return(jen.Nil())
+		})
 	}
 	if hooked {
 		f.Line()
-		emitDefaultingHooks(f, v, addDefaultingHooks, objectDefaulters)
+		emitDefaultingHooks(f, v, addDefaultingHooks)
 	}
 	if selectable {
 		f.Line()
-		emitFieldLabelConversions(f, g, v, addFieldLabelConversions)
+		emitFieldLabelConversions(f, v, addFieldLabelConversions, gv)
 	}
 }
 
 // emitFieldLabelConversions lets field selectors name the kinds' selectable fields in this
 // version, besides metadata.name and metadata.namespace; any other field is refused with the
 // list of those supported.
-func emitFieldLabelConversions(f *jen.File, g *model.Group, v *model.Version, name string) {
+func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv func() *jen.Statement) {
 	f.Comment(name + " accepts the selectable fields of this version's kinds in field selectors.")
+	var selectable []*model.Resource
+	for _, r := range v.Resources {
+		if len(r.SelectableFields) > 0 {
+			selectable = append(selectable, r)
+		}
+	}
 	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
-		for _, r := range v.Resources {
-			if len(r.SelectableFields) == 0 {
-				continue
-			}
+		for i, r := range selectable {
 			labels := []string{"metadata.name", "metadata.namespace"}
 			for _, sf := range r.SelectableFields {
 				labels = append(labels, sf.Label())
 			}
-			b.Id("err").Op(":=").Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
-				jen.Qual(schemaPkg, "GroupVersionKind").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name), jen.Id("Kind").Op(":").Lit(r.Kind)),
+			add := jen.Id("scheme").Dot("AddFieldLabelConversionFunc").Call(
+				gv().Dot("WithKind").Call(jen.Lit(r.Kind)),
 				jen.Func().Params(jen.List(jen.Id("label"), jen.Id("value")).String()).Params(jen.String(), jen.String(), jen.Error()).Block(
 					jen.Switch(jen.Id("label")).Block(
 						jen.CaseFunc(func(c *jen.Group) {
@@ -199,20 +198,23 @@ func emitFieldLabelConversions(f *jen.File, g *model.Group, v *model.Version, na
 						jen.Lit(fmt.Sprintf("field label not supported for %s: %%s (supported: %s)", r.Plural, strings.Join(labels, ", "))), jen.Id("label"))),
 				),
 			)
-			b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			if i == len(selectable)-1 {
+				b.Return(add)
+			} else {
+				b.If(jen.Err().Op(":=").Add(add), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+			}
 		}
-		b.Return(jen.Nil())
 	})
 }
 
 // emitDefaultingHooks registers, for every kind with a Default method, a defaulting function
 // that applies the declarative defaults first (as RegisterDefaults would) and then calls the
 // method, for the kind and for the items of its list.
-func emitDefaultingHooks(f *jen.File, v *model.Version, name string, objectDefaulters map[string]bool) {
+func emitDefaultingHooks(f *jen.File, v *model.Version, name string) {
 	// apply defaults the object ptr points to, which expression value names.
 	apply := func(ptr, value *jen.Statement, r *model.Resource) []jen.Code {
 		var calls []jen.Code
-		if objectDefaulters[r.Kind] {
+		if r.ObjectDefaulter {
 			calls = append(calls, jen.Id("SetObjectDefaults_"+r.Kind).Call(ptr))
 		}
 		return append(calls, value.Dot("Default").Call())

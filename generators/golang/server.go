@@ -41,6 +41,7 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 				return err
 			}
 			target := path.Join(serverDir, strings.TrimPrefix(path.Dir(name), "server"), "zz_generated."+path.Base(name))
+			source := "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ".\n"
 			if dir != "server" {
 				// Sub-packages import the runtime by its template path; point them at the copy.
 				old := []byte(strconv.Quote(serverTemplateImport))
@@ -48,8 +49,10 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 					return fmt.Errorf("%s does not import %s", name, serverTemplateImport)
 				}
 				src = bytes.ReplaceAll(src, old, []byte(strconv.Quote(path.Join(ctx.Project.Module, serverDir))))
+				source = "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ",\n" +
+					"// with its import of the runtime changed to this project's copy.\n"
 			}
-			formatted, err := engine.FormatGo(target, append(append([]byte{}, ctx.GoHeader...), src...))
+			formatted, err := engine.FormatGo(target, append(withSource(ctx.GoHeader, source), src...))
 			if err != nil {
 				return err
 			}
@@ -59,4 +62,12 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		}
 	}
 	return nil
+}
+
+// withSource puts the lines that say where a copied file comes from right under the header's
+// "Code generated" line, which says not to edit it. They name the file in apigen's source
+// tree and nothing that varies between builds (no version), so the output stays the same.
+func withSource(header []byte, source string) []byte {
+	out := append(append([]byte{}, bytes.TrimRight(header, "\n")...), '\n') // a copy: header is shared
+	return append(append(out, source...), '\n')
 }

@@ -160,6 +160,12 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 		jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation"),
 	)
 	f.Line()
+	strategies := []string{"RESTCreateStrategy", "RESTUpdateStrategy", "RESTDeleteStrategy"}
+	if r.Subresources.Status {
+		strategies = append(strategies, "ResetFieldsStrategy")
+	}
+	emitAssertions(f, "strategy", jen.Id("strategy").Values(), strategies...)
+	f.Line()
 	f.Func().Id("newStrategy").Params(jen.Id("typer").Qual(runtimePkg, "ObjectTyper"), jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation")).Id("strategy").Block(
 		jen.Return(jen.Id("strategy").Values(jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"))),
 	)
@@ -255,6 +261,19 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	})
 }
 
+// emitAssertions declares that value, of the type named typ, implements each of the rest
+// package's interfaces ifaces: the API server finds what a type does (its verbs, short names,
+// categories, reset fields) by type assertions, so a method that stops matching its interface
+// after a Kubernetes upgrade would be dropped silently; checked here, it fails the build.
+func emitAssertions(f *jen.File, typ string, value jen.Code, ifaces ...string) {
+	f.Comment(fmt.Sprintf("The interfaces the API server uses %s through, checked when the package compiles.", typ))
+	f.Var().DefsFunc(func(g *jen.Group) {
+		for _, iface := range ifaces {
+			g.Id("_").Qual(restPkg, iface).Op("=").Add(value)
+		}
+	})
+}
+
 // validateMeta validates object metadata: name format, namespace presence, labels, annotations.
 func (e resourceEmitter) validateMeta(name string) jen.Code {
 	return jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessor").Call(
@@ -310,6 +329,8 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 	f.Comment(fmt.Sprintf("statusStrategy is how the status subresource of %s is updated: it changes status only.", r.Plural))
 	f.Type().Id("statusStrategy").Struct(jen.Id("strategy"))
 	f.Line()
+	emitAssertions(f, "statusStrategy", jen.Id("statusStrategy").Values(), "RESTUpdateStrategy", "ResetFieldsStrategy")
+	f.Line()
 	f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the status subresource:")
 	f.Comment("everything the subresource does not write, metadata and every field but status.")
 	f.Func().Params(jen.Id("statusStrategy")).Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(e.statusResetFields())
@@ -354,11 +375,12 @@ func (e resourceEmitter) emitSelection(f *jen.File) {
 		b.If(jen.Op("!").Id("ok")).Block(
 			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("not a "+r.Kind+": %T"), jen.Id("obj"))),
 		)
-		b.Id("fields").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced()))
+		// The set is not called fields: that would shadow the fields package.
+		b.Id("selectable").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced()))
 		for _, sf := range r.SelectableFields {
 			b.Add(e.selectableValue(local, sf))
 		}
-		b.Return(jen.Id(local).Dot("Labels"), jen.Id("fields"), jen.Nil())
+		b.Return(jen.Id(local).Dot("Labels"), jen.Id("selectable"), jen.Nil())
 	})
 	f.Line()
 	f.Comment("match returns the predicate that a list or watch with these selectors filters by.")
@@ -377,6 +399,18 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Plural))
 	f.Type().Id("REST").Struct(jen.Op("*").Qual(genericregistryPkg, "Store"))
+	f.Line()
+	ifaces := []string{"StandardStorage", "Scoper", "TableConvertor", "SingularNameProvider"}
+	if r.Subresources.Status {
+		ifaces = append(ifaces, "ResetFieldsStrategy")
+	}
+	if len(r.ShortNames) > 0 {
+		ifaces = append(ifaces, "ShortNamesProvider")
+	}
+	if len(r.Categories) > 0 {
+		ifaces = append(ifaces, "CategoriesProvider")
+	}
+	emitAssertions(f, "REST", jen.Op("&").Id("REST").Values(), ifaces...)
 	f.Line()
 	results := []jen.Code{jen.Op("*").Id("REST")}
 	doc := fmt.Sprintf("NewREST returns the storage of %s.", r.Plural)
@@ -464,7 +498,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	}
 }
 
-// selectableValue sets fields[label] to a selectable field's value, "" when a pointer on the
+// selectableValue sets selectable[label] to a selectable field's value, "" when a pointer on the
 // way is nil.
 func (e resourceEmitter) selectableValue(local string, f model.SelectableField) jen.Code {
 	expr := jen.Id(local)
@@ -489,7 +523,7 @@ func (e resourceEmitter) selectableValue(local string, f model.SelectableField) 
 	default:
 		text = jen.String().Parens(value)
 	}
-	set := jen.Id("fields").Index(jen.Lit(f.Label())).Op("=").Add(text)
+	set := jen.Id("selectable").Index(jen.Lit(f.Label())).Op("=").Add(text)
 	if len(nilChecks) == 0 {
 		return set
 	}
@@ -497,7 +531,7 @@ func (e resourceEmitter) selectableValue(local string, f model.SelectableField) 
 	for _, c := range nilChecks[1:] {
 		cond = jen.Add(cond).Op("&&").Add(c)
 	}
-	return jen.If(cond).Block(set).Else().Block(jen.Id("fields").Index(jen.Lit(f.Label())).Op("=").Lit(""))
+	return jen.If(cond).Block(set).Else().Block(jen.Id("selectable").Index(jen.Lit(f.Label())).Op("=").Lit(""))
 }
 
 // columns is the print columns of every version that serves the resource
@@ -538,6 +572,8 @@ func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	f.Line()
 	f.Comment(fmt.Sprintf("StatusREST is the storage of the %s/status subresource.", r.Plural))
 	f.Type().Id("StatusREST").Struct(jen.Id("store").Op("*").Qual(genericregistryPkg, "Store"))
+	f.Line()
+	emitAssertions(f, "StatusREST", jen.Op("&").Id("StatusREST").Values(), "Storage", "Patcher", "TableConvertor", "ResetFieldsStrategy")
 	recv := func() *jen.Statement { return f.Func().Params(jen.Id("r").Op("*").Id("StatusREST")) }
 	f.Line()
 	f.Comment("New returns an empty object to decode a request into.")

@@ -50,16 +50,64 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 	}
 	args := dgargs.New()
 	args.OutputFile = DefaultsFile
-	return run(ctx, out, upstream{
+	// The types each package gets a SetObjectDefaults_ function for, by import path.
+	objectDefaulters := map[string]map[string]bool{}
+	err = run(ctx, out, upstream{
 		name:              "defaulter-gen",
 		nameSystems:       dggen.NameSystems(),
 		defaultNameSystem: dggen.DefaultNameSystem(),
 		inputs:            pkgs,
 		dirs:              dirs,
 		targets: func(c *generator.Context) []generator.Target {
-			return dggen.GetTargets(c, args)
+			targets := dggen.GetTargets(c, args)
+			for i, t := range targets {
+				names := map[string]bool{}
+				objectDefaulters[t.Path()] = names
+				targets[i] = recordingTarget{t, names}
+			}
+			return targets
 		},
 	})
+	if err != nil {
+		return err
+	}
+	for _, v := range versions(ctx.Project) {
+		for _, r := range v.Resources {
+			r.ObjectDefaulter = objectDefaulters[v.Package][r.Kind]
+		}
+	}
+	return nil
+}
+
+// recordingTarget is a defaulter-gen target whose generators record the types they write
+// an object defaulter for.
+type recordingTarget struct {
+	generator.Target
+	names map[string]bool
+}
+
+func (t recordingTarget) Generators(c *generator.Context) []generator.Generator {
+	gens := t.Target.Generators(c)
+	for i, g := range gens {
+		gens[i] = recordingGenerator{g, t.names}
+	}
+	return gens
+}
+
+// recordingGenerator records the types its generator accepts. defaulter-gen's generator
+// accepts exactly the types it writes SetObjectDefaults_<Type> for (and registers in
+// RegisterDefaults); gengo asks once per type, as the generator expects.
+type recordingGenerator struct {
+	generator.Generator
+	names map[string]bool
+}
+
+func (g recordingGenerator) Filter(c *generator.Context, t *types.Type) bool {
+	ok := g.Generator.Filter(c, t)
+	if ok {
+		g.names[t.Name.Name] = true
+	}
+	return ok
 }
 
 // addFieldDefaults gives the upstream generators (defaulter-gen, and openapi-gen, which puts

@@ -116,3 +116,28 @@ func TestDefaulter(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectDefaulters checks that the defaulter run records in the model which kinds get a
+// SetObjectDefaults_ function, exactly those its file declares, for the generated Default hook
+// to call: none when nothing is defaulted, Widget once a field of its spec has a default.
+func TestObjectDefaulters(t *testing.T) {
+	load := fixtureLoad(t)
+	for _, defaulted := range []bool{false, true, false} {
+		p := fixtureProject()
+		v := p.Groups[0].Versions[0]
+		widget := v.Kind("Widget")
+		widget.ObjectDefaulter = !defaulted // the run sets it either way
+		if defaulted {
+			v.Defaults = []*model.FieldDefault{{Type: "WidgetSpec", Field: "Replicas", JSON: "1", Marker: "+default"}}
+		}
+		out, err := engine.Run(&engine.Context{Project: p, Load: load, GoHeader: header}, []engine.Generator{Defaulter()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, _ := out.Get(widgetsDir + "/" + DefaultsFile)
+		declared := strings.Contains(string(src), "\nfunc SetObjectDefaults_Widget(in *Widget) {")
+		if widget.ObjectDefaulter != defaulted || declared != defaulted {
+			t.Errorf("with a default %v: ObjectDefaulter %v, SetObjectDefaults_Widget declared %v:\n%s", defaulted, widget.ObjectDefaulter, declared, src)
+		}
+	}
+}

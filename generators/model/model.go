@@ -208,6 +208,11 @@ type Resource struct {
 	Deprecation string `json:"deprecation,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
 	Hooks Hooks `json:"hooks,omitempty"`
+	// ObjectDefaulter says defaulter-gen writes SetObjectDefaults_<Kind> for the kind in this
+	// version (it has declarative defaults or SetDefaults_ functions to apply), which the
+	// generated Default hook calls first. Only defaulter-gen knows, so its run (kube.Defaulter)
+	// sets it, before apigen's own emitters run; the parsed model does not have it.
+	ObjectDefaulter bool `json:"-"`
 	// Schema is the kind's OpenAPI v3 schema in this version as JSON, as its
 	// CustomResourceDefinition would carry it (validation markers, CEL rules, defaults), without
 	// descriptions: the server enforces it as kube-apiserver enforces a CRD's.

@@ -45,6 +45,7 @@ type ScaleREST struct {
 }
 
 var (
+	_ rest.Storage                  = &ScaleREST{}
 	_ rest.Patcher                  = &ScaleREST{}
 	_ rest.GroupVersionKindProvider = &ScaleREST{}
 )

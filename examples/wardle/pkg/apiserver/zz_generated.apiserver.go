@@ -104,10 +104,7 @@ func APIs() server.APIs {
 
 // installAPIGroups installs the REST storage of every API group.
 func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
-	if err := installWardle(s, optsGetter); err != nil {
-		return err
-	}
-	return nil
+	return installWardle(s, optsGetter)
 }
 
 // installWardle installs the wardle.example.com API group.

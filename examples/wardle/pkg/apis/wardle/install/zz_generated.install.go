@@ -38,8 +38,14 @@ func Install(scheme *runtime.Scheme) {
 	utilruntime.Must(scheme.SetVersionPriority(schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"}, schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"}))
 }
 
-// addInternalTypes registers each kind's hub type as the internal version: the
-// server converts every request to it, and from it to the storage version.
+// addInternalTypes registers each kind's hub, the Go type of its storage version, as the
+// group's internal version too: the server converts every request to it, and from it to
+// the storage version.
+//
+// Registering an external type as "__internal" is safe: between two versions of one Go type
+// the scheme converts by copying the object and setting its kind, so hub and storage version
+// convert as the identity, with no conversion function; and the internal version is never
+// served or stored, it is only the hub that the other versions convert through.
 func addInternalTypes(scheme *runtime.Scheme) error {
 	internal := schema.GroupVersion{Group: "wardle.example.com", Version: runtime.APIVersionInternal}
 	scheme.AddKnownTypes(

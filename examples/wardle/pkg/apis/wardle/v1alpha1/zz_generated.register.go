@@ -30,7 +30,7 @@ import (
 const GroupName = "wardle.example.com"
 
 // SchemeGroupVersion is the group version of the types in this package.
-var SchemeGroupVersion = schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"}
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1alpha1"}
 
 var (
 	// SchemeBuilder collects the functions that add this package's types to a scheme.
@@ -46,25 +46,24 @@ func init() {
 
 // Kind takes an unqualified kind and returns a group-qualified GroupKind.
 func Kind(kind string) schema.GroupKind {
-	return schema.GroupKind{Group: "wardle.example.com", Kind: kind}
+	return schema.GroupKind{Group: GroupName, Kind: kind}
 }
 
 // Resource takes an unqualified resource and returns a group-qualified GroupResource.
 func Resource(resource string) schema.GroupResource {
-	return schema.GroupResource{Group: "wardle.example.com", Resource: resource}
+	return schema.GroupResource{Group: GroupName, Resource: resource}
 }
 
 // addKnownTypes adds the kinds of this package, and the meta types every group version serves, to a scheme.
 func addKnownTypes(scheme *runtime.Scheme) error {
-	gv := schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"}
 	scheme.AddKnownTypes(
-		gv,
+		SchemeGroupVersion,
 		&Fischer{},
 		&FischerList{},
 		&Flunder{},
 		&FlunderList{},
 	)
-	metav1.AddToGroupVersion(scheme, gv)
+	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil
 }
 

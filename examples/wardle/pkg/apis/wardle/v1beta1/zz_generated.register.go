@@ -32,7 +32,7 @@ import (
 const GroupName = "wardle.example.com"
 
 // SchemeGroupVersion is the group version of the types in this package.
-var SchemeGroupVersion = schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"}
+var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: "v1beta1"}
 
 var (
 	// SchemeBuilder collects the functions that add this package's types to a scheme.
@@ -48,39 +48,34 @@ func init() {
 
 // Kind takes an unqualified kind and returns a group-qualified GroupKind.
 func Kind(kind string) schema.GroupKind {
-	return schema.GroupKind{Group: "wardle.example.com", Kind: kind}
+	return schema.GroupKind{Group: GroupName, Kind: kind}
 }
 
 // Resource takes an unqualified resource and returns a group-qualified GroupResource.
 func Resource(resource string) schema.GroupResource {
-	return schema.GroupResource{Group: "wardle.example.com", Resource: resource}
+	return schema.GroupResource{Group: GroupName, Resource: resource}
 }
 
 // addKnownTypes adds the kinds of this package, and the meta types every group version serves, to a scheme.
 func addKnownTypes(scheme *runtime.Scheme) error {
-	gv := schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"}
 	scheme.AddKnownTypes(
-		gv,
+		SchemeGroupVersion,
 		&Flunder{},
 		&FlunderList{},
 		&ServerInfo{},
 		&ServerInfoList{},
 	)
-	metav1.AddToGroupVersion(scheme, gv)
+	metav1.AddToGroupVersion(scheme, SchemeGroupVersion)
 	return nil
 }
 
 // addFieldLabelConversions accepts the selectable fields of this version's kinds in field selectors.
 func addFieldLabelConversions(scheme *runtime.Scheme) error {
-	err := scheme.AddFieldLabelConversionFunc(schema.GroupVersionKind{Group: "wardle.example.com", Version: "v1beta1", Kind: "Flunder"}, func(label, value string) (string, string, error) {
+	return scheme.AddFieldLabelConversionFunc(SchemeGroupVersion.WithKind("Flunder"), func(label, value string) (string, string, error) {
 		switch label {
 		case "metadata.name", "metadata.namespace", "spec.reference.kind":
 			return label, value, nil
 		}
 		return "", "", fmt.Errorf("field label not supported for flunders: %s (supported: metadata.name, metadata.namespace, spec.reference.kind)", label)
 	})
-	if err != nil {
-		return err
-	}
-	return nil
 }

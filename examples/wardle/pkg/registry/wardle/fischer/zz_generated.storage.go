@@ -36,6 +36,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
+	"k8s.io/apiserver/pkg/registry/rest"
 	"k8s.io/apiserver/pkg/storage"
 	"k8s.io/apiserver/pkg/storage/names"
 )
@@ -47,6 +48,13 @@ type strategy struct {
 	// validation enforces the schema of each version: its validation markers and CEL rules.
 	validation *server.SchemaValidation
 }
+
+// The interfaces the API server uses strategy through, checked when the package compiles.
+var (
+	_ rest.RESTCreateStrategy = strategy{}
+	_ rest.RESTUpdateStrategy = strategy{}
+	_ rest.RESTDeleteStrategy = strategy{}
+)
 
 func newStrategy(typer runtime.ObjectTyper, validation *server.SchemaValidation) strategy {
 	return strategy{typer, names.SimpleNameGenerator, validation}
@@ -127,8 +135,8 @@ func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Fischer: %T", obj)
 	}
-	fields := generic.ObjectMetaFieldsSet(&fischer.ObjectMeta, false)
-	return fischer.Labels, fields, nil
+	selectable := generic.ObjectMetaFieldsSet(&fischer.ObjectMeta, false)
+	return fischer.Labels, selectable, nil
 }
 
 // match returns the predicate that a list or watch with these selectors filters by.
@@ -144,6 +152,15 @@ func match(label labels.Selector, field fields.Selector) storage.SelectionPredic
 type REST struct {
 	*genericregistry.Store
 }
+
+// The interfaces the API server uses REST through, checked when the package compiles.
+var (
+	_ rest.StandardStorage      = &REST{}
+	_ rest.Scoper               = &REST{}
+	_ rest.TableConvertor       = &REST{}
+	_ rest.SingularNameProvider = &REST{}
+	_ rest.CategoriesProvider   = &REST{}
+)
 
 // NewREST returns the storage of fischers.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {

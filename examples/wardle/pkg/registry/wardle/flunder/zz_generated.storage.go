@@ -50,6 +50,14 @@ type strategy struct {
 	validation *server.SchemaValidation
 }
 
+// The interfaces the API server uses strategy through, checked when the package compiles.
+var (
+	_ rest.RESTCreateStrategy  = strategy{}
+	_ rest.RESTUpdateStrategy  = strategy{}
+	_ rest.RESTDeleteStrategy  = strategy{}
+	_ rest.ResetFieldsStrategy = strategy{}
+)
+
 func newStrategy(typer runtime.ObjectTyper, validation *server.SchemaValidation) strategy {
 	return strategy{typer, names.SimpleNameGenerator, validation}
 }
@@ -142,6 +150,12 @@ type statusStrategy struct {
 	strategy
 }
 
+// The interfaces the API server uses statusStrategy through, checked when the package compiles.
+var (
+	_ rest.RESTUpdateStrategy  = statusStrategy{}
+	_ rest.ResetFieldsStrategy = statusStrategy{}
+)
+
 // GetResetFields returns the fields that server-side apply leaves alone on the status subresource:
 // everything the subresource does not write, metadata and every field but status.
 func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
@@ -184,13 +198,13 @@ func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Flunder: %T", obj)
 	}
-	fields := generic.ObjectMetaFieldsSet(&flunder.ObjectMeta, true)
+	selectable := generic.ObjectMetaFieldsSet(&flunder.ObjectMeta, true)
 	if flunder.Spec.Reference != nil {
-		fields["spec.reference.kind"] = string(flunder.Spec.Reference.Kind)
+		selectable["spec.reference.kind"] = string(flunder.Spec.Reference.Kind)
 	} else {
-		fields["spec.reference.kind"] = ""
+		selectable["spec.reference.kind"] = ""
 	}
-	return flunder.Labels, fields, nil
+	return flunder.Labels, selectable, nil
 }
 
 // match returns the predicate that a list or watch with these selectors filters by.
@@ -206,6 +220,17 @@ func match(label labels.Selector, field fields.Selector) storage.SelectionPredic
 type REST struct {
 	*genericregistry.Store
 }
+
+// The interfaces the API server uses REST through, checked when the package compiles.
+var (
+	_ rest.StandardStorage      = &REST{}
+	_ rest.Scoper               = &REST{}
+	_ rest.TableConvertor       = &REST{}
+	_ rest.SingularNameProvider = &REST{}
+	_ rest.ResetFieldsStrategy  = &REST{}
+	_ rest.ShortNamesProvider   = &REST{}
+	_ rest.CategoriesProvider   = &REST{}
+)
 
 // NewREST returns the storage of flunders and of their status subresource.
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
@@ -310,6 +335,14 @@ func (*REST) Categories() []string {
 type StatusREST struct {
 	store *genericregistry.Store
 }
+
+// The interfaces the API server uses StatusREST through, checked when the package compiles.
+var (
+	_ rest.Storage             = &StatusREST{}
+	_ rest.Patcher             = &StatusREST{}
+	_ rest.TableConvertor      = &StatusREST{}
+	_ rest.ResetFieldsStrategy = &StatusREST{}
+)
 
 // New returns an empty object to decode a request into.
 func (r *StatusREST) New() runtime.Object {
