@@ -204,6 +204,13 @@ type Resource struct {
 	Deprecation string `json:"deprecation,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
 	Hooks Hooks `json:"hooks,omitempty"`
+	// Conversion is the part the kind's type in this version plays in controller-runtime's
+	// conversions (sigs.k8s.io/controller-runtime/pkg/conversion), as a kubebuilder API with
+	// several versions writes them; empty when it plays none.
+	Conversion ConversionRole `json:"conversion,omitempty"`
+	// ConversionPos is where the method that gives the type its part is declared: Hub, or
+	// ConvertTo.
+	ConversionPos token.Position `json:"conversionPos,omitzero"`
 	// Schema is the kind's OpenAPI v3 schema in this version as JSON, as its
 	// CustomResourceDefinition would carry it (validation markers, CEL rules, defaults), without
 	// descriptions: the server enforces it as kube-apiserver enforces a CRD's.
@@ -213,6 +220,19 @@ type Resource struct {
 	Marker string         `json:"-"`
 	Pos    token.Position `json:"pos"`
 }
+
+// ConversionRole is the part a kind's type plays in controller-runtime's conversions.
+type ConversionRole string
+
+const (
+	// ConversionHub is a type with a Hub() method (conversion.Hub): the kind's hub, which must be
+	// its storage version.
+	ConversionHub ConversionRole = "hub"
+	// ConversionSpoke is a type with ConvertTo(conversion.Hub) error and
+	// ConvertFrom(conversion.Hub) error (conversion.Convertible): the server converts it to and
+	// from the kind's hub by calling them, and conversion-gen leaves it alone.
+	ConversionSpoke ConversionRole = "spoke"
+)
 
 // PrintColumn is one column of kubectl get's table output, as in a CRD's
 // additionalPrinterColumns.
@@ -318,6 +338,11 @@ type Hooks struct {
 	WarningsOnCreate     bool `json:"warningsOnCreate,omitempty"` // WarningsOnCreate(ctx) []string
 	WarningsOnUpdate     bool `json:"warningsOnUpdate,omitempty"` // WarningsOnUpdate(ctx, old) []string
 }
+
+// ConvertsByMethods reports whether the kind converts to and from its hub in this version
+// with its own ConvertTo and ConvertFrom methods (controller-runtime's), not with Convert_
+// functions.
+func (r *Resource) ConvertsByMethods() bool { return r.Conversion == ConversionSpoke }
 
 // Kind returns the resource of a kind in this version, or nil.
 func (v *Version) Kind(kind string) *Resource {
