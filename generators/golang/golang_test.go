@@ -293,3 +293,24 @@ func addHubConversions(scheme *runtime.Scheme) error {
 		t.Errorf("hub conversions (-want +got):\n%s", diff)
 	}
 }
+
+// A package that registers itself gets a register file with the hub conversions only,
+// registered with its localSchemeBuilder as conversion-gen's are; without spokes, none.
+func TestRegisterHubConversionsInOwnRegistration(t *testing.T) {
+	hubVersion := &model.Version{Name: "v2", Package: "example.com/p/pkg/apis/toys/v2",
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Storage: true, Conversion: model.ConversionHub}}}
+	spoke := &model.Version{Name: "v1", Package: api, OwnRegistration: true,
+		DeclPos:   map[string]token.Position{"addHubConversions": {}},
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
+	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion}}
+	f := newFile(api, "v1")
+	if !emitOwnRegistrationHubConversions(f, g, spoke) {
+		t.Fatal("nothing emitted for a spoke")
+	}
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src, "func init() {\n\tlocalSchemeBuilder.Register(addHubConversions2)\n}", "func addHubConversions2(scheme *runtime.Scheme) error {")
+	lacks(t, src, "GroupName", "SchemeGroupVersion", "AddToScheme", "RegisterDefaults")
+	if emitOwnRegistrationHubConversions(newFile(api, "v1"), g, hubVersion) {
+		t.Error("a register file for a package without spokes")
+	}
+}
