@@ -116,7 +116,8 @@ type Version struct {
 	Resources []*Resource `json:"resources,omitempty"`
 	// OwnRegistration says the package registers its types itself (it declares AddToScheme,
 	// and localSchemeBuilder, as Kubernetes' and register-gen's register.go files do): apigen
-	// generates no register file for it.
+	// generates no register file for it, except one that registers the conversions of kinds
+	// that convert with their own ConvertTo and ConvertFrom.
 	OwnRegistration bool `json:"ownRegistration,omitempty"`
 	// ControllerRuntime says the package registers its kinds with controller-runtime's
 	// scheme.Builder (kubebuilder's groupversion_info.go: GroupVersion, SchemeBuilder,
