@@ -14,10 +14,16 @@ import (
 // could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder,
 // whose controller-gen zz_generated.deepcopy.go is kept.
 // Each case's go.mod is examples/wardle's, plus the modules a case requires. controller_runtime
-// is a kubebuilder project (PROJECT file, api/v1 with groupversion_info.go).
+// is a kubebuilder project (PROJECT file, api/v1 with groupversion_info.go);
+// controller_runtime_conversion is one with CronJob in v1 and v2 converted the
+// controller-runtime way (Hub() in v2, the storage version; ConvertTo and ConvertFrom in v1,
+// renaming spec.schedule to spec.cron) and Calendar beside it converted by conversion-gen. Its
+// install package's own test converts v1 → hub → v1 through the generated scheme, and the
+// generated round-trip test runs over both kinds.
 var buildCases = map[string]struct{ requires, packages []string }{
-	"every_identifier":   {packages: []string{"./pkg/apis/..."}},
-	"controller_runtime": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
+	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

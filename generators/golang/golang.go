@@ -20,6 +20,7 @@ import (
 const (
 	apiequalityPkg      = "k8s.io/apimachinery/pkg/api/equality"
 	apivalidationPkg    = "k8s.io/apimachinery/pkg/api/validation"
+	conversionPkg       = "k8s.io/apimachinery/pkg/conversion"
 	fieldPkg            = "k8s.io/apimachinery/pkg/util/validation/field"
 	fieldsPkg           = "k8s.io/apimachinery/pkg/fields"
 	labelsPkg           = "k8s.io/apimachinery/pkg/labels"
@@ -60,7 +61,7 @@ const (
 // packageNames are the packages whose name is the last element of their path; telling jennifer
 // keeps it from writing a redundant alias for them.
 var packageNames = []string{
-	"context", "fmt", metaPkg, tablePkg, fieldPkg, fieldsPkg, labelsPkg, runtimePkg, schemaPkg, serializerPkg,
+	"context", "fmt", conversionPkg, metaPkg, tablePkg, fieldPkg, fieldsPkg, labelsPkg, runtimePkg, schemaPkg, serializerPkg,
 	genericPkg, restPkg, storagePkg, namesPkg, fieldpathPkg,
 }
 

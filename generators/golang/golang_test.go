@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -316,4 +318,95 @@ func TestStorageSelectableFields(t *testing.T) {
 		"return widget.Labels, selectable, nil",
 	)
 	lacks(t, src, "fields :=", "fields[")
+}
+
+// A kind that converts the controller-runtime way: the spoke's register file registers its
+// ConvertTo and ConvertFrom, for the kind and item by item for its list.
+func TestRegisterHubConversions(t *testing.T) {
+	hubVersion := &model.Version{Name: "v2", Package: "example.com/p/api/v2", Dir: "api/v2",
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Storage: true, Conversion: model.ConversionHub}}}
+	spoke := &model.Version{Name: "v1", Package: "example.com/p/api/v1", Dir: "api/v1", ControllerRuntime: true,
+		DeclPos:   map[string]token.Position{"GroupVersion": {}, "SchemeBuilder": {}, "AddToScheme": {}},
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
+	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion}}
+	f := newFile(spoke.Package, "v1")
+	emitRegister(f, g, spoke)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src, "localSchemeBuilder.Register(RegisterDefaults, addHubConversions)")
+	want := `// addHubConversions converts the kinds of this version to and from their hub with their own ConvertTo
+// and ConvertFrom methods (controller-runtime's conversion.Convertible), lists item by item.
+func addHubConversions(scheme *runtime.Scheme) error {
+	if err := scheme.AddConversionFunc((*Widget)(nil), (*v2.Widget)(nil), func(a, b any, _ conversion.Scope) error {
+		return a.(*Widget).ConvertTo(b.(*v2.Widget))
+	}); err != nil {
+		return err
+	}
+	if err := scheme.AddConversionFunc((*v2.Widget)(nil), (*Widget)(nil), func(a, b any, _ conversion.Scope) error {
+		return b.(*Widget).ConvertFrom(a.(*v2.Widget))
+	}); err != nil {
+		return err
+	}
+	if err := scheme.AddConversionFunc((*WidgetList)(nil), (*v2.WidgetList)(nil), func(a, b any, _ conversion.Scope) error {
+		in, out := a.(*WidgetList), b.(*v2.WidgetList)
+		out.ListMeta = in.ListMeta
+		out.Items = nil
+		if in.Items != nil {
+			out.Items = make([]v2.Widget, len(in.Items))
+		}
+		for i := range in.Items {
+			if err := in.Items[i].ConvertTo(&out.Items[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := scheme.AddConversionFunc((*v2.WidgetList)(nil), (*WidgetList)(nil), func(a, b any, _ conversion.Scope) error {
+		in, out := a.(*v2.WidgetList), b.(*WidgetList)
+		out.ListMeta = in.ListMeta
+		out.Items = nil
+		if in.Items != nil {
+			out.Items = make([]Widget, len(in.Items))
+		}
+		for i := range in.Items {
+			if err := out.Items[i].ConvertFrom(&in.Items[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return nil
+}
+`
+	hub := newFile(spoke.Package, "v1")
+	emitHubConversions(hub, g, methodSpokes(spoke), "addHubConversions")
+	got := fmt.Sprintf("%#v", hub)
+	got = got[strings.Index(got, "// addHubConversions"):]
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("hub conversions (-want +got):\n%s", diff)
+	}
+}
+
+// A package that registers itself gets a register file with the hub conversions only,
+// registered with its localSchemeBuilder as conversion-gen's are; without spokes, none.
+func TestRegisterHubConversionsInOwnRegistration(t *testing.T) {
+	hubVersion := &model.Version{Name: "v2", Package: "example.com/p/pkg/apis/toys/v2",
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Storage: true, Conversion: model.ConversionHub}}}
+	spoke := &model.Version{Name: "v1", Package: api, OwnRegistration: true,
+		DeclPos:   map[string]token.Position{"addHubConversions": {}},
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
+	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion}}
+	f := newFile(api, "v1")
+	if !emitOwnRegistrationHubConversions(f, g, spoke) {
+		t.Fatal("nothing emitted for a spoke")
+	}
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src, "func init() {\n\tlocalSchemeBuilder.Register(addHubConversions2)\n}", "func addHubConversions2(scheme *runtime.Scheme) error {")
+	lacks(t, src, "GroupName", "SchemeGroupVersion", "AddToScheme", "RegisterDefaults")
+	if emitOwnRegistrationHubConversions(newFile(api, "v1"), g, hubVersion) {
+		t.Error("a register file for a package without spokes")
+	}
 }

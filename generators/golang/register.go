@@ -23,10 +23,17 @@ func (register) Name() string { return "register" }
 func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range ctx.Project.Groups {
 		for _, v := range g.Versions {
-			if v.OwnRegistration {
-				continue // the package's own register.go
-			}
 			f := newFile(v.Package, goPackageName(v))
+			if v.OwnRegistration {
+				// The package's own register.go registers the rest.
+				if !emitOwnRegistrationHubConversions(f, g, v) {
+					continue
+				}
+				if err := add(ctx, out, path.Join(v.Dir, "zz_generated.register.go"), f); err != nil {
+					return err
+				}
+				continue
+			}
 			emitRegister(f, g, v)
 			if err := add(ctx, out, path.Join(v.Dir, "zz_generated.register.go"), f); err != nil {
 				return err
@@ -114,12 +121,17 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 		selectable = selectable || len(r.SelectableFields) > 0
 	}
 	addDefaultingHooks, addFieldLabelConversions := s.free("addDefaultingHooks"), s.free("addFieldLabelConversions")
+	addHubConversions := s.free("addHubConversions")
 	funcs = append(funcs, jen.Id("RegisterDefaults"))
 	if hooked {
 		funcs = append(funcs, jen.Id(addDefaultingHooks))
 	}
 	if selectable {
 		funcs = append(funcs, jen.Id(addFieldLabelConversions))
+	}
+	spokes := methodSpokes(v)
+	if len(spokes) > 0 {
+		funcs = append(funcs, jen.Id(addHubConversions))
 	}
 	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(funcs...))
 	if !s.has("Kind") {
@@ -165,6 +177,89 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 		f.Line()
 		emitFieldLabelConversions(f, v, addFieldLabelConversions, gv)
 	}
+	if len(spokes) > 0 {
+		f.Line()
+		emitHubConversions(f, g, spokes, addHubConversions)
+	}
+}
+
+// methodSpokes are the kinds of a version that convert to and from their hub with their own
+// ConvertTo and ConvertFrom.
+func methodSpokes(v *model.Version) []*model.Resource {
+	var out []*model.Resource
+	for _, r := range v.Resources {
+		if r.ConvertsByMethods() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// emitOwnRegistrationHubConversions fills the register file of a package that registers its
+// types itself, when kinds of it convert with their own methods: the conversions are
+// registered with the package's localSchemeBuilder, as conversion-gen's are. It reports
+// whether there was anything to emit.
+func emitOwnRegistrationHubConversions(f *jen.File, g *model.Group, v *model.Version) bool {
+	spokes := methodSpokes(v)
+	if len(spokes) == 0 {
+		return false
+	}
+	name := scope(v.DeclPos).free("addHubConversions")
+	f.Func().Id("init").Params().Block(jen.Id("localSchemeBuilder").Dot("Register").Call(jen.Id(name)))
+	f.Line()
+	emitHubConversions(f, g, spokes, name)
+	return true
+}
+
+// emitHubConversions registers, for each kind that converts to and from its hub with its own
+// ConvertTo and ConvertFrom (controller-runtime's conversion.Convertible), conversion functions
+// that call them, for the kind and item by item for its list: the scheme then converts
+// between this version and the hub, registered as the internal version, with the user's code,
+// in process, where a CRD would call a conversion webhook.
+func emitHubConversions(f *jen.File, g *model.Group, spokes []*model.Resource, name string) {
+	f.Comment(name + " converts the kinds of this version to and from their hub with their own ConvertTo")
+	f.Comment("and ConvertFrom methods (controller-runtime's conversion.Convertible), lists item by item.")
+	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Error().BlockFunc(func(b *jen.Group) {
+		// register adds the conversion from *from to *to, whose body sees them as a and b.
+		register := func(from, to func() *jen.Statement, body ...jen.Code) {
+			b.If(jen.Err().Op(":=").Id("scheme").Dot("AddConversionFunc").Call(
+				jen.Parens(jen.Op("*").Add(from())).Parens(jen.Nil()),
+				jen.Parens(jen.Op("*").Add(to())).Parens(jen.Nil()),
+				jen.Func().Params(jen.List(jen.Id("a"), jen.Id("b")).Any(), jen.Id("_").Qual(conversionPkg, "Scope")).Error().Block(body...),
+			), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		}
+		for _, r := range spokes {
+			hub, _ := g.Hub(r.Kind)
+			spoke := func() *jen.Statement { return jen.Id(r.Kind) }
+			hubKind := func() *jen.Statement { return jen.Qual(hub.Package, r.Kind) }
+			spokeList := func() *jen.Statement { return jen.Id(r.ListKind) }
+			hubList := func() *jen.Statement { return jen.Qual(hub.Package, r.ListKind) }
+			register(spoke, hubKind, jen.Return(jen.Id("a").Assert(jen.Op("*").Add(spoke())).Dot("ConvertTo").Call(jen.Id("b").Assert(jen.Op("*").Add(hubKind())))))
+			register(hubKind, spoke, jen.Return(jen.Id("b").Assert(jen.Op("*").Add(spoke())).Dot("ConvertFrom").Call(jen.Id("a").Assert(jen.Op("*").Add(hubKind())))))
+			// items converts list a into list b item by item: method (ConvertTo or ConvertFrom)
+			// is called on each spoke item with a pointer to the hub item.
+			items := func(in, out, outItem func() *jen.Statement, method, spokeList, hubList string) []jen.Code {
+				return []jen.Code{
+					jen.List(jen.Id("in"), jen.Id("out")).Op(":=").List(jen.Id("a").Assert(jen.Op("*").Add(in())), jen.Id("b").Assert(jen.Op("*").Add(out()))),
+					jen.Id("out").Dot("ListMeta").Op("=").Id("in").Dot("ListMeta"),
+					jen.Id("out").Dot("Items").Op("=").Nil(),
+					jen.If(jen.Id("in").Dot("Items").Op("!=").Nil()).Block(
+						jen.Id("out").Dot("Items").Op("=").Make(jen.Index().Add(outItem()), jen.Len(jen.Id("in").Dot("Items"))),
+					),
+					jen.For(jen.Id("i").Op(":=").Range().Id("in").Dot("Items")).Block(
+						jen.If(
+							jen.Err().Op(":=").Id(spokeList).Dot("Items").Index(jen.Id("i")).Dot(method).Call(jen.Op("&").Id(hubList).Dot("Items").Index(jen.Id("i"))),
+							jen.Err().Op("!=").Nil(),
+						).Block(jen.Return(jen.Err())),
+					),
+					jen.Return(jen.Nil()),
+				}
+			}
+			register(spokeList, hubList, items(spokeList, hubList, hubKind, "ConvertTo", "in", "out")...)
+			register(hubList, spokeList, items(hubList, spokeList, spoke, "ConvertFrom", "out", "in")...)
+		}
+		b.Return(jen.Nil())
+	})
 }
 
 // emitFieldLabelConversions lets field selectors name the kinds' selectable fields in this

@@ -57,6 +57,9 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, pkg := range inputs {
 		tags.addPackageTagValues(ctx.Load.Universe[pkg], conversionTag, peers[pkg]...)
 	}
+	for _, t := range convertedByMethods(ctx.Project, ctx.Load.Universe, peers) {
+		tags.addTypeTag(t, conversionTag, "false")
+	}
 
 	args := cgargs.New()
 	args.OutputFile = conversionFile
@@ -95,22 +98,38 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 }
 
 // conversionPeers maps the import path of every version package that holds conversions to
-// the packages it converts to and from, sorted.
+// the packages it converts to and from, sorted. A kind that converts with its own ConvertTo
+// and ConvertFrom (controller-runtime's) needs no conversion-gen functions between its
+// version and its hub. Its version imports the hub for them, so conversion-gen's functions
+// for other kinds of the same two versions go into that version too, whatever the priority:
+// the two packages then import each other in one direction only.
 func conversionPeers(p *model.Project) map[string][]string {
 	sets := map[string]map[string]bool{}
+	type pair struct{ a, b *model.Version }
 	for _, g := range p.Groups {
 		rank := map[*model.Version]int{}
 		for i, v := range g.ByPriority() {
 			rank[v] = i
 		}
+		importer := map[pair]*model.Version{}
+		for _, v := range g.Versions {
+			for _, r := range v.Resources {
+				if hub, _ := g.Hub(r.Kind); hub != nil && r.ConvertsByMethods() {
+					importer[pair{v, hub}], importer[pair{hub, v}] = v, v
+				}
+			}
+		}
 		for _, v := range g.Versions {
 			for _, r := range v.Resources {
 				hub, _ := g.Hub(r.Kind)
-				if hub == nil || hub == v {
+				if hub == nil || hub == v || r.ConvertsByMethods() {
 					continue
 				}
 				low, high := v, hub
 				if hub != g.Internal && rank[low] < rank[high] {
+					low, high = high, low
+				}
+				if in := importer[pair{low, high}]; in != nil && in != low {
 					low, high = high, low
 				}
 				if sets[low.Package] == nil {
@@ -125,6 +144,58 @@ func conversionPeers(p *model.Project) map[string][]string {
 		out[pkg] = slices.Sorted(maps.Keys(set))
 	}
 	return out
+}
+
+// convertedByMethods returns the types of conversion-gen's input packages that only kinds
+// converting with their own ConvertTo and ConvertFrom reach: the kind, its list and the types
+// of its fields declared in the package, unless another kind of the package reaches them too.
+// conversion-gen would otherwise convert them to their namesakes in the hub's package, and
+// stop at the first field that differs, for conversions nothing calls. Tagged
+// +k8s:conversion-gen=false, it leaves them out.
+func convertedByMethods(p *model.Project, universe types.Universe, peers map[string][]string) []*types.Type {
+	var out []*types.Type
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			if _, input := peers[v.Package]; !input {
+				continue
+			}
+			pkg := universe[v.Package]
+			byMethods, others := map[*types.Type]bool{}, map[*types.Type]bool{}
+			for _, r := range v.Resources {
+				reached := others
+				if r.ConvertsByMethods() {
+					reached = byMethods
+				}
+				reach(pkg.Types[r.Kind], v.Package, reached)
+				reach(pkg.Types[r.ListKind], v.Package, reached)
+			}
+			for t := range byMethods {
+				if !others[t] {
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b *types.Type) int { return strings.Compare(a.Name.String(), b.Name.String()) })
+	return out
+}
+
+// reach adds t, when package pkg declares it, and every type of pkg that its fields,
+// elements, keys and underlying types lead to. Types of other packages lead nowhere in pkg:
+// pkg imports them.
+func reach(t *types.Type, pkg string, seen map[*types.Type]bool) {
+	if t == nil || seen[t] || (t.Name.Package != "" && t.Name.Package != pkg) {
+		return
+	}
+	if t.Name.Package == pkg {
+		seen[t] = true
+	}
+	for _, m := range t.Members {
+		reach(m.Type, pkg, seen)
+	}
+	reach(t.Elem, pkg, seen)
+	reach(t.Key, pkg, seen)
+	reach(t.Underlying, pkg, seen)
 }
 
 func versionInDir(p *model.Project, dir string) *model.Version {

@@ -116,7 +116,8 @@ type Version struct {
 	Resources []*Resource `json:"resources,omitempty"`
 	// OwnRegistration says the package registers its types itself (it declares AddToScheme,
 	// and localSchemeBuilder, as Kubernetes' and register-gen's register.go files do): apigen
-	// generates no register file for it.
+	// generates no register file for it, except one that registers the conversions of kinds
+	// that convert with their own ConvertTo and ConvertFrom.
 	OwnRegistration bool `json:"ownRegistration,omitempty"`
 	// ControllerRuntime says the package registers its kinds with controller-runtime's
 	// scheme.Builder (kubebuilder's groupversion_info.go: GroupVersion, SchemeBuilder,
@@ -213,6 +214,13 @@ type Resource struct {
 	// generated Default hook calls first. Only defaulter-gen knows, so its run (kube.Defaulter)
 	// sets it, before apigen's own emitters run; the parsed model does not have it.
 	ObjectDefaulter bool `json:"-"`
+	// Conversion is the part the kind's type in this version plays in controller-runtime's
+	// conversions (sigs.k8s.io/controller-runtime/pkg/conversion), as a kubebuilder API with
+	// several versions writes them; empty when it plays none.
+	Conversion ConversionRole `json:"conversion,omitempty"`
+	// ConversionPos is where the method that gives the type its part is declared: Hub, or
+	// ConvertTo.
+	ConversionPos token.Position `json:"conversionPos,omitzero"`
 	// Schema is the kind's OpenAPI v3 schema in this version as JSON, as its
 	// CustomResourceDefinition would carry it (validation markers, CEL rules, defaults), without
 	// descriptions: the server enforces it as kube-apiserver enforces a CRD's.
@@ -222,6 +230,19 @@ type Resource struct {
 	Marker string         `json:"-"`
 	Pos    token.Position `json:"pos"`
 }
+
+// ConversionRole is the part a kind's type plays in controller-runtime's conversions.
+type ConversionRole string
+
+const (
+	// ConversionHub is a type with a Hub() method (conversion.Hub): the kind's hub, which must be
+	// its storage version.
+	ConversionHub ConversionRole = "hub"
+	// ConversionSpoke is a type with ConvertTo(conversion.Hub) error and
+	// ConvertFrom(conversion.Hub) error (conversion.Convertible): the server converts it to and
+	// from the kind's hub by calling them, and conversion-gen leaves it alone.
+	ConversionSpoke ConversionRole = "spoke"
+)
 
 // PrintColumn is one column of kubectl get's table output, as in a CRD's
 // additionalPrinterColumns.
@@ -327,6 +348,11 @@ type Hooks struct {
 	WarningsOnCreate     bool `json:"warningsOnCreate,omitempty"` // WarningsOnCreate(ctx) []string
 	WarningsOnUpdate     bool `json:"warningsOnUpdate,omitempty"` // WarningsOnUpdate(ctx, old) []string
 }
+
+// ConvertsByMethods reports whether the kind converts to and from its hub in this version
+// with its own ConvertTo and ConvertFrom methods (controller-runtime's), not with Convert_
+// functions.
+func (r *Resource) ConvertsByMethods() bool { return r.Conversion == ConversionSpoke }
 
 // Kind returns the resource of a kind in this version, or nil.
 func (v *Version) Kind(kind string) *Resource {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	gengotypes "k8s.io/gengo/v2/types"
+
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -67,4 +69,98 @@ func readConversion(fn *ast.FuncDecl, outName string, pos token.Position) model.
 	})
 	c.Sets = slices.Sorted(maps.Keys(sets))
 	return c
+}
+
+// crConversionPkg declares controller-runtime's conversion interfaces: Hub, a type with a
+// Hub() method, and Convertible, one with ConvertTo and ConvertFrom.
+const crConversionPkg = "sigs.k8s.io/controller-runtime/pkg/conversion"
+
+// convertSignature is ConvertTo's and ConvertFrom's signature in conversion.Convertible.
+var convertSignature = funcString(crConversionPkg+".Hub", []string{"error"})
+
+// conversionRole reads the part a kind's type plays in controller-runtime's conversions: a
+// type with Hub() is a hub; one with ConvertTo and ConvertFrom of Convertible's signature is a
+// spoke. A method named Hub, ConvertTo or ConvertFrom with another signature is some other
+// method and plays no part, except when its twin has Convertible's signature: then the user
+// meant a spoke, which needs both directions.
+func (p *parser_) conversionRole(t *gengotypes.Type) (model.ConversionRole, token.Position) {
+	if t == nil {
+		return "", token.Position{}
+	}
+	kind := t.Name.Name
+	signature := func(name string) (string, bool) {
+		m, ok := t.Methods[name]
+		if !ok || m.Signature == nil {
+			return "", false
+		}
+		return describe(m.Signature, t), true
+	}
+	if sig, _ := signature("Hub"); sig == "func()" {
+		return model.ConversionHub, p.pos(p.methods[kind+".Hub"])
+	}
+	to, _ := signature("ConvertTo")
+	from, _ := signature("ConvertFrom")
+	switch {
+	case to == convertSignature && from == convertSignature:
+		return model.ConversionSpoke, p.pos(p.methods[kind+".ConvertTo"])
+	case to == convertSignature || from == convertSignature:
+		have, want := "ConvertTo", "ConvertFrom"
+		if from == convertSignature {
+			have, want = want, have
+		}
+		if sig, ok := signature(want); ok {
+			p.errs.Add(p.pos(p.methods[kind+"."+want]), "method %s.%s has signature %s; with %s.%s it must implement controller-runtime's conversion.Convertible, which needs %s",
+				kind, want, sig, kind, have, convertSignature)
+		} else {
+			p.errs.Add(p.pos(p.methods[kind+"."+have]), "%s has %s but no %s; controller-runtime's conversion.Convertible needs both, so that the server converts %s to its hub and back: add func (*%s) %s(%s conversion.Hub) error",
+				kind, have, want, kind, kind, want, map[string]string{"ConvertTo": "dst", "ConvertFrom": "src"}[want])
+		}
+	}
+	return "", token.Position{}
+}
+
+// checkMethodConversions checks the controller-runtime conversions of a group's kinds. The
+// hub, the version whose type has Hub(), must be the kind's storage version: that type is the
+// internal version every request converts through (kubebuilder marks it
+// +kubebuilder:storageversion too). A spoke needs a hub to convert to. A group with internal
+// types converts through them, with Convert_ functions, so Hub() and ConvertTo there would
+// never be called.
+func (p *parser_) checkMethodConversions(g *model.Group) {
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			if r.Conversion == "" {
+				continue
+			}
+			method := map[model.ConversionRole]string{model.ConversionHub: "Hub", model.ConversionSpoke: "ConvertTo"}[r.Conversion]
+			stored, _ := g.Stored(r.Kind)
+			switch {
+			case g.Internal != nil:
+				p.errs.Add(r.ConversionPos, "method %s.%s is never called: group %s has internal types in %s, which are every kind's hub; convert %s to and from them with Convert_ functions",
+					r.Kind, method, g.Name, g.Internal.Dir, v.Name)
+			case stored == nil:
+				// No storage version: validation reports it.
+			case r.Conversion == model.ConversionHub && stored != v:
+				p.errs.Add(r.ConversionPos, "method %s.Hub makes %s the hub of %s, but its storage version is %s; the server converts every version through the storage version: move Hub() to %s's %s (and ConvertTo/ConvertFrom to %s's), or make %s the storage version",
+					r.Kind, v.Name, r.Kind, stored.Name, stored.Name, r.Kind, v.Name, v.Name)
+			case r.Conversion == model.ConversionSpoke && stored == v:
+				if !hasHub(g, r.Kind) { // else reported at the Hub method
+					p.errs.Add(r.ConversionPos, "method %s.ConvertTo is never called: %s is %s's storage version, which is its hub; give %s's %s a Hub() method instead, and ConvertTo/ConvertFrom to the other versions",
+						r.Kind, v.Name, r.Kind, v.Name, r.Kind)
+				}
+			case r.Conversion == model.ConversionSpoke && stored.Kind(r.Kind).Conversion != model.ConversionHub:
+				p.errs.Add(r.ConversionPos, "method %s.ConvertTo converts %s to its hub, but %s's storage version %s declares no Hub() on %s; add func (*%s) Hub() {} in %s",
+					r.Kind, v.Name, r.Kind, stored.Name, r.Kind, r.Kind, stored.Dir)
+			}
+		}
+	}
+}
+
+// hasHub reports whether a version of the group gives kind a Hub() method.
+func hasHub(g *model.Group, kind string) bool {
+	for _, v := range g.Versions {
+		if r := v.Kind(kind); r != nil && r.Conversion == model.ConversionHub {
+			return true
+		}
+	}
+	return false
 }

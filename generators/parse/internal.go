@@ -60,6 +60,7 @@ func (p *parser_) settleGroupPackages(g *model.Group) {
 		}
 		r := *h.Resource
 		r.Storage = false
+		r.Conversion, r.ConversionPos = "", token.Position{}
 		readShape(&r, st)
 		r.Hooks = p.hooks(gp.gpkg.Types[r.Kind], &r)
 		internal.Resources = append(internal.Resources, &r)

@@ -54,6 +54,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.settleGroupPackages(g)
 		p.checkInstalledDefaults(g)
 		p.checkStrategyHooks(g)
+		p.checkMethodConversions(g)
 		p.checkSelectableFields(g)
 		p.checkScale(g)
 		p.checkCustomSubresources(g)
@@ -642,6 +643,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
 	r.Hooks = p.hooks(gpkg.Types[kind], r)
+	r.Conversion, r.ConversionPos = p.conversionRole(gpkg.Types[kind])
 	if r.Hooks.ValidateStatusUpdate && !r.Subresources.Status {
 		p.errs.Add(p.pos(p.methods[kind+".ValidateStatusUpdate"]), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
 	}
