@@ -75,6 +75,7 @@ func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 		return err
 	}
 	withholdUnpublishableDefaults(ctx, &tags)
+	alignPatchTags(ctx, &tags)
 	inputs, err := openAPIInputs(ctx.Load, pkgs, &tags)
 	if err != nil {
 		return err
@@ -301,4 +302,40 @@ func restFriendlyName(importPath string) string {
 		parts[0] = strings.Join(host, ".")
 	}
 	return strings.Join(parts, ".")
+}
+
+// patchTags are the strategic-merge-patch tags openapi-gen requires, as comment tags, to equal
+// the struct tags of the same name, one value each.
+var patchTags = []string{"patchMergeKey", "patchStrategy"}
+
+// alignPatchTags gives openapi-gen each field's patch comment tags as its struct tags have
+// them: strategic merge patch reads the struct tags, so they are what the served OpenAPI must
+// say. openapi-gen instead fails, naming no file, on a comment tag written twice ("multiple
+// values are not allowed for tag patchMergeKey") or one that differs from the struct tag.
+// A repeated tag of the struct tag's value is harmless; a different value is a warning at the
+// type, since the server patches by the struct tag.
+func alignPatchTags(ctx *engine.Context, tags *tagEdits) {
+	for _, v := range versions(ctx.Project) {
+		pkg := ctx.Load.Universe[v.Package]
+		if pkg == nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+			t := pkg.Types[name]
+			for _, m := range t.Members {
+				for _, tag := range patchTags {
+					comment := slices.Compact(slices.Sorted(slices.Values(tagValues(m.CommentLines, tag))))
+					structTag := reflect.StructTag(m.Tags).Get(tag)
+					if len(comment) == 0 && structTag == "" || slices.Equal(comment, []string{structTag}) && len(tagValues(m.CommentLines, tag)) == 1 {
+						continue
+					}
+					if len(comment) > 0 && !slices.Equal(comment, []string{structTag}) {
+						ctx.Warn(v.DeclPos[name], "%s.%s: +%s=%s in its comment differs from its struct tag %s:%q; strategic merge patch uses the struct tag, and so does the served OpenAPI",
+							name, m.Name, tag, strings.Join(comment, ","), tag, structTag)
+					}
+					tags.setMemberTag(t, m.Name, tag, structTag)
+				}
+			}
+		}
+	}
 }

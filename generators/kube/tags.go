@@ -54,6 +54,15 @@ func (e *tagEdits) addMemberTag(t *types.Type, member, name, value string) {
 	}
 }
 
+// setMemberTag makes "+name=value" the only +name line of a struct member's comments, or
+// takes every +name line out when value is empty.
+func (e *tagEdits) setMemberTag(t *types.Type, member, name, value string) {
+	e.removeMemberTag(t, member, name)
+	if value != "" {
+		e.addMemberTag(t, member, name, value)
+	}
+}
+
 // removeMemberTag takes every "+name=..." line out of the comments of a struct member.
 func (e *tagEdits) removeMemberTag(t *types.Type, member, name string) {
 	for i := range t.Members {
