@@ -18,6 +18,7 @@ import (
 	"k8s.io/apiserver/pkg/registry/rest"
 
 	v1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
+	"example.com/wardle/pkg/cmd/server"
 )
 
 // Name is the one ServerInfo there is: the server that answers.
@@ -97,23 +98,14 @@ func (s *Storage) List(ctx context.Context, options *metainternalversion.ListOpt
 	return list, nil
 }
 
-// Watch answers GET serverinfos?watch=true: the object as ADDED when the watch starts from no
-// resource version (or "0"), then nothing until the client goes away, since it never changes.
+// Watch answers GET serverinfos?watch=true. The object never changes while the server runs, so
+// a watch is its start and then nothing until the client goes away: the object as ADDED (a
+// client-go informer's streaming list also gets the bookmark that ends its initial list), or
+// nothing from a resource version the client already has.
 func (s *Storage) Watch(ctx context.Context, options *metainternalversion.ListOptions) (watch.Interface, error) {
-	events := make(chan watch.Event, 1)
-	info := s.info()
-	if options == nil || options.ResourceVersion == "" || options.ResourceVersion == "0" {
-		if matches(info, options) {
-			events <- watch.Event{Type: watch.Added, Object: info}
-		}
+	var selected []runtime.Object
+	if info := s.info(); matches(info, options) {
+		selected = append(selected, info)
 	}
-	w := watch.NewProxyWatcher(events)
-	go func() {
-		select {
-		case <-ctx.Done():
-			w.Stop()
-		case <-w.StopChan():
-		}
-	}()
-	return w, nil
+	return server.StaticWatch(ctx, options, resourceVersion, &v1beta1.ServerInfo{}, selected...)
 }
