@@ -1,8 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/tools/cache"
 )
 
 // checkServerInfo drives examples/wardle's serverinfos, a kind served by the project's own
@@ -46,6 +52,25 @@ func checkServerInfo(t *testing.T, k *kubectl) {
 	if out := k.ok(t, "get", "--raw", "/apis/"+wardleGroup+"/v1beta1/serverinfos?watch=true&timeoutSeconds=1"); !strings.Contains(out, `"type":"ADDED"`) || !strings.Contains(out, `"name":"server"`) {
 		t.Errorf("watch of serverinfos: want the ADDED server, got:\n%s", out)
 	}
+
+	// A streaming list, as client-go's informers start by default, ends in the bookmark that
+	// says the initial list is complete; and an informer with client-go's defaults syncs.
+	out := k.ok(t, "get", "--raw", "/apis/"+wardleGroup+"/v1beta1/serverinfos?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1")
+	if !strings.Contains(out, `"type":"ADDED"`) || !strings.Contains(out, `"type":"BOOKMARK"`) || !strings.Contains(out, `"k8s.io/initial-events-end":"true"`) {
+		t.Errorf("streaming list of serverinfos: want the ADDED server and the bookmark annotated k8s.io/initial-events-end, got:\n%s", out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	factory := dynamicinformer.NewDynamicSharedInformerFactory(dynamicFor(t, k.kubeconfig), 0)
+	informer := factory.ForResource(schema.GroupVersionResource{Group: wardleGroup, Version: "v1beta1", Resource: "serverinfos"}).Informer()
+	factory.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+		t.Error("an informer of serverinfos with client-go's defaults did not sync in 30s")
+	} else if keys := informer.GetStore().ListKeys(); len(keys) != 1 || keys[0] != "server" {
+		t.Errorf("the synced informer of serverinfos holds %v, want [server]", keys)
+	}
+	cancel()
+	factory.Shutdown()
 
 	// Verbs the storage does not serve: what kube-apiserver answers for them.
 	r := k.fails(t, "apiVersion: "+wardleGroup+"/v1beta1\nkind: ServerInfo\nmetadata: {name: mine}\ngoVersion: go1\nstartTime: \"2026-01-01T00:00:00Z\"\n", "create", "-f", "-")
