@@ -194,6 +194,14 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		switch ns, _, _ := strings.Cut(text, ":"); ns {
 		case Namespace:
 			return nil, r.unknown(text, target, pos)
+		case "k8s":
+			// Declarative validation's tags: one without the meaning kube-apiserver gives it
+			// here is reported, never silently dropped.
+			if written, why, ok := k8sTag(text); ok {
+				return &Marker{Def: &Definition{Name: written, Target: target, PassThrough: true, NoEffect: why},
+					Name: written, Pos: pos}, nil
+			}
+			return nil, nil
 		case Kubebuilder:
 			// controller-gen's markers mean something to a kubebuilder user: one apigen does
 			// not know is accepted, and reported as having no effect.
