@@ -19,6 +19,10 @@ type Context struct {
 	// GoHeader is the complete header of a generated Go file, up to (not including) the
 	// package clause: build tag, the user's boilerplate and the "Code generated" line.
 	GoHeader []byte
+	// ScaffoldConversions asks the conversion generator to plan a user-owned stub of each
+	// conversion function conversion-gen leaves to the user (apigen generate
+	// --scaffold-conversions) instead of failing on them.
+	ScaffoldConversions bool
 	// Warnings are what generators found that does not stop generation (a hand-written
 	// conversion that drops a field); the run reports them with the model's.
 	Warnings model.ErrorList

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -11,24 +12,64 @@ import (
 // paths to file contents. Nothing reaches the disk until every generator has succeeded.
 type Output struct {
 	files map[string][]byte
+	// scaffolds are user-owned files: written once, when absent, and never compared again;
+	// notes say what the user must do with each once it is written.
+	scaffolds map[string][]byte
+	notes     map[string]string
 }
 
 // NewOutput returns an empty Output.
-func NewOutput() *Output { return &Output{files: map[string][]byte{}} }
+func NewOutput() *Output {
+	return &Output{files: map[string][]byte{}, scaffolds: map[string][]byte{}, notes: map[string]string{}}
+}
 
 // Add records a file. Two generators writing the same path, or a path that would escape the
 // project root, is a bug in apigen and is reported as an error.
 func (o *Output) Add(name string, data []byte) error {
-	clean := path.Clean(name)
-	if clean != name || path.IsAbs(name) || clean == "." || strings.HasPrefix(clean, "../") || clean == ".." {
-		return fmt.Errorf("invalid output path %q: must be a clean path inside the project", name)
-	}
-	if _, ok := o.files[name]; ok {
-		return fmt.Errorf("output path %q is generated twice", name)
+	if err := o.checkPath(name); err != nil {
+		return err
 	}
 	o.files[name] = data
 	return nil
 }
+
+// AddScaffold records a user-owned file (a stub the user finishes: custom storage, a custom
+// subresource, a conversion function): a run writes it only when it is absent, and once it
+// exists it is the user's, never compared or overwritten. note completes "apigen: wrote <name>"
+// with what the user must do next.
+func (o *Output) AddScaffold(name string, data []byte, note string) error {
+	if err := o.checkPath(name); err != nil {
+		return err
+	}
+	o.scaffolds[name], o.notes[name] = data, note
+	return nil
+}
+
+// ScaffoldNote is what the user must do with a user-owned file once it is written.
+func (o *Output) ScaffoldNote(name string) string { return o.notes[name] }
+
+// checkPath refuses a path outside the project or one already in the output.
+func (o *Output) checkPath(name string) error {
+	clean := path.Clean(name)
+	if clean != name || path.IsAbs(name) || clean == "." || strings.HasPrefix(clean, "../") || clean == ".." {
+		return fmt.Errorf("invalid output path %q: must be a clean path inside the project", name)
+	}
+	_, generated := o.files[name]
+	_, scaffolded := o.scaffolds[name]
+	if generated || scaffolded {
+		return fmt.Errorf("output path %q is generated twice", name)
+	}
+	return nil
+}
+
+// Scaffold returns a user-owned file's contents and whether it is in the output.
+func (o *Output) Scaffold(name string) ([]byte, bool) {
+	b, ok := o.scaffolds[name]
+	return b, ok
+}
+
+// Scaffolds returns the paths of the user-owned files, sorted.
+func (o *Output) Scaffolds() []string { return slices.Sorted(maps.Keys(o.scaffolds)) }
 
 // Replace changes the contents of a file already in the output.
 func (o *Output) Replace(name string, data []byte) error {
@@ -58,15 +99,8 @@ func (o *Output) Paths() []string {
 // Len is the number of files in the output.
 func (o *Output) Len() int { return len(o.files) }
 
-// Equal reports whether two outputs hold the same files with the same bytes.
+// Equal reports whether two outputs hold the same files, generated and user-owned, with the
+// same bytes.
 func (o *Output) Equal(other *Output) bool {
-	if len(o.files) != len(other.files) {
-		return false
-	}
-	for name, data := range o.files {
-		if b, ok := other.files[name]; !ok || string(b) != string(data) {
-			return false
-		}
-	}
-	return true
+	return maps.EqualFunc(o.files, other.files, slices.Equal) && maps.EqualFunc(o.scaffolds, other.scaffolds, slices.Equal)
 }

@@ -188,3 +188,38 @@ func TestRefusesOtherToolsGeneratedFiles(t *testing.T) {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
 }
+
+// TestScaffoldsAreWrittenOnceThenTheUsers plans a user-owned stub: missing, verify's plan is
+// not current and names it; Apply writes it; from then on it is the user's, whatever it holds.
+func TestScaffoldsAreWrittenOnceThenTheUsers(t *testing.T) {
+	root := t.TempDir()
+	out := NewOutput()
+	if err := out.AddScaffold("pkg/registry/g/k/storage.go", []byte("package k // stub\n"), ", yours"); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Add("pkg/registry/g/k/storage.go", goFile("")); err == nil {
+		t.Error("a generated file at a stub's path was accepted")
+	}
+	plan, err := NewPlan(root, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Current() || len(plan.Missing) != 1 || !strings.Contains(plan.Diff(), "missing: pkg/registry/g/k/storage.go (yours to write") {
+		t.Fatalf("plan without the stub: current %v, missing %v, diff:\n%s", plan.Current(), plan.Missing, plan.Diff())
+	}
+	sum, err := plan.Apply()
+	if err != nil || len(sum.Scaffolded) != 1 || out.ScaffoldNote(sum.Scaffolded[0]) != ", yours" {
+		t.Fatalf("apply: %v, %+v", err, sum)
+	}
+	writeTree(t, root, map[string][]byte{"pkg/registry/g/k/storage.go": []byte("package k // the user's now\n")})
+	plan, err = NewPlan(root, out)
+	if err != nil || !plan.Current() || len(plan.Stale) != 0 {
+		t.Fatalf("plan with the user's file: %v, current %v, stale %v", err, plan.Current(), plan.Stale)
+	}
+	if _, err := plan.Apply(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "pkg/registry/g/k/storage.go")); string(got) != "package k // the user's now\n" {
+		t.Errorf("the user's file was rewritten: %q", got)
+	}
+}

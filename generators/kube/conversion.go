@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"maps"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/templates"
 )
 
 const (
@@ -61,10 +63,41 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		tags.addTypeTag(t, conversionTag, "false")
 	}
 
+	files, missing, err := runConversionGen(ctx, inputs, dirs)
+	if err != nil {
+		return err
+	}
+	if len(missing.Errors) > 0 && ctx.ScaffoldConversions {
+		// Plan the stubs, and run conversion-gen again over a universe that has them, as it
+		// would over the tree once they are written: it then registers them as the user's
+		// conversions. One load, and the output generate writes is the output verify expects.
+		if err := planConversionStubs(ctx, out, missing, &tags); err != nil {
+			return err
+		}
+		if files, missing, err = runConversionGen(ctx, inputs, dirs); err != nil {
+			return err
+		}
+	}
+	if len(missing.Errors) > 0 {
+		return missing
+	}
+	for _, name := range files.Paths() {
+		src, _ := files.Get(name)
+		if err := out.Add(name, src); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runConversionGen runs conversion-gen over inputs and reads its output: the conversion
+// functions it left to the user that the user has not written, and (as warnings) the
+// hand-written ones that lose a field.
+func runConversionGen(ctx *engine.Context, inputs []string, dirs map[string]string) (*engine.Output, *MissingConversions, error) {
 	args := cgargs.New()
 	args.OutputFile = conversionFile
 	files := engine.NewOutput()
-	err = run(ctx, files, upstream{
+	err := run(ctx, files, upstream{
 		name:              "conversion-gen",
 		nameSystems:       cggen.NameSystems(),
 		defaultNameSystem: cggen.DefaultNameSystem(),
@@ -75,7 +108,7 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		},
 	})
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	missing := &MissingConversions{}
 	for _, name := range files.Paths() {
@@ -83,18 +116,71 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		v := versionInDir(ctx.Project, path.Dir(name))
 		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
 		if err != nil {
-			return fmt.Errorf("reading %s: %w", name, err)
+			return nil, nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		missing.find(f, v, ctx.Load.Universe[v.Package].Functions)
-		warnLostFields(ctx, f, v)
-		if err := out.Add(name, src); err != nil {
-			return err
+		if len(missing.Errors) == 0 {
+			warnLostFields(ctx, f, v)
 		}
 	}
-	if len(missing.Errors) > 0 {
-		return missing
+	return files, missing, nil
+}
+
+// planConversionStubs adds, per version directory, the user-owned file with a stub of each
+// conversion function conversion-gen left to the user (it calls the generated autoConvert
+// function, then fails until finished), and declares the stubs in the shared universe for the
+// rest of the run, as the parser would have read them. A directory whose stub file exists
+// already is the user's: the run fails, naming the functions to add there.
+func planConversionStubs(ctx *engine.Context, out *engine.Output, missing *MissingConversions, tags *tagEdits) error {
+	for _, dir := range slices.Sorted(maps.Keys(missing.Stubs)) {
+		v := versionInDir(ctx.Project, dir)
+		file := path.Join(dir, ConversionStubFile)
+		if hasFile(ctx, v, ConversionStubFile) {
+			errs := slices.Clone(missing.Errors)
+			errs.Add(token.Position{Filename: file, Line: 1, Column: 1}, "%s is yours already, so apigen writes no conversion stubs into it; write the functions named here in it or in another file of package %s",
+				file, path.Base(v.Package))
+			return errs.Err()
+		}
+		stubs := missing.Stubs[dir]
+		data := struct {
+			Package string
+			Imports []struct{ Name, Path string }
+			Stubs   []ConversionStub
+		}{Package: path.Base(dir), Stubs: stubs}
+		imports := map[string]string{}
+		for _, s := range stubs {
+			maps.Copy(imports, s.Imports)
+		}
+		for _, name := range slices.Sorted(maps.Keys(imports)) {
+			data.Imports = append(data.Imports, struct{ Name, Path string }{name, imports[name]})
+		}
+		content, err := templates.RenderScaffold("scaffold/api/conversion.go.tmpl", file, data)
+		if err != nil {
+			return err
+		}
+		note := fmt.Sprintf(" with %d conversion stubs: finish them, they fail until you do", len(stubs))
+		if err := out.AddScaffold(file, content, note); err != nil {
+			return err
+		}
+		for _, s := range stubs {
+			tags.declareConversion(ctx.Load.Universe, v.Package, s.Name, s.inType, s.outType)
+		}
 	}
 	return nil
+}
+
+// hasFile reports whether version v's package has a Go file named name, as the load saw it.
+func hasFile(ctx *engine.Context, v *model.Version, name string) bool {
+	pkg := ctx.Load.Package(v.Package)
+	if pkg == nil {
+		return false
+	}
+	for _, f := range pkg.GoFiles {
+		if filepath.Base(f) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // conversionPeers maps the import path of every version package that holds conversions to
@@ -226,6 +312,8 @@ type ConversionStub struct {
 	Imports map[string]string
 	// Reasons are conversion-gen's words for what it could not convert.
 	Reasons []string
+	// inType and outType are the types it converts.
+	inType, outType types.Name
 }
 
 // Signature is the function's declaration, as the user writes it in the version package.
@@ -251,7 +339,8 @@ func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[s
 	// stubFor describes the function name converting *in to *out, both as the generated file
 	// writes them.
 	stubFor := func(name string, in, out ast.Expr) ConversionStub {
-		stub := ConversionStub{Name: name, In: exprString(in), Out: exprString(out), Imports: map[string]string{}}
+		stub := ConversionStub{Name: name, In: exprString(in), Out: exprString(out), Imports: map[string]string{},
+			inType: typeName(in, v.Package, imports), outType: typeName(out, v.Package, imports)}
 		for _, e := range []ast.Expr{in, out} {
 			if sel, ok := e.(*ast.SelectorExpr); ok {
 				if pkg, ok := sel.X.(*ast.Ident); ok {

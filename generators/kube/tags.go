@@ -133,3 +133,28 @@ func hasTag(lines []string, name string) bool {
 func tagValues(lines []string, name string) []string {
 	return gengo.ExtractCommentTags("+", lines)[name]
 }
+
+// declareConversion declares in package pkg of the universe the conversion function
+// func name(in *in, out *out, s conversion.Scope) error, as gengo's parser would read it from a
+// file not yet written (a planned stub), so that conversion-gen takes it for the user's.
+func (e *tagEdits) declareConversion(u types.Universe, pkg, name string, in, out types.Name) {
+	p := u.Package(pkg)
+	if _, ok := p.Functions[name]; ok {
+		return
+	}
+	ptr := func(n types.Name) *types.Type {
+		elem := u.Type(n)
+		return &types.Type{Name: types.Name{Name: "*" + elem.Name.String()}, Kind: types.Pointer, Elem: elem}
+	}
+	scope := u.Type(types.Name{Package: "k8s.io/apimachinery/pkg/conversion", Name: "Scope"})
+	fn := &types.Type{
+		Name: types.Name{Package: pkg, Name: name},
+		Kind: types.DeclarationOf,
+		Underlying: &types.Type{Kind: types.Func, Signature: &types.Signature{
+			Parameters: []*types.ParamResult{{Name: "in", Type: ptr(in)}, {Name: "out", Type: ptr(out)}, {Name: "s", Type: scope}},
+			Results:    []*types.ParamResult{{Type: u.Type(types.Name{Name: "error"})}},
+		}},
+	}
+	p.Functions[name] = fn
+	e.undo = append(e.undo, func() { delete(p.Functions, name) })
+}

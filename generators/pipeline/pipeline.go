@@ -18,6 +18,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/manifests"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/parse"
+	"github.com/apigen-dev/apigen/generators/scaffold"
 	"github.com/apigen-dev/apigen/generators/schema"
 )
 
@@ -36,6 +37,7 @@ func All() []engine.Generator {
 		golang.Storage(),
 		golang.APIServer(),
 		golang.Server(),
+		scaffold.StorageStubs(),
 		manifests.New(),
 		docs.Generator(),
 	}
@@ -51,6 +53,9 @@ type Options struct {
 	HeaderFile string
 	// Year replaces YEAR in the boilerplate; empty leaves it as written.
 	Year string
+	// ScaffoldConversions plans stubs of the conversion functions conversion-gen leaves to
+	// the user instead of failing on them (see engine.Context).
+	ScaffoldConversions bool
 }
 
 // Result is one run: the model and the files it generates.
@@ -70,7 +75,7 @@ func Run(root string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, o.Year)}
+	ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, o.Year), ScaffoldConversions: o.ScaffoldConversions}
 	out, err := engine.Run(ctx, All())
 	if err != nil {
 		return nil, err

@@ -3,22 +3,13 @@
 package scaffold
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"go/format"
 	"io/fs"
-	"maps"
 	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
-	"text/template"
 
-	"sigs.k8s.io/yaml"
-
-	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/templates"
 )
 
@@ -90,53 +81,5 @@ func Write(root string, files []File, data any) (Result, error) {
 }
 
 func render(f File, data any) ([]byte, error) {
-	src, err := fs.ReadFile(templates.Scaffold, f.Template)
-	if err != nil {
-		return nil, err
-	}
-	t, err := template.New(f.Template).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		return nil, err
-	}
-	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
-		return nil, err
-	}
-	if strings.HasSuffix(f.Path, ".go") {
-		out, err := format.Source(b.Bytes())
-		if err != nil {
-			return nil, fmt.Errorf("scaffold %s does not format: %v", f.Path, err)
-		}
-		return out, nil
-	}
-	if strings.HasSuffix(f.Path, ".yaml") {
-		var v any
-		if err := yaml.Unmarshal(b.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("scaffold %s is not YAML: %v", f.Path, err)
-		}
-	}
-	return b.Bytes(), nil
-}
-
-// conversionStubs is the data of templates/scaffold/api/conversion.go.tmpl.
-type conversionStubs struct {
-	Package string
-	Imports []struct{ Name, Path string }
-	Stubs   []kube.ConversionStub
-}
-
-// ConversionStubs writes, in a version directory dir (project-relative), the user-owned
-// conversion file with a stub for each conversion function conversion-gen left to the user:
-// it calls the generated autoConvert function and then fails until the user finishes it.
-// It refuses to overwrite an existing file.
-func ConversionStubs(root, dir string, stubs []kube.ConversionStub) (Result, error) {
-	data := conversionStubs{Package: path.Base(dir), Stubs: stubs}
-	imports := map[string]string{}
-	for _, s := range stubs {
-		maps.Copy(imports, s.Imports)
-	}
-	for _, name := range slices.Sorted(maps.Keys(imports)) {
-		data.Imports = append(data.Imports, struct{ Name, Path string }{name, imports[name]})
-	}
-	return Write(root, []File{{Path: path.Join(dir, kube.ConversionStubFile), Template: "scaffold/api/conversion.go.tmpl"}}, data)
+	return templates.RenderScaffold(f.Template, f.Path, data)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/model"
 )
@@ -26,21 +27,28 @@ type customStorage struct {
 	DeleteCollection                                       bool
 }
 
-// StorageStubs writes the user-owned stubs of the REST storage a project writes itself, each in
-// its kind's registry package and only when its file is missing, with a method per declared
-// verb that fails until the user writes it:
+// StorageStubs returns the generator of the user-owned stubs of the REST storage a project
+// writes itself, each in its kind's registry package, with a method per declared verb that
+// fails until the user writes it. They are planned output that a run writes only when missing
+// (engine.Output.AddScaffold), so verify names a missing one:
 //   - for a kind with +apigen:storage:custom, pkg/registry/<group>/<kind>/storage.go with
 //     NewStorage, which the generated install code calls instead of NewREST;
 //   - for each custom subresource, pkg/registry/<group>/<kind>/<name>.go with New<Name>REST.
-func StorageStubs(root string, p *model.Project) (Result, error) {
-	var res Result
-	write := func(file, template string, data any) error {
-		one, err := Write(root, []File{{Path: file, Template: template, IfExists: Skip}}, data)
-		res.Written = append(res.Written, one.Written...)
-		res.Skipped = append(res.Skipped, one.Skipped...)
-		return err
+func StorageStubs() engine.Generator { return storageStubs{} }
+
+type storageStubs struct{}
+
+func (storageStubs) Name() string { return "storage-stubs" }
+
+func (storageStubs) Generate(ctx *engine.Context, out *engine.Output) error {
+	add := func(file, template string, data any) error {
+		content, err := render(File{Path: file, Template: template}, data)
+		if err != nil {
+			return err
+		}
+		return out.AddScaffold(file, content, ", REST storage that is yours: write its verbs, they fail until you do")
 	}
-	for _, g := range p.Groups {
+	for _, g := range ctx.Project.Groups {
 		for _, h := range g.Hubs() {
 			r := h.Resource
 			if cs := r.CustomStorage; cs != nil {
@@ -53,8 +61,8 @@ func StorageStubs(root string, p *model.Project) (Result, error) {
 					Get: has("get"), List: has("list"), Watch: has("watch"), Create: has("create"), Update: has("update"),
 					Delete: has("delete"), DeleteCollection: has("deletecollection"),
 				}
-				if err := write(file, "scaffold/api/storage.go.tmpl", data); err != nil {
-					return res, err
+				if err := add(file, "scaffold/api/storage.go.tmpl", data); err != nil {
+					return err
 				}
 			}
 			for _, c := range r.Subresources.Custom {
@@ -67,11 +75,11 @@ func StorageStubs(root string, p *model.Project) (Result, error) {
 					Update: slices.Contains(c.Verbs, "update"), Delete: slices.Contains(c.Verbs, "delete"),
 					Connect: slices.Contains(c.Verbs, "connect"),
 				}
-				if err := write(file, "scaffold/api/subresource.go.tmpl", data); err != nil {
-					return res, err
+				if err := add(file, "scaffold/api/subresource.go.tmpl", data); err != nil {
+					return err
 				}
 			}
 		}
 	}
-	return res, nil
+	return nil
 }

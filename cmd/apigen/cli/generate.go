@@ -2,28 +2,25 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/kube"
-	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/pipeline"
-	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
 type generateFlags struct {
 	headerFile string
 	year       string
 	noCache    bool
+	// scaffoldConversions is generate's --scaffold-conversions.
+	scaffoldConversions bool
 }
 
 func (f *generateFlags) register(cmd *cobra.Command) {
@@ -53,7 +50,7 @@ func (f *generateFlags) warnUnusedYear(root string, w io.Writer) {
 // plan runs the pipeline for the project at root and compares its output with the tree; the
 // run's warnings go to warn.
 func (f *generateFlags) plan(root string, warn io.Writer) (*engine.Plan, error) {
-	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year}, warn)
+	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year, ScaffoldConversions: f.scaffoldConversions}, warn)
 }
 
 // planAt runs the pipeline for the project at root and compares its output with the tree;
@@ -74,34 +71,16 @@ func planAt(root string, o pipeline.Options, warn io.Writer) (*engine.Plan, erro
 	return plan, err
 }
 
-// writeConversionStubs scaffolds the conversion functions a run found missing, one file per
-// version directory, and says which.
-func writeConversionStubs(w io.Writer, root string, missing *kube.MissingConversions) error {
-	for _, dir := range slices.Sorted(maps.Keys(missing.Stubs)) {
-		res, err := scaffold.ConversionStubs(root, dir, missing.Stubs[dir])
-		if err != nil {
-			return fmt.Errorf("%w; add these functions to a file of your own in %s:\n%s", err, dir, relativeTo(root, missing))
-		}
-		for _, p := range res.Written {
-			fmt.Fprintf(w, "apigen: wrote %s with %d conversion stubs: finish them, they fail until you do\n", p, len(missing.Stubs[dir]))
-		}
+// reportStubs says which user-owned stubs a run wrote, and what the user must do with each.
+func reportStubs(w io.Writer, plan *engine.Plan, scaffolded []string) {
+	for _, p := range scaffolded {
+		fmt.Fprintf(w, "apigen: wrote %s%s\n", p, plan.Output().ScaffoldNote(p))
 	}
-	return nil
-}
-
-// writeStorageStubs scaffolds the REST storage of each custom storage and custom subresource
-// that has none yet, and says which.
-func writeStorageStubs(w io.Writer, root string, p *model.Project) error {
-	res, err := scaffold.StorageStubs(root, p)
-	for _, f := range res.Written {
-		fmt.Fprintf(w, "apigen: wrote %s, REST storage that is yours: write its verbs, they fail until you do\n", f)
-	}
-	return err
 }
 
 func newGenerate() *cobra.Command {
 	var flags generateFlags
-	var dumpModel, verbose, scaffoldConversions bool
+	var dumpModel, verbose bool
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Regenerate code from the types in pkg/apis",
@@ -144,23 +123,14 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				sum.Unchanged = cached
 			} else {
 				plan, err := flags.plan(root, cmd.ErrOrStderr())
-				var missing *kube.MissingConversions
-				if scaffoldConversions && errors.As(err, &missing) {
-					if err := writeConversionStubs(cmd.OutOrStdout(), root, missing); err != nil {
-						return err
-					}
-					plan, err = flags.plan(root, cmd.ErrOrStderr())
-				}
 				if err != nil {
 					return err
 				}
 				if sum, err = plan.Apply(); err != nil {
 					return err
 				}
-				if err := writeStorageStubs(cmd.OutOrStdout(), root, plan.Project); err != nil {
-					return err
-				}
-				cache.record(plan, sum.Written, sum.Deleted)
+				reportStubs(cmd.OutOrStdout(), plan, sum.Scaffolded)
+				cache.record(plan, sum.Written, sum.Deleted, sum.Scaffolded)
 			}
 			if verbose {
 				for _, p := range sum.Written {
@@ -179,7 +149,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 		},
 	}
 	flags.register(cmd)
-	cmd.Flags().BoolVar(&scaffoldConversions, "scaffold-conversions", false,
+	cmd.Flags().BoolVar(&flags.scaffoldConversions, "scaffold-conversions", false,
 		"when conversion-gen leaves conversion functions to you, write them as stubs into <version dir>/"+kube.ConversionStubFile+
 			" (never overwritten) and generate; each stub fails at run time until you finish it")
 	cmd.Flags().BoolVar(&dumpModel, "dump-model", false, "print the model as JSON instead of writing files")

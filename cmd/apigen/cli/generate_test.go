@@ -370,7 +370,12 @@ type GadgetList struct {
 	if err := os.WriteFile(filepath.Join(dir, "pkg/apis/wardle/v1beta1/gadget_types.go"), []byte(types), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := run("generate")
+	// The stub is planned output: verify names it as missing before generate writes it.
+	code, out, errOut := run("verify")
+	if want := "missing: pkg/registry/wardle/gadget/storage.go (yours to write; apigen generate writes a stub)"; code != 1 || !strings.Contains(out, want) {
+		t.Errorf("verify before the stub exists: exit %d, want 1 and %q in:\n%s%s", code, want, out, errOut)
+	}
+	code, out, errOut = run("generate")
 	if want := "apigen: wrote pkg/registry/wardle/gadget/storage.go"; code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("generate: exit %d, want %q in:\n%s%s", code, want, out, errOut)
 	}
@@ -420,5 +425,8 @@ func TestStub(t *testing.T) {
 	}
 	if code, out, errOut := run("generate"); code != 0 || strings.Contains(out, "wrote pkg/registry") {
 		t.Errorf("a second generate: exit %d, want 0 and no stub written:\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := run("verify"); code != 0 {
+		t.Errorf("verify with the stub written: exit %d, want 0:\n%s%s", code, out, errOut)
 	}
 }
