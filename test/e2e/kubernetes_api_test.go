@@ -88,9 +88,11 @@ const scaleByHand = "kube-apiserver's hand-written storage (pkg/registry/apps) c
 // kube-apiserver v1.37 does not, even with every API enabled.
 var kubernetesAPINotServedByKubeAPIServer = map[string]string{
 	"extensions/v1beta1": "kube-apiserver stopped serving extensions/v1beta1 in v1.22; k8s.io/api still ships the types",
-	"lifecycle.k8s.io/v1alpha1": "alpha, new in v1.37: kube-apiserver does not serve it with --runtime-config=api/all=true alone " +
-		"(no feature gate is enabled here), so there is nothing to compare",
 }
+
+// kubeAPIServerFlags enable every API in kube-apiserver, and the feature gates that API
+// groups of k8s.io/api need besides (lifecycle.k8s.io, alpha since v1.37).
+var kubeAPIServerFlags = []string{"--runtime-config=api/all=true", "--feature-gates=EvictionRequestAPI=true"}
 
 // kubernetesAPINotServed are the groups of k8s.io/api the project serves no version of, and why.
 var kubernetesAPINotServed = map[string]string{
@@ -161,13 +163,14 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	t.Logf("apigen generate: exit 0 in %s wall, %s CPU, peak RSS %d MiB; %d warning lines",
 		gen.wall.Round(10*time.Millisecond), gen.cpu.Round(10*time.Millisecond), gen.maxRSS>>20, strings.Count(gen.stderr, "warning:"))
 
-	// kube-apiserver, every API enabled, for what it serves at the same group-versions.
+	// kube-apiserver, every API enabled (kubeAPIServerFlags), for what it serves at the same
+	// group-versions.
 	start := time.Now()
 	etcd, err := cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kas, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), etcd, "--runtime-config=api/all=true")
+	kas, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), etcd, kubeAPIServerFlags...)
 	if err != nil {
 		etcd.Stop()
 		t.Fatal(err)
