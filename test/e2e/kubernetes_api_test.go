@@ -234,7 +234,7 @@ func TestKubernetesAPIGroups(t *testing.T) {
 
 	// Each served group-version's resources, compared with kube-apiserver's.
 	seen := map[string]bool{}
-	kinds := 0
+	kinds, compared := 0, 0
 	for _, group := range ours {
 		gv := group.PreferredVersion.GroupVersion
 		have := discoveryResources(t, cfg, gv)
@@ -253,6 +253,7 @@ func TestKubernetesAPIGroups(t *testing.T) {
 			}
 			continue
 		}
+		compared++
 		for _, diff := range compareDiscovery(gv, want, have) {
 			seen[diff.key] = true
 			if why, ok := discoveryDifferences[diff.key]; ok {
@@ -262,7 +263,18 @@ func TestKubernetesAPIGroups(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("the generated server serves %d resources in %d groups", kinds, len(ours))
+	t.Logf("the generated server serves %d resources in %d groups; %d group-versions compared with kube-apiserver", kinds, len(ours), compared)
+	// README.md's matrix row says these figures.
+	readme := readFile(t, filepath.Join(tc.root, "README.md"))
+	for _, claim := range []string{
+		fmt.Sprintf("(%d packages, one project, one server)", len(kubernetesAPIGroups)),
+		fmt.Sprintf("serves %d groups", len(ours)),
+		fmt.Sprintf("for the %d group-versions kube-apiserver", compared),
+	} {
+		if !strings.Contains(readme, claim) {
+			t.Errorf("README.md's compatibility matrix should say %q", claim)
+		}
+	}
 	for key, why := range discoveryDifferences {
 		if !seen[key] {
 			t.Errorf("%s is listed as a difference (%s) but no longer differs; remove it", key, why)
