@@ -104,22 +104,35 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 		jen.Id("s").Op("*").Qual(genericapiserverPkg, "GenericAPIServer"),
 		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
 	).Error().BlockFunc(func(b *jen.Group) {
-		if len(p.Groups) == 0 {
+		served := servedGroups(p)
+		if len(served) == 0 {
 			b.Return(jen.Nil())
 		}
-		for i, g := range p.Groups {
+		for i, g := range served {
 			install := jen.Id(installGroupFunc(g)).Call(jen.Id("s"), jen.Id("optsGetter"))
-			if i == len(p.Groups)-1 {
+			if i == len(served)-1 {
 				b.Return(install)
 			} else {
 				b.If(jen.Err().Op(":=").Add(install), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 			}
 		}
 	})
-	for _, g := range p.Groups {
+	for _, g := range servedGroups(p) {
 		f.Line()
 		emitInstallGroup(f, p, g)
 	}
+}
+
+// servedGroups are the groups with a version that serves a resource: the generic API server
+// would list any other in discovery, with no version.
+func servedGroups(p *model.Project) []*model.Group {
+	var out []*model.Group
+	for _, g := range p.Groups {
+		if len(g.Served()) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 func installGroupFunc(g *model.Group) string {
@@ -130,7 +143,7 @@ func installGroupFunc(g *model.Group) string {
 // emitInstallGroup emits the function that builds one group's APIGroupInfo: one storage per
 // kind, shared by every version that declares the kind, converting to and from its hub.
 func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
-	versions := g.ByPriority()
+	versions := g.Served()
 	serverPkg := path.Join(p.Module, serverDir)
 	f.Comment(fmt.Sprintf("%s installs the %s API group.", installGroupFunc(g), g.Name))
 	f.Func().Id(installGroupFunc(g)).Params(
@@ -139,6 +152,14 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 	).Error().BlockFunc(func(b *jen.Group) {
 		b.Id("apiGroupInfo").Op(":=").Qual(genericapiserverPkg, "NewDefaultAPIGroupInfo").Call(
 			jen.Lit(g.Name), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
+		if len(versions) < len(g.Versions) {
+			b.Comment("Only the versions that serve a resource: the first is discovery's preferred version.")
+			b.Id("apiGroupInfo").Dot("PrioritizedVersions").Op("=").Index().Qual(schemaPkg, "GroupVersion").ValuesFunc(func(vs *jen.Group) {
+				for _, v := range versions {
+					vs.Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name))
+				}
+			})
+		}
 		for _, h := range g.Hubs() {
 			r := h.Resource
 			reg := path.Join(p.Module, registryDir(g, r))

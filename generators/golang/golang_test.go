@@ -300,6 +300,24 @@ func TestAPIServerInstallsEveryGroup(t *testing.T) {
 	)
 }
 
+// A group with no resource (k8s.io/api's admission/v1) is registered in the scheme but not
+// installed, and a group whose v2 holds only shared types prefers v1, the version it serves.
+func TestAPIServerServesOnlyVersionsWithResources(t *testing.T) {
+	toys, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget"})
+	toys.Versions = append(toys.Versions, &model.Version{Name: "v2", Package: "example.com/p/pkg/apis/toys/v2", Dir: "pkg/apis/toys/v2"})
+	hooks := &model.Group{Name: "hooks.example.com", Package: "hooks", Versions: []*model.Version{{Name: "v1", Package: "example.com/p/pkg/apis/hooks/v1", Dir: "pkg/apis/hooks/v1"}}}
+	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{hooks, toys}}
+	f := newFile("example.com/p/pkg/apiserver", "apiserver")
+	emitAPIServer(f, p)
+	src := fmt.Sprintf("%#v", f)
+	contains(t, src,
+		"install.Install(Scheme)\n\tinstall1.Install(Scheme)", // both groups in the scheme
+		"optsGetter generic.RESTOptionsGetter) error {\n\treturn installToys(s, optsGetter)\n}",
+		`apiGroupInfo.PrioritizedVersions = []schema.GroupVersion{{Group: "toys.example.com", Version: "v1"}}`,
+	)
+	lacks(t, src, "installHooks", `VersionedResourcesStorageMap["v2"]`)
+}
+
 // Selectable fields become field values in getAttrs: nil pointers on the way give "", integers
 // and booleans are formatted, named string types converted.
 func TestStorageSelectableFields(t *testing.T) {

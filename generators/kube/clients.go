@@ -184,7 +184,53 @@ func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
 	}
 	var err error
 	in.pkgs, _, err = packagesOf(ctx, served)
+	if err == nil {
+		dropForeignApplyMethods(ctx, served, tags)
+	}
 	return in, err
+}
+
+// dropForeignApplyMethods leaves out, for the client generators, each +genclient:method of a
+// served kind that applies a type of a package the project does not serve, such as apps/v1's
+// "+genclient:method=ApplyScale,verb=apply,...,input=k8s.io/api/autoscaling/v1.Scale":
+// client-gen takes the input's apply configuration from the project's own apply
+// configurations (<clients>/applyconfiguration/autoscaling/v1), which only served versions
+// get, so the client would not compile. The client lacks that one method, and a warning says
+// so; the methods that take the type itself (GetScale, UpdateScale) are kept.
+func dropForeignApplyMethods(ctx *engine.Context, served []*model.Version, tags *tagEdits) {
+	own := map[string]bool{}
+	for _, v := range served {
+		own[v.Package] = true
+	}
+	for _, v := range served {
+		pkg := ctx.Load.Universe[v.Package]
+		for _, r := range v.Resources {
+			t := pkg.Types[r.Kind]
+			tags.removeTypeLines(t, func(line string) bool {
+				for _, method := range tagValues([]string{line}, "genclient:method") {
+					name, args, _ := strings.Cut(method, ",")
+					var verb, input string
+					for _, arg := range strings.Split(args, ",") {
+						key, value, _ := strings.Cut(arg, "=")
+						switch key {
+						case "verb":
+							verb = value
+						case "input":
+							input = value
+						}
+					}
+					dot := strings.LastIndex(input, ".")
+					if verb != "apply" || dot < 0 || own[input[:dot]] {
+						continue
+					}
+					ctx.Warn(r.Pos, "+genclient:method=%s on %s: the generated client has no %s method: it applies %s, whose apply configuration client-gen expects among this project's, which only its served versions have",
+						name, r.Kind, name, input)
+					return true
+				}
+				return false
+			})
+		}
+	}
 }
 
 // genclientTags are the +genclient tags the upstream client generators read, derived from a

@@ -170,3 +170,38 @@ func TestClientsHonourUserTags(t *testing.T) {
 		t.Errorf("the widget client should have only get and list, as +genclient:onlyVerbs says:\n%s", src)
 	}
 }
+
+// TestClientsLeaveOutForeignApply: a client method applying a type of a package the project
+// does not serve (apps/v1's ApplyScale of k8s.io/api/autoscaling/v1.Scale) is left out with a
+// warning, since client-gen would import an apply configuration the project does not have; the
+// methods taking the type itself stay, and the author's tags are back after the run.
+func TestClientsLeaveOutForeignApply(t *testing.T) {
+	widget := fixtureLoad(t).Universe[widgetsPkg].Types["Widget"]
+	old := widget.CommentLines
+	defer func() { widget.CommentLines = old }()
+	widget.CommentLines = append(slices.Clip(old), "+genclient",
+		"+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale",
+		"+genclient:method=ApplyScale,verb=apply,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale")
+	tagged := slices.Clone(widget.CommentLines)
+
+	p := fixtureProject()
+	p.Clients = model.DefaultClients()
+	ctx := &engine.Context{Project: p, Load: fixtureLoad(t), GoHeader: header}
+	out, err := engine.Run(ctx, []engine.Generator{Clients()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, ok := out.Get("pkg/generated/clientset/versioned/typed/widgets/v1alpha1/widget.go")
+	if !ok {
+		t.Fatalf("no widget client among %q", out.Paths())
+	}
+	if !strings.Contains(string(src), "GetScale(") || strings.Contains(string(src), "ApplyScale(") {
+		t.Errorf("the widget client should have GetScale and no ApplyScale:\n%s", src)
+	}
+	if w := ctx.Warnings.Error(); !strings.Contains(w, "+genclient:method=ApplyScale on Widget: the generated client has no ApplyScale method") {
+		t.Errorf("warnings %q, want one about ApplyScale", w)
+	}
+	if !slices.Equal(widget.CommentLines, tagged) {
+		t.Errorf("the type's tags after the run:\n%q\nwant\n%q", widget.CommentLines, tagged)
+	}
+}

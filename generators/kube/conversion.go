@@ -45,7 +45,7 @@ type conversionGen struct{}
 func (conversionGen) Name() string { return "conversion" }
 
 func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
-	peers := conversionPeers(ctx.Project)
+	peers := ctx.Project.ConversionPeers()
 	if len(peers) == 0 {
 		return nil
 	}
@@ -181,55 +181,6 @@ func hasFile(ctx *engine.Context, v *model.Version, name string) bool {
 		}
 	}
 	return false
-}
-
-// conversionPeers maps the import path of every version package that holds conversions to
-// the packages it converts to and from, sorted. A kind that converts with its own ConvertTo
-// and ConvertFrom (controller-runtime's) needs no conversion-gen functions between its
-// version and its hub. Its version imports the hub for them, so conversion-gen's functions
-// for other kinds of the same two versions go into that version too, whatever the priority:
-// the two packages then import each other in one direction only.
-func conversionPeers(p *model.Project) map[string][]string {
-	sets := map[string]map[string]bool{}
-	type pair struct{ a, b *model.Version }
-	for _, g := range p.Groups {
-		rank := map[*model.Version]int{}
-		for i, v := range g.ByPriority() {
-			rank[v] = i
-		}
-		importer := map[pair]*model.Version{}
-		for _, v := range g.Versions {
-			for _, r := range v.Resources {
-				if hub, _ := g.Hub(r.Kind); hub != nil && r.ConvertsByMethods() {
-					importer[pair{v, hub}], importer[pair{hub, v}] = v, v
-				}
-			}
-		}
-		for _, v := range g.Versions {
-			for _, r := range v.Resources {
-				hub, _ := g.Hub(r.Kind)
-				if hub == nil || hub == v || r.ConvertsByMethods() {
-					continue
-				}
-				low, high := v, hub
-				if hub != g.Internal && rank[low] < rank[high] {
-					low, high = high, low
-				}
-				if in := importer[pair{low, high}]; in != nil && in != low {
-					low, high = high, low
-				}
-				if sets[low.Package] == nil {
-					sets[low.Package] = map[string]bool{}
-				}
-				sets[low.Package][high.Package] = true
-			}
-		}
-	}
-	out := map[string][]string{}
-	for pkg, set := range sets {
-		out[pkg] = slices.Sorted(maps.Keys(set))
-	}
-	return out
 }
 
 // convertedByMethods returns the types of conversion-gen's input packages that only kinds

@@ -32,7 +32,7 @@ func TestConversionPeersFollowTheSpokesImports(t *testing.T) {
 		"v2": {"example.com/p/api/v1": {"example.com/p/api/v2"}},
 		"v1": {"example.com/p/api/v2": {"example.com/p/api/v1"}},
 	} {
-		if diff := cmp.Diff(want, conversionPeers(conversionGroup(hub))); diff != "" {
+		if diff := cmp.Diff(want, conversionGroup(hub).ConversionPeers()); diff != "" {
 			t.Errorf("hub %s: peers (-want +got):\n%s", hub, diff)
 		}
 	}
@@ -44,7 +44,7 @@ func TestConversionPeersLeaveMethodsOut(t *testing.T) {
 	for _, v := range p.Groups[0].Versions {
 		v.Resources = v.Resources[:1] // CronJob only
 	}
-	if got := conversionPeers(p); len(got) != 0 {
+	if got := p.ConversionPeers(); len(got) != 0 {
 		t.Errorf("peers %v, want none", got)
 	}
 }

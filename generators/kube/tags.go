@@ -112,6 +112,19 @@ func (e *tagEdits) addTypeLines(t *types.Type, lines ...string) {
 	e.undo = append(e.undo, func() { t.CommentLines = old })
 }
 
+// removeTypeLines takes the comment lines drop selects out of a type's tag blocks (the doc
+// comment and the block above it, where k8s.io/api keeps +genclient).
+func (e *tagEdits) removeTypeLines(t *types.Type, drop func(line string) bool) {
+	oldDoc, oldAbove := t.CommentLines, t.SecondClosestCommentLines
+	doc := slices.DeleteFunc(slices.Clone(oldDoc), drop)
+	above := slices.DeleteFunc(slices.Clone(oldAbove), drop)
+	if len(doc) == len(oldDoc) && len(above) == len(oldAbove) {
+		return
+	}
+	t.CommentLines, t.SecondClosestCommentLines = doc, above
+	e.undo = append(e.undo, func() { t.CommentLines, t.SecondClosestCommentLines = oldDoc, oldAbove })
+}
+
 // restore removes every tag added, newest first.
 func (e *tagEdits) restore() {
 	for i := len(e.undo) - 1; i >= 0; i-- {

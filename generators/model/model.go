@@ -435,6 +435,14 @@ func (g *Group) ByPriority() []*Version {
 	return vs
 }
 
+// Served returns the versions of the group that serve a resource, in ByPriority's order. A
+// version without one (a package of shared types, or of webhook bodies such as k8s.io/api's
+// admission/v1) is registered in the scheme but not served, and a group without any is not
+// served at all.
+func (g *Group) Served() []*Version {
+	return slices.DeleteFunc(g.ByPriority(), func(v *Version) bool { return len(v.Resources) == 0 })
+}
+
 // JSON is the model as apigen generate --dump-model prints it: indented, fields in declaration
 // order, positions relative to the project root, so it can serve as a golden file.
 func (p *Project) JSON() ([]byte, error) {

@@ -32,8 +32,11 @@ func (p *Project) Validate() error {
 			errs.Add(g.Pos, "group %q is also declared in pkg/apis/%s (%s); one group lives in one directory", g.Name, prev.Package, prev.Pos)
 		}
 		groups[g.Name] = g
-		if len(g.Name) > 253 || !dns1123Subdomain.MatchString(g.Name) || !strings.Contains(g.Name, ".") {
-			errs.Add(g.Pos, "+groupName=%s: a group name must be a lower-case DNS subdomain with at least one dot, like wardle.example.com", g.Name)
+		// What an APIService accepts as its group. A CRD's group needs a dot as well, but
+		// Kubernetes' own groups (apps, batch, policy, ...) have none, and the server serves
+		// them as kube-apiserver does.
+		if len(g.Name) > 253 || !dns1123Subdomain.MatchString(g.Name) {
+			errs.Add(g.Pos, "+groupName=%s: a group name must be a lower-case DNS subdomain, like wardle.example.com", g.Name)
 		}
 		g.validateVersions(&errs)
 		g.validateAcrossVersions(&errs)

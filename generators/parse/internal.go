@@ -138,8 +138,7 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 		at = v.Pos
 	}
 	if gpkg.Variables["localSchemeBuilder"] == nil {
-		p.errs.Add(at, "package %s registers its types itself but declares no localSchemeBuilder; declare `localSchemeBuilder = &SchemeBuilder` (the generated conversions register with it) or remove its registration and let apigen generate it",
-			path.Base(v.Package))
+		p.noLocalBuilder[v] = at // an error only if conversions are generated into it
 	}
 	for _, r := range v.Resources {
 		if r.Hooks.Default {
@@ -154,6 +153,34 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 	// k8s.io/api's packages leave their defaults to whoever installs them (k8s.io/kubernetes'
 	// internal packages); so does the generated install package, unless it is the user's.
 	v.InstallRegistersDefaults = defaulted && !mentions(files, "RegisterDefaults")
+}
+
+// checkLocalSchemeBuilders reports each version that registers its types itself without a
+// localSchemeBuilder although apigen generates conversions into it, which register with it
+// (conversion-gen's, or those calling the kinds' own ConvertTo and ConvertFrom). A version
+// that holds no conversions, such as the only version of a group (every k8s.io/api package
+// copied alone), needs none.
+func (p *parser_) checkLocalSchemeBuilders() {
+	if len(p.noLocalBuilder) == 0 {
+		return
+	}
+	peers := p.proj.ConversionPeers()
+	for _, g := range p.proj.Groups {
+		for _, v := range g.Versions {
+			at, missing := p.noLocalBuilder[v]
+			if !missing {
+				continue
+			}
+			_, converts := peers[v.Package]
+			for _, r := range v.Resources {
+				converts = converts || r.ConvertsByMethods()
+			}
+			if converts {
+				p.errs.Add(at, "package %s registers its types itself but declares no localSchemeBuilder, which the conversions apigen generates into it register with; declare `localSchemeBuilder = &SchemeBuilder` or remove its registration and let apigen generate it",
+					path.Base(v.Package))
+			}
+		}
+	}
 }
 
 // checkInstalledDefaults reports a version whose defaults only an install package would

@@ -31,15 +31,16 @@ import (
 // as a model.ErrorList with positions relative to the project root.
 func Project(load *loader.Result) (*model.Project, error) {
 	p := &parser_{
-		load:          load,
-		reg:           markers.Apigen(),
-		strategyHooks: map[*model.Resource][]hookAt{},
-		internals:     map[string]*groupPackage{},
-		installs:      map[string]*groupPackage{},
-		fuzzers:       map[string]string{},
-		noEffects:     map[string]*noEffectUse{},
-		fset:          token.NewFileSet(),
-		proj:          &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module)), Clients: model.DefaultClients()},
+		load:           load,
+		reg:            markers.Apigen(),
+		strategyHooks:  map[*model.Resource][]hookAt{},
+		internals:      map[string]*groupPackage{},
+		installs:       map[string]*groupPackage{},
+		fuzzers:        map[string]string{},
+		noEffects:      map[string]*noEffectUse{},
+		noLocalBuilder: map[*model.Version]token.Position{},
+		fset:           token.NewFileSet(),
+		proj:           &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module)), Clients: model.DefaultClients()},
 	}
 	groups := map[string]*model.Group{}
 	for _, pkgPath := range load.APIPackages {
@@ -60,6 +61,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.checkCustomSubresources(g)
 		p.checkCustomStorage(g)
 	}
+	p.checkLocalSchemeBuilders()
 	if err := p.errs.Err(); err != nil {
 		return nil, err
 	}
@@ -82,6 +84,9 @@ type parser_ struct {
 	fuzzers map[string]string
 	// noEffects are the markers accepted without effect, by name as written.
 	noEffects map[string]*noEffectUse
+	// noLocalBuilder are the versions that register their types themselves without a
+	// localSchemeBuilder, with the position to report if they hold generated conversions.
+	noLocalBuilder map[*model.Version]token.Position
 	// strategyHooks are the hooks other than Default that each resource's type has.
 	strategyHooks map[*model.Resource][]hookAt
 	// warned are the warnings markers reported through their kind (Kind.Warn).

@@ -36,8 +36,9 @@ type KubeAPIServer struct {
 }
 
 // StartKubeAPIServer starts kube-apiserver on etcd, keeping its files in
-// dir, and waits for /readyz.
-func StartKubeAPIServer(bin, dir string, etcd *Etcd) (*KubeAPIServer, error) {
+// dir, with extra flags after its own (--runtime-config=api/all=true, say), and
+// waits for /readyz.
+func StartKubeAPIServer(bin, dir string, etcd *Etcd, extra ...string) (*KubeAPIServer, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -95,6 +96,7 @@ func StartKubeAPIServer(bin, dir string, etcd *Etcd) (*KubeAPIServer, error) {
 		"--enable-aggregator-routing=false",
 	}
 	args = append(args, etcd.Flags()...)
+	args = append(args, extra...)
 	if k.Process, err = Start(filepath.Join(dir, "kube-apiserver.log"), bin, args...); err != nil {
 		return nil, err
 	}

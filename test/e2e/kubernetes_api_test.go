@@ -1,0 +1,438 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+// The compatibility matrix's first set: every group of k8s.io/api except the legacy core
+// group, at the version kube-apiserver prefers, copied unchanged into one project, generated
+// once, built once and served by one server, whose discovery is compared with a real
+// kube-apiserver's.
+
+// kubernetesAPIVersion is the k8s.io/api release the project is pinned to (apigen init's).
+const kubernetesAPIVersion = "v0.37.2"
+
+// kubernetesAPIGroups is each group directory of k8s.io/api (core left out) with the version
+// copied: kube-apiserver's preferred version (the test checks it against kube-apiserver's
+// discovery), or for a group kube-apiserver does not serve, its highest version.
+var kubernetesAPIGroups = []struct{ dir, version string }{
+	{"admission", "v1"}, // webhook request/response bodies: no resource
+	{"admissionregistration", "v1"},
+	{"apidiscovery", "v2"}, // discovery documents: no resource
+	{"apiserverinternal", "v1alpha1"},
+	{"apps", "v1"},
+	{"authentication", "v1"},
+	{"authorization", "v1"},
+	{"autoscaling", "v2"},
+	{"batch", "v1"},
+	{"certificates", "v1"},
+	{"coordination", "v1"},
+	{"discovery", "v1"},
+	{"events", "v1"},
+	{"extensions", "v1beta1"}, // no longer served by kube-apiserver
+	{"flowcontrol", "v1"},
+	{"imagepolicy", "v1alpha1"}, // a webhook body: no served resource
+	{"lifecycle", "v1alpha1"},
+	{"networking", "v1"},
+	{"node", "v1"},
+	{"policy", "v1"},
+	{"rbac", "v1"},
+	{"resource", "v1"},
+	{"scheduling", "v1"},
+	{"storage", "v1"},
+	{"storagemigration", "v1"},
+}
+
+// kubernetesAPIGenerated are the files of k8s.io/api's packages that its generators write,
+// which the project's own generation replaces.
+func kubernetesAPIGenerated(name string) bool {
+	return strings.HasPrefix(name, "zz_generated") || name == "generated.pb.go" || name == "generated.proto" ||
+		strings.HasSuffix(name, "_swagger_doc_generated.go") || strings.HasSuffix(name, "_test.go") || !strings.HasSuffix(name, ".go")
+}
+
+// discoveryDifferences are the differences between kube-apiserver's discovery and the
+// generated server's for the same group-versions, keyed "group/version resource[: field]",
+// each with its reason. Short names and categories are not compared at all: they live in
+// kube-apiserver's registry (pkg/registry/.../storage), not in the types. The test fails on a
+// difference missing here and on an entry here that no longer differs.
+var discoveryDifferences = map[string]string{
+	"apps/v1 deployments/scale":  scaleByHand,
+	"apps/v1 replicasets/scale":  scaleByHand,
+	"apps/v1 statefulsets/scale": scaleByHand,
+	"certificates.k8s.io/v1 certificatesigningrequests/approval": "kube-apiserver's hand-written storage (pkg/registry/certificates); the type only names it in " +
+		"+genclient:method=UpdateApproval, and apigen warns there that it is not served",
+}
+
+// scaleByHand is why apps/v1's /scale subresources are not served.
+const scaleByHand = "kube-apiserver's hand-written storage (pkg/registry/apps) converts the spec's LabelSelector; the types only name it in " +
+	"+genclient:method=GetScale/UpdateScale/ApplyScale, and apigen warns there that it is not served"
+
+// kubernetesAPINotServedByKubeAPIServer are the group-versions the project serves and
+// kube-apiserver v1.37 does not, even with every API enabled.
+var kubernetesAPINotServedByKubeAPIServer = map[string]string{
+	"extensions/v1beta1": "kube-apiserver stopped serving extensions/v1beta1 in v1.22; k8s.io/api still ships the types",
+}
+
+// kubeAPIServerFlags enable every API in kube-apiserver, and the feature gates that API
+// groups of k8s.io/api need besides (lifecycle.k8s.io, alpha since v1.37).
+var kubeAPIServerFlags = []string{"--runtime-config=api/all=true", "--feature-gates=EvictionRequestAPI=true"}
+
+// kubernetesAPINotServed are the groups of k8s.io/api the project serves no version of, and why.
+var kubernetesAPINotServed = map[string]string{
+	"admission":    "AdmissionReview has no +genclient: a webhook's request and response body, not a resource (kube-apiserver does not serve it either)",
+	"apidiscovery": "no +genclient: the aggregated discovery documents, not a resource (kube-apiserver does not serve it either)",
+	"imagepolicy":  "ImageReview has +genclient but no ImageReviewList (a warning says so); kube-apiserver does not serve it either: it is a webhook's body",
+	// kube-apiserver serves these two groups' create-only reviews from storage of its own
+	// (pkg/registry/authentication, pkg/registry/authorization), not from etcd.
+	"authentication": "TokenReview and SelfSubjectReview have no list type; apigen serves no kind without one yet, and warns at each +genclient",
+	"authorization":  "SubjectAccessReview, SelfSubjectAccessReview, LocalSubjectAccessReview and SelfSubjectRulesReview have no list type; apigen serves no kind without one yet, and warns at each +genclient",
+}
+
+// TestKubernetesAPIGroups copies every k8s.io/api group but core into one project with nothing
+// added, generates it (timing apigen generate and its peak memory), builds and serves it, and
+// compares its discovery with kube-apiserver v1.37's for the same group-versions: resources,
+// kinds, scope, verbs and subresources. It creates and reads a few simple kinds with kubectl.
+func TestKubernetesAPIGroups(t *testing.T) {
+	tc := tools(t)
+	bins, err := controlPlane()
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	proj := initProject(t, tc, work, "example.com/kapi")
+	r := mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv}, "go", "list", "-m", "-json", "k8s.io/api"))
+	var api struct{ Dir, Version string }
+	if err := json.Unmarshal([]byte(r.Stdout), &api); err != nil || api.Dir == "" {
+		t.Fatalf("go list -m k8s.io/api: %v\n%s", err, r)
+	}
+	if api.Version != kubernetesAPIVersion {
+		t.Fatalf("the project requires k8s.io/api %s, the matrix is for %s", api.Version, kubernetesAPIVersion)
+	}
+
+	// Every group directory of k8s.io/api (one with versions that register types) is in the
+	// table: a new group fails here.
+	entries, _ := os.ReadDir(api.Dir)
+	var dirs, listed []string
+	for _, e := range entries {
+		registers, _ := filepath.Glob(filepath.Join(api.Dir, e.Name(), "*", "register.go"))
+		if e.IsDir() && e.Name() != "core" && len(registers) > 0 {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	for _, g := range kubernetesAPIGroups {
+		listed = append(listed, g.dir)
+	}
+	if !slices.Equal(dirs, listed) {
+		t.Fatalf("k8s.io/api %s has the groups %v; the table lists %v", api.Version, dirs, listed)
+	}
+	files := 0
+	for _, g := range kubernetesAPIGroups {
+		src := filepath.Join(api.Dir, g.dir, g.version)
+		names, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if n.IsDir() || kubernetesAPIGenerated(n.Name()) {
+				continue
+			}
+			writeFile(t, filepath.Join(proj, "pkg", "apis", g.dir, g.version, n.Name()), readFile(t, filepath.Join(src, n.Name())))
+			files++
+		}
+	}
+	t.Logf("copied %d files of %d k8s.io/api %s packages", files, len(kubernetesAPIGroups), api.Version)
+
+	gen := generateMeasured(t, tc, proj)
+	t.Logf("apigen generate: exit 0 in %s wall, %s CPU, peak RSS %d MiB; %d warning lines",
+		gen.wall.Round(10*time.Millisecond), gen.cpu.Round(10*time.Millisecond), gen.maxRSS>>20, strings.Count(gen.stderr, "warning:"))
+
+	// kube-apiserver, every API enabled (kubeAPIServerFlags), for what it serves at the same
+	// group-versions.
+	start := time.Now()
+	etcd, err := cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kas, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), etcd, kubeAPIServerFlags...)
+	if err != nil {
+		etcd.Stop()
+		t.Fatal(err)
+	}
+	kasConfig, err := kas.AdminConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kasGroups := discoveryGroups(t, kasConfig)
+	kasResources := map[string]map[string]metav1.APIResource{}
+	for _, g := range kubernetesAPIGroups {
+		for _, group := range kasGroups {
+			for _, v := range group.Versions {
+				if v.Version == g.version && groupDir(group.Name) == g.dir {
+					kasResources[v.GroupVersion] = discoveryResources(t, kasConfig, v.GroupVersion)
+				}
+			}
+		}
+	}
+	kas.Stop()
+	etcd.Stop()
+	t.Logf("kube-apiserver's discovery read in %s", time.Since(start).Round(time.Millisecond))
+
+	k, stop := serve(t, tc, proj, work)
+	defer stop()
+	cfg := restConfig(t, k.kubeconfig)
+	ours := discoveryGroups(t, cfg)
+
+	// Every group with a resource is served, at the version copied, which is kube-apiserver's
+	// preferred version wherever kube-apiserver serves the group.
+	served := map[string]metav1.APIGroup{}
+	for _, group := range ours {
+		served[groupDir(group.Name)] = group
+	}
+	for _, g := range kubernetesAPIGroups {
+		group, ok := served[g.dir]
+		why, notServed := kubernetesAPINotServed[g.dir]
+		switch {
+		case notServed && ok:
+			t.Errorf("group %s is served now (%v); remove it from kubernetesAPINotServed (%s)", group.Name, group.Versions, why)
+		case notServed:
+		case !ok:
+			t.Errorf("group %s (k8s.io/api/%s/%s) is not served", g.dir, g.dir, g.version)
+		case len(group.Versions) != 1 || group.Versions[0].Version != g.version:
+			t.Errorf("group %s serves %v, want only %s", group.Name, group.Versions, g.version)
+		}
+		kasServes := false
+		for _, kg := range kasGroups {
+			if groupDir(kg.Name) != g.dir {
+				continue
+			}
+			kasServes = true
+			if kg.PreferredVersion.Version != g.version {
+				t.Errorf("kube-apiserver prefers %s for %s; the table copies %s", kg.PreferredVersion.GroupVersion, kg.Name, g.version)
+			}
+		}
+		if notServed && strings.Contains(why, "kube-apiserver does not serve it") && kasServes {
+			t.Errorf("kube-apiserver serves group %s, which kubernetesAPINotServed says it does not (%s)", g.dir, why)
+		}
+	}
+
+	// Each served group-version's resources, compared with kube-apiserver's.
+	seen := map[string]bool{}
+	kinds, compared := 0, 0
+	for _, group := range ours {
+		gv := group.PreferredVersion.GroupVersion
+		have := discoveryResources(t, cfg, gv)
+		for name := range have {
+			if !strings.Contains(name, "/") {
+				kinds++
+			}
+		}
+		want, kasServes := kasResources[gv]
+		if !kasServes {
+			seen[gv] = true
+			if why, ok := kubernetesAPINotServedByKubeAPIServer[gv]; !ok {
+				t.Errorf("kube-apiserver does not serve %s, which the generated server serves (%s); list it in kubernetesAPINotServedByKubeAPIServer with the reason", gv, strings.Join(slices.Sorted(maps.Keys(have)), ", "))
+			} else {
+				t.Logf("%s: served here, not by kube-apiserver (%s)", gv, why)
+			}
+			continue
+		}
+		compared++
+		for _, diff := range compareDiscovery(gv, want, have) {
+			seen[diff.key] = true
+			if why, ok := discoveryDifferences[diff.key]; ok {
+				t.Logf("known difference %s: %s (%s)", diff.key, diff.what, why)
+			} else {
+				t.Errorf("discovery differs from kube-apiserver's: %s: %s", diff.key, diff.what)
+			}
+		}
+	}
+	t.Logf("the generated server serves %d resources in %d groups; %d group-versions compared with kube-apiserver", kinds, len(ours), compared)
+	// README.md's matrix row says these figures.
+	readme := readFile(t, filepath.Join(tc.root, "README.md"))
+	for _, claim := range []string{
+		fmt.Sprintf("(%d packages, one project, one server)", len(kubernetesAPIGroups)),
+		fmt.Sprintf("serves %d groups", len(ours)),
+		fmt.Sprintf("for the %d group-versions kube-apiserver", compared),
+	} {
+		if !strings.Contains(readme, claim) {
+			t.Errorf("README.md's compatibility matrix should say %q", claim)
+		}
+	}
+	for key, why := range discoveryDifferences {
+		if !seen[key] {
+			t.Errorf("%s is listed as a difference (%s) but no longer differs; remove it", key, why)
+		}
+	}
+	for gv := range kubernetesAPINotServedByKubeAPIServer {
+		if !seen[gv] {
+			t.Errorf("%s is listed as not served by kube-apiserver but is compared; remove it", gv)
+		}
+	}
+
+	// A few simple kinds of non-core groups, created and read back with kubectl.
+	for _, obj := range []struct{ resource, name, namespace, yaml, field, want string }{
+		{"leases", "leader", "default", `apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: {name: leader, namespace: default}
+spec: {holderIdentity: node-a, leaseDurationSeconds: 15}
+`, "spec.holderIdentity", "node-a"},
+		{"priorityclasses", "high", "", `apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000000
+description: for the matrix
+`, "description", "for the matrix"},
+		{"runtimeclasses", "gvisor", "", `apiVersion: node.k8s.io/v1
+kind: RuntimeClass
+metadata: {name: gvisor}
+handler: runsc
+`, "handler", "runsc"},
+	} {
+		k.okStdin(t, obj.yaml, "create", "-f", "-")
+		args := []string{obj.resource, obj.name}
+		if obj.namespace != "" {
+			args = append(args, "-n", obj.namespace)
+		}
+		if got := field(k.get(t, args...).Object, obj.field); got != obj.want {
+			t.Errorf("%s %s: %s read back %v, want %q", obj.resource, obj.name, obj.field, got, obj.want)
+		}
+	}
+}
+
+// measured is one run of apigen generate: its stderr, wall and CPU time and peak RSS.
+type measured struct {
+	stderr    string
+	wall, cpu time.Duration
+	maxRSS    int64 // bytes
+}
+
+// generateMeasured runs apigen generate in proj, fails the test unless it exits 0, and
+// returns its cost as the kernel accounted it.
+func generateMeasured(t *testing.T, tc *toolchain, proj string) measured {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), buildTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tc.apigen, "generate")
+	cmd.Dir = proj
+	cmd.Env = append(os.Environ(), goEnv...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	m := measured{stderr: stderr.String(), wall: time.Since(start)}
+	if err != nil {
+		t.Fatalf("apigen generate: %v\n--- stdout ---\n%s--- stderr ---\n%s", err, stdout.String(), m.stderr)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
+		m.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	t.Logf("apigen generate's warnings:\n%s", m.stderr)
+	return m
+}
+
+// groupDir is the k8s.io/api directory of a group: its first label, but for the groups whose
+// directory is named otherwise.
+func groupDir(group string) string {
+	switch group {
+	case "internal.apiserver.k8s.io":
+		return "apiserverinternal"
+	case "flowcontrol.apiserver.k8s.io":
+		return "flowcontrol"
+	case "rbac.authorization.k8s.io":
+		return "rbac"
+	}
+	first, _, _ := strings.Cut(group, ".")
+	return first
+}
+
+// discoveryGroups reads /apis.
+func discoveryGroups(t *testing.T, cfg *rest.Config) []metav1.APIGroup {
+	t.Helper()
+	var list metav1.APIGroupList
+	getJSON(t, cfg, "/apis", &list)
+	return list.Groups
+}
+
+// discoveryResources reads /apis/<group-version>, by resource name ("deployments/status").
+func discoveryResources(t *testing.T, cfg *rest.Config, gv string) map[string]metav1.APIResource {
+	t.Helper()
+	var list metav1.APIResourceList
+	getJSON(t, cfg, "/apis/"+gv, &list)
+	out := map[string]metav1.APIResource{}
+	for _, r := range list.APIResources {
+		out[r.Name] = r
+	}
+	return out
+}
+
+func getJSON(t *testing.T, cfg *rest.Config, path string, into any) {
+	t.Helper()
+	status, body, err := restGet(cfg, path)
+	if err != nil || status != 200 {
+		t.Fatalf("GET %s %s: %d %v\n%.2000s", cfg.Host, path, status, err, body)
+	}
+	if err := json.Unmarshal([]byte(body), into); err != nil {
+		t.Fatalf("GET %s: %v\n%.2000s", path, err, body)
+	}
+}
+
+// discoveryDiff is one difference between two servers' discovery of a group-version.
+type discoveryDiff struct{ key, what string }
+
+// compareDiscovery lists how have (the generated server's resources) differs from want
+// (kube-apiserver's): a resource or subresource only one serves, and for those both serve,
+// the kind, the scope and the verbs.
+func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []discoveryDiff {
+	var out []discoveryDiff
+	names := map[string]bool{}
+	for n := range want {
+		names[n] = true
+	}
+	for n := range have {
+		names[n] = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		key := gv + " " + name
+		w, inWant := want[name]
+		h, inHave := have[name]
+		switch {
+		case !inHave:
+			out = append(out, discoveryDiff{key, fmt.Sprintf("kube-apiserver serves it (%s, verbs %v), the generated server does not", w.Kind, w.Verbs)})
+			continue
+		case !inWant:
+			out = append(out, discoveryDiff{key, fmt.Sprintf("the generated server serves it (%s, verbs %v), kube-apiserver does not", h.Kind, h.Verbs)})
+			continue
+		}
+		if w.Kind != h.Kind {
+			out = append(out, discoveryDiff{key + ": kind", fmt.Sprintf("kube-apiserver %s, generated server %s", w.Kind, h.Kind)})
+		}
+		if w.Namespaced != h.Namespaced {
+			out = append(out, discoveryDiff{key + ": namespaced", fmt.Sprintf("kube-apiserver %v, generated server %v", w.Namespaced, h.Namespaced)})
+		}
+		wv, hv := slices.Clone([]string(w.Verbs)), slices.Clone([]string(h.Verbs))
+		sort.Strings(wv)
+		sort.Strings(hv)
+		if !slices.Equal(wv, hv) {
+			out = append(out, discoveryDiff{key + ": verbs", fmt.Sprintf("kube-apiserver %v, generated server %v", wv, hv)})
+		}
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+package v1beta1
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// SchemeGroupVersion is registered here, by hand, without the localSchemeBuilder that the
+// conversions to and from v1 register with.
+var SchemeGroupVersion = schema.GroupVersion{Group: "toys.example.com", Version: "v1beta1"}
+
+var (
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
+	AddToScheme   = SchemeBuilder.AddToScheme
+)
+
+func addKnownTypes(scheme *runtime.Scheme) error {
+	scheme.AddKnownTypes(SchemeGroupVersion, &Toy{}, &ToyList{})
+	return nil
+}
