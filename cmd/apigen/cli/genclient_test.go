@@ -17,16 +17,10 @@ func TestGenClientTags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a whole project")
 	}
-	cmd := exec.Command("go", "list", "-m", "-json", "k8s.io/api")
-	cmd.Dir = "../../../examples/wardle"
-	out, err := cmd.Output()
-	var api struct{ Dir string }
-	if err != nil || json.Unmarshal(out, &api) != nil || api.Dir == "" {
-		t.Fatalf("go list -m k8s.io/api: %v\n%s", err, out)
-	}
+	apiDir := k8sAPIDir(t)
 	files := map[string]string{}
 	for _, name := range []string{"doc.go", "register.go", "types.go"} {
-		files["pkg/apis/certificates/v1/"+name] = readTestFile(t, filepath.Join(api.Dir, "certificates", "v1", name))
+		files["pkg/apis/certificates/v1/"+name] = readTestFile(t, filepath.Join(apiDir, "certificates", "v1", name))
 	}
 	moduleCopy(t, files)
 	code, stdout, stderr := run("generate", "--dump-model")

@@ -18,14 +18,8 @@ func TestGroupFromRegistration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a whole project")
 	}
-	cmd := exec.Command("go", "list", "-m", "-json", "k8s.io/api")
-	cmd.Dir = "../../../examples/wardle"
-	out, err := cmd.Output()
-	var api struct{ Dir string }
-	if err != nil || json.Unmarshal(out, &api) != nil || api.Dir == "" {
-		t.Fatalf("go list -m k8s.io/api: %v\n%s", err, out)
-	}
-	src := filepath.Join(api.Dir, "coordination", "v1")
+	apiDir := k8sAPIDir(t)
+	src := filepath.Join(apiDir, "coordination", "v1")
 	doc, register, types := readTestFile(t, filepath.Join(src, "doc.go")), readTestFile(t, filepath.Join(src, "register.go")), readTestFile(t, filepath.Join(src, "types.go"))
 	const tag, decl = "// +groupName=coordination.k8s.io\n", "\n// Lease defines a lease concept.\ntype Lease struct"
 	const constant, literal = `const GroupName = "coordination.k8s.io"`, `schema.GroupVersion{Group: GroupName, Version: "v1"}`
@@ -79,4 +73,18 @@ func TestGroupFromRegistration(t *testing.T) {
 			}
 		})
 	}
+}
+
+// k8sAPIDir is where k8s.io/api, at the version examples/wardle requires, is in the module
+// cache: the tests copy its packages unchanged, as a user would.
+func k8sAPIDir(t *testing.T) string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-m", "-json", "k8s.io/api")
+	cmd.Dir = "../../../examples/wardle"
+	out, err := cmd.Output()
+	var api struct{ Dir string }
+	if err != nil || json.Unmarshal(out, &api) != nil || api.Dir == "" {
+		t.Fatalf("go list -m k8s.io/api: %v\n%s", err, out)
+	}
+	return api.Dir
 }
