@@ -1,7 +1,6 @@
 package markers
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -76,7 +75,7 @@ func registerGenClient(r *Registry) {
 // served by REST storage the user writes, with those verbs (client-gen's spelling,
 // deleteCollection, taken as the server's). On a resource an apigen or kubebuilder marker
 // declares, it shapes only the client.
-func genClientOnlyVerbs(m *Marker, r *model.Resource, _ Kind) error {
+func genClientOnlyVerbs(m *Marker, r *model.Resource, kind Kind) error {
 	if r.Marker != "+"+GenClient {
 		return nil
 	}
@@ -90,13 +89,8 @@ func genClientOnlyVerbs(m *Marker, r *model.Resource, _ Kind) error {
 		}
 		verbs = append(verbs, v)
 	}
-	var problems []string
-	verbs = checkVerbs(verbs, storageVerbs, func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) })
-	if len(problems) > 0 {
-		return fmt.Errorf("+%s: %s", m.Name, strings.Join(problems, "; "))
-	}
-	r.CustomStorage = &model.CustomStorage{Verbs: verbs, Pos: m.Pos}
-	return nil
+	// From here it is +apigen:storage:custom with those verbs: the same checks, the same effect.
+	return customStorage(&Marker{Def: m.Def, Name: m.Name, Args: &CustomStorage{Verbs: verbs}, Pos: m.Pos}, r, kind)
 }
 
 // genClientMethod warns about a client method of a resource +genclient declares that calls a

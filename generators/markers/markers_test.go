@@ -3,10 +3,13 @@ package markers
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 var pos = token.Position{Filename: "pkg/apis/wardle/v1/types.go", Line: 7, Column: 1}
@@ -224,5 +227,31 @@ func TestParseDeploy(t *testing.T) {
 	}
 	if got := fmt.Sprint(def.Arguments()); got != "[{namespace string true []} {name string true []} {image string true []}]" {
 		t.Errorf("arguments = %s", got)
+	}
+}
+
+// +genclient:onlyVerbs on a kind +genclient declares is +apigen:storage:custom with those
+// verbs (client-gen's spelling taken as the server's); on a kind another marker declares it
+// shapes only the client.
+func TestGenClientOnlyVerbs(t *testing.T) {
+	m, err := Apigen().Parse("// +genclient:onlyVerbs=create,get,deleteCollection,updateStatus", Type, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &model.Resource{Kind: "Review", Marker: "+genclient"}
+	if err := m.Def.Resource(m, r, nil); err != nil || r.CustomStorage == nil ||
+		!slices.Equal(r.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) {
+		t.Errorf("got %v, %+v", err, r.CustomStorage)
+	}
+	if err := m.Def.Resource(m, r, nil); err == nil || !strings.Contains(err.Error(), "already has custom storage") {
+		t.Errorf("a second custom storage: %v", err)
+	}
+	other := &model.Resource{Kind: "Widget", Marker: "+apigen:resource"}
+	if err := m.Def.Resource(m, other, nil); err != nil || other.CustomStorage != nil {
+		t.Errorf("on an apigen resource: %v, %+v", err, other.CustomStorage)
+	}
+	bad, _ := Apigen().Parse("// +genclient:onlyVerbs=create,proxy", Type, pos)
+	if err := bad.Def.Resource(bad, &model.Resource{Kind: "Review", Marker: "+genclient"}, nil); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
+		t.Errorf("an unknown verb: %v", err)
 	}
 }
