@@ -2,6 +2,7 @@ package apigen_test
 
 import (
 	"flag"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -163,4 +164,77 @@ func useWardleModule(t *testing.T, root string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestUserSourceReadOnce: apigen generate reads the user's API source once, in the load. The
+// load parses each API file exactly once; afterwards every API file is replaced by an empty
+// package, and generating from the load still gives what a normal run gives, so nothing after
+// the load (model, schemas, generators) read the source again.
+func TestUserSourceReadOnce(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "wardle")
+	copyTree(t, "examples/wardle", root)
+	want := generate(t, root)
+
+	load, err := pipeline.Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed := map[string]int{}
+	load.Fset.Iterate(func(f *token.File) bool {
+		parsed[f.Name()]++
+		return true
+	})
+	var apiFiles []string
+	err = filepath.WalkDir(filepath.Join(root, "pkg", "apis"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || engine.IsGenerated(path, data) {
+			return err
+		}
+		apiFiles = append(apiFiles, path)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(apiFiles) < 10 {
+		t.Fatalf("found only %d API files in %s", len(apiFiles), root)
+	}
+	for _, name := range apiFiles {
+		if parsed[name] != 1 {
+			t.Errorf("%s: parsed %d times by the load, want 1", name, parsed[name])
+		}
+		if err := os.WriteFile(name, []byte("package garbled // the load has read this file\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	res, err := pipeline.Generate(load, pipeline.Options{})
+	if err != nil {
+		t.Fatalf("generating from the load after the API files changed: %v", err)
+	}
+	if !want.Equal(res.Output) {
+		diff := differing(want, res.Output)
+		t.Errorf("generating from the load read the changed API files: %d files differ, among them %v", len(diff), diff[:min(5, len(diff))])
+	}
+}
+
+// differing names the paths whose content differs between two outputs.
+func differing(a, b *engine.Output) []string {
+	var out []string
+	for _, name := range a.Paths() {
+		x, _ := a.Get(name)
+		y, ok := b.Get(name)
+		if !ok || string(x) != string(y) {
+			out = append(out, name)
+		}
+	}
+	for _, name := range b.Paths() {
+		if _, ok := a.Get(name); !ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -5,8 +5,7 @@ package loader
 
 import (
 	"fmt"
-	"go/build"
-	goparser "go/parser"
+	"go/ast"
 	"go/token"
 	"maps"
 	"os"
@@ -71,6 +70,8 @@ type Result struct {
 	// each upstream generator runs on a shallow copy that sets its own. Its Universe is the
 	// same map as Universe.
 	Context *generator.Context
+	// Fset positions the load's syntax (see Files).
+	Fset *token.FileSet
 	// TypeErrors are the Go type errors of the API packages, positioned relative to Root,
 	// leaving out those about names that generation provides. They do not fail the load, so
 	// that a run reports them together with every marker error.
@@ -114,7 +115,9 @@ func Load(root string) (*Result, error) {
 		patterns = append([]string{"./" + DefaultAPIDir}, patterns...)
 	}
 
-	g, err := loadGraph(abs, filepath.Join(abs, filepath.FromSlash(layout.Dir)), importPatterns(module, patterns))
+	// The API packages and the project package keep their function bodies (type errors,
+	// hand-written conversions); see loadGraph.
+	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns))
 	if err != nil {
 		// The errors join go/packages' errors as text with absolute paths; report the API
 		// packages' own problems like every other problem, positioned.
@@ -138,6 +141,7 @@ func Load(root string) (*Result, error) {
 
 	r := &Result{
 		Root:     abs,
+		Fset:     g.fset,
 		Module:   module,
 		Layout:   layout,
 		Parser:   p,
@@ -160,7 +164,7 @@ func Load(root string) (*Result, error) {
 		r.APIPackages = []string{}
 	}
 	for _, path := range r.APIPackages {
-		addPackageTags(r.Universe[path])
+		r.addPackageTags(path)
 	}
 	r.TypeErrors = r.checkTypes()
 	if err := r.Require(r.referenced()...); err != nil {
@@ -259,27 +263,17 @@ func (r *Result) ReleaseSyntax() {
 func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
 
 // addPackageTags adds to a package's comments, where gengo keeps the tags it read from doc.go,
-// the comments above the package clause of its other files: a package tag (+groupName,
-// +k8s:openapi-gen) may sit in any file, and the upstream generators see what apigen sees.
-func addPackageTags(pkg *types.Package) {
-	if pkg == nil || pkg.Dir == "" {
+// the comments above the package clause of its other files, as the load parsed them: a
+// package tag (+groupName, +k8s:openapi-gen) may sit in any file, and the upstream generators
+// see what apigen sees.
+func (r *Result) addPackageTags(path string) {
+	pkg, loaded := r.Universe[path], r.packages[path]
+	if pkg == nil || loaded == nil {
 		return
 	}
-	ctxt := build.Default
-	ctxt.BuildTags = []string{BuildTag}
-	names, _ := filepath.Glob(filepath.Join(pkg.Dir, "*.go"))
-	sort.Strings(names)
-	for _, name := range names {
-		base := filepath.Base(name)
-		if base == "doc.go" || strings.HasSuffix(base, "_test.go") {
+	for _, f := range r.Files(path) {
+		if filepath.Base(r.Fset.Position(f.FileStart).Filename) == "doc.go" {
 			continue // gengo read doc.go's comments already
-		}
-		if ok, err := ctxt.MatchFile(pkg.Dir, base); err != nil || !ok {
-			continue
-		}
-		f, err := goparser.ParseFile(token.NewFileSet(), name, nil, goparser.PackageClauseOnly|goparser.ParseComments)
-		if err != nil {
-			continue
 		}
 		for _, cg := range f.Comments {
 			if cg.End() > f.Package {
@@ -290,6 +284,22 @@ func addPackageTags(pkg *types.Package) {
 			}
 		}
 	}
+}
+
+// Files returns the syntax of an API package's files as the load parsed them (each once,
+// comments included, with the load's file set Fset), sorted by file name, or nil for a
+// package that is not a root of the load or once ReleaseSyntax has run. Nothing in apigen
+// parses the user's source again.
+func (r *Result) Files(path string) []*ast.File {
+	pkg := r.packages[path]
+	if pkg == nil {
+		return nil
+	}
+	files := slices.Clone(pkg.Syntax)
+	slices.SortFunc(files, func(a, b *ast.File) int {
+		return strings.Compare(r.Fset.Position(a.FileStart).Filename, r.Fset.Position(b.FileStart).Filename)
+	})
+	return files
 }
 
 // importPatterns turns "./dir" and "./dir/..." patterns into import-path patterns in module,

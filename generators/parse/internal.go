@@ -27,7 +27,7 @@ type groupPackage struct {
 // types, as in k8s.io/sample-apiserver) or of its install directory, to settle once every
 // version is known.
 func (p *parser_) parseGroupPackage(pkgPath, dir string, parts []string, gpkg *gengotypes.Package) {
-	files := p.parseFiles(gpkg.Dir)
+	files := p.load.Files(pkgPath)
 	if len(files) == 0 {
 		return
 	}

@@ -67,11 +67,29 @@ type Result struct {
 
 // Run loads the project at root once, builds and validates the model and runs every generator.
 func Run(root string, o Options) (*Result, error) {
-	header, err := readHeader(root, o.HeaderFile)
+	load, err := Load(root)
 	if err != nil {
 		return nil, err
 	}
-	load, project, err := Model(root)
+	return Generate(load, o)
+}
+
+// Load is the run's one read of the user's source: the project at root, loaded.
+func Load(root string) (*loader.Result, error) {
+	if err := checkAPIDir(root); err != nil {
+		return nil, err
+	}
+	return loader.Load(root)
+}
+
+// Generate builds and validates the model of a load and runs every generator. It reads no
+// source of the user's: everything comes from the load.
+func Generate(load *loader.Result, o Options) (*Result, error) {
+	header, err := readHeader(load.Root, o.HeaderFile)
+	if err != nil {
+		return nil, err
+	}
+	project, err := modelOf(load)
 	if err != nil {
 		return nil, err
 	}
@@ -86,31 +104,38 @@ func Run(root string, o Options) (*Result, error) {
 	if err := avoidImportNames(project, out); err != nil {
 		return nil, err
 	}
-	return &Result{Root: root, Project: project, Output: out}, nil
+	return &Result{Root: load.Root, Project: project, Output: out}, nil
 }
 
 // Model loads the project at root and builds and validates its model, without generating.
 // Go type errors of the API packages fail it too, reported with every error the model has.
 func Model(root string) (*loader.Result, *model.Project, error) {
-	if err := checkAPIDir(root); err != nil {
-		return nil, nil, err
-	}
-	load, err := loader.Load(root)
+	load, err := Load(root)
 	if err != nil {
 		return nil, nil, err
 	}
+	project, err := modelOf(load)
+	if err != nil {
+		return nil, nil, err
+	}
+	return load, project, nil
+}
+
+// modelOf builds and validates the model of a load, schemas included, and lets the load's
+// syntax go.
+func modelOf(load *loader.Result) (*model.Project, error) {
 	project, err := parse.Project(load)
 	if len(load.TypeErrors) > 0 {
-		return nil, nil, withTypeErrors(load.TypeErrors, err)
+		return nil, withTypeErrors(load.TypeErrors, err)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if err := schema.Build(load, project); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	load.ReleaseSyntax()
-	return load, project, nil
+	return project, nil
 }
 
 // avoidImportNames renames the imports of every generated file in an API package whose names

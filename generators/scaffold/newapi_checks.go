@@ -58,7 +58,7 @@ func kindTypes(o APIOptions) [][2]string {
 // declaration it clashes with. Generated files are left out, as the loader leaves them out.
 func checkClashes(root, dir string, o APIOptions) error {
 	fset := token.NewFileSet()
-	files, _ := loader.ParseDir(fset, filepath.Join(root, filepath.FromSlash(dir)))
+	files := loader.ParseDir(fset, filepath.Join(root, filepath.FromSlash(dir)))
 	declared := map[string]token.Position{}
 	for _, f := range files {
 		for _, id := range loader.Declared(f, false) {
