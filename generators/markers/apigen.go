@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path"
 	"reflect"
 	"strings"
 
@@ -82,6 +83,41 @@ type Clients struct {
 	Dir     *string `marker:"dir,optional"`
 }
 
+// apply sets the deployment's names over its defaults. The names are checked with the whole
+// project (model.Project.Validate), which knows the defaults they replace.
+func (a *Deploy) apply(m *Marker, d *model.Deploy) error {
+	d.Pos = m.Pos
+	if a.Namespace != nil {
+		d.Namespace = *a.Namespace
+	}
+	if a.Name != nil {
+		d.Name = *a.Name
+	}
+	d.Image = d.Name + ":latest"
+	if a.Image != nil {
+		d.Image = *a.Image
+	}
+	return nil
+}
+
+// apply sets the clients' settings over their defaults.
+func (a *Clients) apply(m *Marker, c *model.Clients) error {
+	c.Pos = m.Pos
+	if a.Enabled != nil {
+		c.Enabled = *a.Enabled
+	}
+	if a.Dir == nil {
+		return nil
+	}
+	dir := *a.Dir
+	// Under pkg/, where generate looks for stale generated files to delete.
+	if clean := path.Clean(dir); clean != dir || !strings.HasPrefix(dir, "pkg/") {
+		return fmt.Errorf("+%s:dir=%q must be a clean directory under pkg/, such as pkg/client", m.Name, dir)
+	}
+	c.Dir = dir
+	return nil
+}
+
 // Names of the markers the model reads.
 const (
 	GroupName               = "groupName"
@@ -106,9 +142,6 @@ const (
 // group's versions are known (parse fills it in).
 const DefaultDeprecation = "\x00default"
 
-// ProjectMarkers belong in pkg/apis/doc.go, the project's package, and nowhere else.
-var ProjectMarkers = []string{Domain, DeployMarker, ClientsMarker}
-
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
 // spellings as aliases so CRD types move to an aggregated server unchanged.
 func Apigen() *Registry {
@@ -123,6 +156,14 @@ func Apigen() *Registry {
 		Name: Domain, Target: Package, Value: true,
 		Help:    "the domain that apigen new-api appends to a short --group (in pkg/apis/doc.go, written by apigen init)",
 		Example: "+apigen:domain=example.com",
+		Project: func(m *Marker, p *model.Project) error {
+			domain := m.Args.(string)
+			if !model.IsDomain(domain) {
+				return fmt.Errorf("+%s=%s is not a lower-case DNS domain with a dot (like example.com)", m.Name, domain)
+			}
+			p.Domain = domain
+			return nil
+		},
 	})
 	r.Register(&Definition{
 		Name: DeployMarker, Target: Package, Args: reflect.TypeFor[Deploy](),
@@ -130,6 +171,7 @@ func Apigen() *Registry {
 			"defaults: namespace = <project>-system, name = <project>-apiserver (the Service, Deployment, ServiceAccount " +
 			"and ClusterRole; the serving certificate Secret is <name>-serving-cert), image = <name>:latest",
 		Example: "+apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=example.com/wardle:v1",
+		Project: func(m *Marker, p *model.Project) error { return m.Args.(*Deploy).apply(m, &p.Deploy) },
 	})
 	r.Register(&Definition{
 		Name: ClientsMarker, Target: Package, Args: reflect.TypeFor[Clients](),
@@ -137,6 +179,7 @@ func Apigen() *Registry {
 			"(in pkg/apis/doc.go); defaults: enabled = true, dir = pkg/generated (a directory under pkg/; they go to <dir>/clientset, " +
 			"<dir>/listers, <dir>/informers and <dir>/applyconfiguration)",
 		Example: "+apigen:clients:dir=pkg/client",
+		Project: func(m *Marker, p *model.Project) error { return m.Args.(*Clients).apply(m, &p.Clients) },
 	})
 	r.Register(&Definition{
 		Name: ResourceMarker, Target: Type, Args: reflect.TypeFor[Resource](),

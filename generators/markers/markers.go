@@ -73,6 +73,10 @@ type Definition struct {
 	// marker to the kind's resource: the marker's whole effect on the model, in one place. It
 	// returns what is wrong with the marker, spelled with the marker as written (m.Name).
 	Resource func(m *Marker, r *model.Resource, kind Kind) error
+	// Project, set on a marker of the project's package (pkg/apis/doc.go, where apigen init
+	// writes them), applies the marker to the project: its whole effect on the model. Such a
+	// marker belongs nowhere else, and is given once.
+	Project func(m *Marker, p *model.Project) error
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"go/token"
+	"path"
 	"slices"
 	"strings"
 
@@ -23,8 +24,11 @@ type Project struct {
 	Deploy Deploy `json:"deploy"`
 	// Clients says whether and where the typed clients are generated (+apigen:clients in
 	// pkg/apis/doc.go); parse fills in the defaults.
-	Clients Clients  `json:"clients"`
-	Groups  []*Group `json:"groups,omitempty"`
+	Clients Clients `json:"clients"`
+	// Domain is what apigen new-api appends to a short group name (+apigen:domain in
+	// pkg/apis/doc.go, written by apigen init); empty when the project names none.
+	Domain string   `json:"domain,omitempty"`
+	Groups []*Group `json:"groups,omitempty"`
 	// Warnings are problems that do not stop generation (markers accepted without effect),
 	// sorted by position.
 	Warnings ErrorList `json:"-"`
@@ -60,6 +64,13 @@ const DefaultClientsDir = "pkg/generated"
 
 // DefaultClients are a project's clients when +apigen:clients sets nothing.
 func DefaultClients() Clients { return Clients{Enabled: true, Dir: DefaultClientsDir} }
+
+// NewProject returns the project of module with every project-level setting at its default,
+// before the markers of pkg/apis/doc.go apply themselves.
+func NewProject(module string) *Project {
+	name := path.Base(module)
+	return &Project{Module: module, Name: name, Deploy: DefaultDeploy(name), Clients: DefaultClients()}
+}
 
 // ServingCertSecret is the kubernetes.io/tls Secret the Deployment mounts: the certs command
 // and cert-manager's Certificate write it.

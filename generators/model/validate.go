@@ -8,6 +8,8 @@ import (
 )
 
 var (
+	// domainName is a lower-case DNS domain with at least one dot.
+	domainName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$`)
 	// dns1123Subdomain is Kubernetes' rule for group names.
 	dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 	// versionName is Kubernetes' version convention: v1, v1beta2, v2alpha1.
@@ -19,6 +21,10 @@ var (
 	dns1123Label = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
 	dns1035Label = regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`)
 )
+
+// IsDomain reports whether s is a lower-case DNS domain with a dot (example.com), what
+// apigen appends to a short group name.
+func IsDomain(s string) bool { return domainName.MatchString(s) }
 
 // DeployMarker is the marker that sets Project.Deploy, for messages.
 const DeployMarker = "+apigen:deploy"

@@ -37,7 +37,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		noEffects:      map[string]*noEffectUse{},
 		noLocalBuilder: map[*model.Version]token.Position{},
 		fset:           load.Fset,
-		proj:           &model.Project{Module: load.Module, Name: path.Base(load.Module), Deploy: model.DefaultDeploy(path.Base(load.Module)), Clients: model.DefaultClients()},
+		proj:           model.NewProject(load.Module),
 	}
 	groups := map[string]*model.Group{}
 	for _, pkgPath := range load.APIPackages {
@@ -207,13 +207,12 @@ func (p *parser_) packageMarkers(files []*ast.File) []*markers.Marker {
 	return out
 }
 
-// parseProjectPackage reads the project-level markers of pkg/apis (its doc.go, written by
-// apigen init): +apigen:deploy sets the deployment names over the defaults, +apigen:clients
-// the clients' settings. +apigen:domain is only checked here; apigen new-api reads it.
+// parseProjectPackage applies the project-level markers of pkg/apis (its doc.go, written by
+// apigen init) to the project, each once.
 func (p *parser_) parseProjectPackage(pkgPath string) {
 	once := map[string]*markers.Marker{}
 	for _, m := range p.packageMarkers(p.load.Files(pkgPath)) {
-		if m.Def.Name != markers.DeployMarker && m.Def.Name != markers.ClientsMarker {
+		if m.Def.Project == nil {
 			continue
 		}
 		if first := once[m.Def.Name]; first != nil {
@@ -221,45 +220,10 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 			continue
 		}
 		once[m.Def.Name] = m
+		if err := m.Def.Project(m, p.proj); err != nil {
+			p.errs.Add(m.Pos, "%v", err)
+		}
 	}
-	if m := once[markers.ClientsMarker]; m != nil {
-		p.parseClients(m)
-	}
-	deploy := once[markers.DeployMarker]
-	if deploy == nil {
-		return
-	}
-	a, d := deploy.Args.(*markers.Deploy), &p.proj.Deploy
-	d.Pos = deploy.Pos
-	if a.Namespace != nil {
-		d.Namespace = *a.Namespace
-	}
-	if a.Name != nil {
-		d.Name = *a.Name
-	}
-	d.Image = d.Name + ":latest"
-	if a.Image != nil {
-		d.Image = *a.Image
-	}
-}
-
-// parseClients applies +apigen:clients over the default clients.
-func (p *parser_) parseClients(m *markers.Marker) {
-	a, c := m.Args.(*markers.Clients), &p.proj.Clients
-	c.Pos = m.Pos
-	if a.Enabled != nil {
-		c.Enabled = *a.Enabled
-	}
-	if a.Dir == nil {
-		return
-	}
-	dir := *a.Dir
-	// Under pkg/, where generate looks for stale generated files to delete.
-	if clean := path.Clean(dir); clean != dir || !strings.HasPrefix(dir, "pkg/") {
-		p.errs.Add(m.Pos, "+%s:dir=%q must be a clean directory under pkg/, such as pkg/client", m.Name, dir)
-		return
-	}
-	c.Dir = dir
 }
 
 // groupName finds +groupName in the package's doc comments.
@@ -267,7 +231,7 @@ func (p *parser_) groupName(files []*ast.File) (string, token.Position) {
 	var name string
 	var pos token.Position
 	for _, m := range p.packageMarkers(files) {
-		if slices.Contains(markers.ProjectMarkers, m.Def.Name) {
+		if m.Def.Project != nil {
 			p.errs.Add(m.Pos, "+%s belongs in pkg/apis/doc.go, the project's package, not in a version's package", m.Name)
 			continue
 		}

@@ -115,7 +115,6 @@ func quoteModPath(p string) string {
 
 var (
 	modulePath = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_.~]*(/[-a-zA-Z0-9_.~]+)*$`)
-	domainName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+$`)
 	groupShort = regexp.MustCompile(`^[a-z]([a-z0-9]*)$`)
 	kindName   = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*$`)
 )
@@ -139,7 +138,7 @@ func Init(root string, o InitOptions) (Result, error) {
 	if !modulePath.MatchString(o.Repo) {
 		return Result{}, fmt.Errorf("--repo %q is not a Go module path (like example.com/wardle)", o.Repo)
 	}
-	if !domainName.MatchString(o.Domain) {
+	if !model.IsDomain(o.Domain) {
 		return Result{}, fmt.Errorf("--domain %q is not a lower-case DNS domain with a dot (like example.com)", o.Domain)
 	}
 	if o.ApigenReplace != "" && !filepath.IsAbs(o.ApigenReplace) {
@@ -301,7 +300,9 @@ func NewAPI(root string, o APIOptions) (Result, error) {
 	}
 	// The example test uses the generated clients unless the project turned them off.
 	test := "scaffold/api/test_dynamic.go.tmpl"
-	if c := projectClients(root); c.Enabled {
+	// Without a doc.go, generate uses the default clients too.
+	if settings, _ := projectSettings(root); settings.Clients.Enabled {
+		c := settings.Clients
 		test = "scaffold/api/test.go.tmpl"
 		maps.Copy(data, clientNames(short, o.Version, o.Kind, plural))
 		data["Clients"] = c.Dir
@@ -350,7 +351,7 @@ func qualifyGroup(root, group, domain string) (short, full string, err error) {
 	if !groupShort.MatchString(short) {
 		return "", "", fmt.Errorf("--group %q: the first part of a group must be lower-case letters and digits (it names the Go package pkg/apis/%s)", group, short)
 	}
-	if !domainName.MatchString(full) {
+	if !model.IsDomain(full) {
 		return "", "", fmt.Errorf("group %q is not a lower-case DNS name with a dot", full)
 	}
 	return short, full, nil
@@ -370,47 +371,37 @@ func projectModule(root string) (string, error) {
 
 // projectDomain reads +apigen:domain from pkg/apis/doc.go, where apigen init put it.
 func projectDomain(root string) (string, error) {
-	found, err := projectMarkers(root)
-	if err != nil {
+	p, err := projectSettings(root)
+	if p.Domain == "" && err != nil {
 		return "", fmt.Errorf("no domain for a short --group: pass --domain or a fully qualified --group (reading pkg/apis/doc.go: %v)", err)
 	}
-	if m := found[markers.Domain]; m != nil {
-		return m.Args.(string), nil
+	if p.Domain == "" {
+		return "", fmt.Errorf("pkg/apis/doc.go has no +apigen:domain marker: pass --domain or a fully qualified --group")
 	}
-	return "", fmt.Errorf("pkg/apis/doc.go has no +apigen:domain marker: pass --domain or a fully qualified --group")
+	return p.Domain, nil
 }
 
-// projectClients reads +apigen:clients from pkg/apis/doc.go, as apigen generate does.
-func projectClients(root string) model.Clients {
-	c := model.DefaultClients()
-	found, _ := projectMarkers(root) // without a doc.go, generate uses the defaults too
-	if m := found[markers.ClientsMarker]; m != nil {
-		a := m.Args.(*markers.Clients)
-		if a.Enabled != nil {
-			c.Enabled = *a.Enabled
-		}
-		if a.Dir != nil {
-			c.Dir = *a.Dir
-		}
-	}
-	return c
-}
-
-// projectMarkers returns the apigen markers of pkg/apis/doc.go's package comment, by name.
-func projectMarkers(root string) (map[string]*markers.Marker, error) {
+// projectSettings are the project-level settings of pkg/apis/doc.go's package comment, as
+// apigen generate applies them: the defaults, then each project marker's own effect. A
+// marker that does not parse is left out (apigen generate reports it); one that does not
+// apply is left out too, and its error returned with the rest.
+func projectSettings(root string) (*model.Project, error) {
+	p := model.NewProject("")
 	name := filepath.Join(root, "pkg", "apis", "doc.go")
 	f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ParseComments|parser.PackageClauseOnly)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	reg := markers.Apigen()
-	found := map[string]*markers.Marker{}
+	var errs []error
 	if f.Doc != nil {
 		for _, c := range f.Doc.List {
-			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil {
-				found[m.Def.Name] = m
+			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil && m.Def.Project != nil {
+				if err := m.Def.Project(m, p); err != nil {
+					errs = append(errs, err)
+				}
 			}
 		}
 	}
-	return found, nil
+	return p, errors.Join(errs...)
 }
