@@ -59,11 +59,13 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.checkCustomStorage(g)
 	}
 	p.checkLocalSchemeBuilders()
+	// A run that fails reports its warnings too, among the errors by position: a warning may
+	// well explain an error (a constraint dropped, a marker without effect).
 	if err := p.errs.Err(); err != nil {
-		return nil, err
+		return nil, append(p.errs, p.warnings()...).Err()
 	}
 	if err := p.proj.Validate(); err != nil {
-		return nil, err
+		return nil, append(err.(model.ErrorList), p.warnings()...).Err()
 	}
 	p.proj.Warnings = p.warnings()
 	return p.proj, nil

@@ -103,7 +103,11 @@ func Build(load *loader.Result, p *model.Project) error {
 	if w := append(append(p.Warnings, warnings...), crdOnly...).Err(); w != nil {
 		p.Warnings = w.(model.ErrorList)
 	}
-	return errs.Err()
+	if len(errs) > 0 {
+		// A run that fails reports its warnings too, among the errors by position.
+		return append(errs, p.Warnings...).Err()
+	}
+	return nil
 }
 
 // forServing prepares a kind's schema for the server: descriptions go (openapi-gen serves the

@@ -1,0 +1,18 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy is a test kind. A run that fails on it reports the warning too.
+// +apigen:resource
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	// +k8s:maxLength=10
+	Color string `json:"color,omitempty"`
+}
