@@ -1,0 +1,130 @@
+package markers
+
+import (
+	"go/token"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// TestEveryMarkerHasOneHome lists every registered marker with what it changes: the model
+// fields its own effect sets (found by applying its Example to a fresh resource or project),
+// or where else it acts. A new marker fails this test until its line is added, so the list
+// stays the map of where each marker goes.
+func TestEveryMarkerHasOneHome(t *testing.T) {
+	// Markers whose effect is their definition's: the model fields the Example changes.
+	effects := map[string]string{
+		"apigen:clients":            "Project.Clients",
+		"apigen:deploy":             "Project.Deploy",
+		"apigen:domain":             "Project.Domain",
+		"apigen:deprecatedversion":  "Resource.Deprecation",
+		"apigen:printcolumn":        "Resource.PrintColumns",
+		"apigen:selectablefield":    "Resource.SelectableFields",
+		"apigen:storage:custom":     "Resource.CustomStorage",
+		"apigen:storageversion":     "Resource.Storage",
+		"apigen:subresource:custom": "Resource.Subresources",
+		"apigen:subresource:scale":  "Resource.Subresources",
+		"apigen:subresource:status": "Resource.Subresources",
+		"genclient:method":          "a warning (its subresource is not served)",
+		"genclient:noStatus":        "Resource.Subresources",
+		"genclient:nonNamespaced":   "Resource.Scope",
+		"genclient:onlyVerbs":       "Resource.CustomStorage",
+	}
+	// Markers the parser still reads by name: they make a type a resource or name the
+	// group, or are field defaults (parse.fieldMarkers).
+	byName := map[string]string{
+		"apigen:resource":     "parse: makes the type a resource (Plural, Singular, ShortNames, Categories, Scope)",
+		"genclient":           "parse: makes the type a resource when no apigen or kubebuilder marker does",
+		"genclient:noVerbs":   "parse: the type is not a resource",
+		"groupName":           "parse: Group.Name",
+		"default":             "parse: Version.Defaults",
+		"kubebuilder:default": "parse: Version.Defaults",
+	}
+	for _, d := range Apigen().Definitions() {
+		name := d.Target.String() + " " + d.Name
+		want, hasEffect := effects[d.Name]
+		switch {
+		case d.Resource != nil || d.Project != nil:
+			if !hasEffect {
+				t.Errorf("%s has an effect; add the model fields it changes to the list", name)
+				continue
+			}
+			if got := changedFields(t, d); got != want {
+				t.Errorf("%s (%s) changes %s, want %s", name, d.Example, got, want)
+			}
+		case hasEffect:
+			t.Errorf("%s is listed with an effect but has none", name)
+		case byName[d.Name] != "":
+		case d.NoEffect != "":
+			// Reported as a warning wherever it is used (TestMarkersWithoutEffect).
+		case d.PassThrough:
+			// Read by controller-tools for the schema (validation, pruning, list types,
+			// CEL) or by the upstream generators (client-gen's tags).
+		default:
+			if !slices.Contains([]string{"kubebuilder:object:root", "kubebuilder:object:generate"}, d.Name) {
+				t.Errorf("%s has no effect, is read by no one and is not reported; give it a home", name)
+			}
+		}
+	}
+}
+
+// changedFields applies a definition's Example to a fresh resource (type markers) or project
+// (project markers) and names the top-level fields it changed, or says it warned. client-gen's
+// tags act on a kind that +genclient declares, with a status subresource.
+func changedFields(t *testing.T, d *Definition) string {
+	t.Helper()
+	m, err := Apigen().Parse("// "+d.Example, d.Target, token.Position{Filename: "doc.go", Line: 1})
+	if err != nil || m == nil {
+		t.Fatalf("%s: its Example %q does not parse: %v", d.Name, d.Example, err)
+	}
+	var before, after reflect.Value
+	kind := &fakeKind{}
+	if d.Project != nil {
+		p := model.NewProject("example.com/wardle")
+		before = reflect.ValueOf(*p)
+		if err := d.Project(m, p); err != nil {
+			t.Fatalf("%s: %v", d.Example, err)
+		}
+		after = reflect.ValueOf(*p)
+	} else {
+		r := &model.Resource{Kind: "Flunder", HasSpec: true, HasStatus: true, StatusType: "FlunderStatus", Scope: model.Namespaced}
+		if strings.HasPrefix(d.Name, GenClient+":") {
+			r.Marker, r.Subresources.Status = "+"+GenClient, true
+		}
+		before = reflect.ValueOf(*r)
+		if err := d.Resource(m, r, kind); err != nil {
+			t.Fatalf("%s: %v", d.Example, err)
+		}
+		after = reflect.ValueOf(*r)
+	}
+	var changed []string
+	for i := range before.NumField() {
+		f := before.Type().Field(i)
+		if f.Name == "Pos" {
+			continue
+		}
+		if !reflect.DeepEqual(before.Field(i).Interface(), after.Field(i).Interface()) {
+			changed = append(changed, before.Type().Name()+"."+f.Name)
+		}
+	}
+	if len(changed) == 0 && kind.warned {
+		return "a warning (its subresource is not served)"
+	}
+	return strings.Join(changed, ", ")
+}
+
+// fakeKind answers a type marker's questions as a kind whose every path exists, and records
+// whether the marker warned.
+type fakeKind struct{ warned bool }
+
+func (*fakeKind) SelectableField(jsonPath string) (model.SelectableField, error) {
+	return model.SelectableField{JSONPath: jsonPath}, nil
+}
+func (*fakeKind) ColumnPath(string) error    { return nil }
+func (*fakeKind) Scale(*Marker) *model.Scale { return &model.Scale{} }
+func (k *fakeKind) Warn(*Marker, string, ...any) {
+	k.warned = true
+}
