@@ -138,10 +138,6 @@ const (
 	KubebuilderDefault = "kubebuilder:default"
 )
 
-// DefaultDeprecation stands for kube-apiserver's default deprecation warning until the
-// group's versions are known (parse fills it in).
-const DefaultDeprecation = "\x00default"
-
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
 // spellings as aliases so CRD types move to an aggregated server unchanged.
 func Apigen() *Registry {
@@ -290,12 +286,11 @@ func Apigen() *Registry {
 		Example: "+apigen:deprecatedversion:warning=\"v1alpha1 Flunders are deprecated; use v1beta1\"",
 		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
 			w := m.Args.(*DeprecatedVersion).Warning
-			switch {
-			case w == nil:
-				r.Deprecation = DefaultDeprecation
-			case *w == "":
+			if w != nil && *w == "" {
 				return fmt.Errorf("+%s: warning is empty; leave it out for the default warning", m.Name)
-			default:
+			}
+			r.Deprecated = true
+			if w != nil {
 				r.Deprecation = *w
 			}
 			return nil

@@ -20,7 +20,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"apigen:clients":            "Project.Clients",
 		"apigen:deploy":             "Project.Deploy",
 		"apigen:domain":             "Project.Domain",
-		"apigen:deprecatedversion":  "Resource.Deprecation",
+		"apigen:deprecatedversion":  "Resource.Deprecated, Resource.Deprecation",
 		"apigen:printcolumn":        "Resource.PrintColumns",
 		"apigen:selectablefield":    "Resource.SelectableFields",
 		"apigen:storage:custom":     "Resource.CustomStorage",

@@ -215,8 +215,11 @@ type Resource struct {
 	// SelectableFields are the fields list and watch may filter on with a field selector
 	// (+apigen:selectablefield), in marker order.
 	SelectableFields []SelectableField `json:"selectableFields,omitempty"`
-	// Deprecation is the warning every request to the kind in this version gets when the
-	// version is deprecated for it (+apigen:deprecatedversion); empty otherwise.
+	// Deprecated is set when the version is deprecated for the kind
+	// (+apigen:deprecatedversion); Deprecation is then the warning every request to it gets,
+	// kube-apiserver's default unless the marker gives one (parse writes the default once the
+	// group's versions are known).
+	Deprecated  bool   `json:"deprecated,omitempty"`
 	Deprecation string `json:"deprecation,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
 	Hooks Hooks `json:"hooks,omitempty"`

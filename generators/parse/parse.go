@@ -768,12 +768,12 @@ func lowerFirst(s string) string {
 func defaultDeprecations(g *model.Group) {
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
-			if r.Deprecation != markers.DefaultDeprecation {
+			if !r.Deprecated || r.Deprecation != "" {
 				continue
 			}
 			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, r.Kind)
 			for _, newer := range g.ByPriority() {
-				if nr := newer.Kind(r.Kind); nr != nil && nr.Deprecation == "" && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
+				if nr := newer.Kind(r.Kind); nr != nil && !nr.Deprecated && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
 					r.Deprecation += fmt.Sprintf("; use %s/%s %s", g.Name, newer.Name, r.Kind)
 					break
 				}
