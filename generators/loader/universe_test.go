@@ -40,9 +40,7 @@ func TestUniverseEquivalence(t *testing.T) {
 				copyFixture(t, dir, root)
 			}
 			fed, fedErr := Load(root)
-			gengoLoads = true
-			own, ownErr := Load(root)
-			gengoLoads = false
+			own, ownErr := load(root, true)
 			if (fedErr == nil) != (ownErr == nil) || fedErr != nil && fedErr.Error() != ownErr.Error() {
 				t.Fatalf("Load errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
 			}
