@@ -96,23 +96,23 @@ func (p *parser_) conversionRole(t *gengotypes.Type) (model.ConversionRole, toke
 		return describe(m.Signature, t), true
 	}
 	if sig, _ := signature("Hub"); sig == "func()" {
-		return model.ConversionHub, p.pos(p.methods[kind+".Hub"])
+		return model.ConversionHub, p.methodPos(t, "Hub")
 	}
 	to, _ := signature("ConvertTo")
 	from, _ := signature("ConvertFrom")
 	switch {
 	case to == convertSignature && from == convertSignature:
-		return model.ConversionSpoke, p.pos(p.methods[kind+".ConvertTo"])
+		return model.ConversionSpoke, p.methodPos(t, "ConvertTo")
 	case to == convertSignature || from == convertSignature:
 		have, want := "ConvertTo", "ConvertFrom"
 		if from == convertSignature {
 			have, want = want, have
 		}
 		if sig, ok := signature(want); ok {
-			p.errs.Add(p.pos(p.methods[kind+"."+want]), "method %s.%s has signature %s; with %s.%s it must implement controller-runtime's conversion.Convertible, which needs %s",
+			p.errs.Add(p.methodPos(t, want), "method %s.%s has signature %s; with %s.%s it must implement controller-runtime's conversion.Convertible, which needs %s",
 				kind, want, sig, kind, have, convertSignature)
 		} else {
-			p.errs.Add(p.pos(p.methods[kind+"."+have]), "%s has %s but no %s; controller-runtime's conversion.Convertible needs both, so that the server converts %s to its hub and back: add func (*%s) %s(%s conversion.Hub) error",
+			p.errs.Add(p.methodPos(t, have), "%s has %s but no %s; controller-runtime's conversion.Convertible needs both, so that the server converts %s to its hub and back: add func (*%s) %s(%s conversion.Hub) error",
 				kind, have, want, kind, kind, want, map[string]string{"ConvertTo": "dst", "ConvertFrom": "src"}[want])
 		}
 	}

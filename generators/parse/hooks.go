@@ -3,6 +3,7 @@ package parse
 import (
 	"fmt"
 	"go/token"
+	gotypes "go/types"
 	"path"
 	"strings"
 
@@ -46,15 +47,28 @@ func (p *parser_) hooks(t *gengotypes.Type, r *model.Resource) model.Hooks {
 			continue
 		}
 		if got, want := describe(m.Signature, t), sig.describe(t.Name.Name); got != want {
-			p.errs.Add(p.pos(p.methods[t.Name.Name+"."+sig.name]), "method %s.%s has signature %s; the generated strategy calls %s (or rename the method)", t.Name.Name, sig.name, got, want)
+			p.errs.Add(p.methodPos(t, sig.name), "method %s.%s has signature %s; the generated strategy calls %s (or rename the method)", t.Name.Name, sig.name, got, want)
 			continue
 		}
 		sig.set(&h)
 		if sig.name != "Default" {
-			p.strategyHooks[r] = append(p.strategyHooks[r], hookAt{sig.name, p.pos(p.methods[t.Name.Name+"."+sig.name])})
+			p.strategyHooks[r] = append(p.strategyHooks[r], hookAt{sig.name, p.methodPos(t, sig.name)})
 		}
 	}
 	return h
+}
+
+// methodPos is where a type declares a method, from the load's type information: right for
+// a kind of any package, whichever was read last.
+func (p *parser_) methodPos(t *gengotypes.Type, method string) token.Position {
+	if named, ok := t.GoType.(*gotypes.Named); ok {
+		for m := range named.Methods() {
+			if m.Name() == method {
+				return p.pos(m.Pos())
+			}
+		}
+	}
+	return token.Position{}
 }
 
 // hookAt is a strategy hook the user wrote, and where.

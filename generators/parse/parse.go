@@ -72,10 +72,6 @@ func Project(load *loader.Result) (*model.Project, error) {
 }
 
 type parser_ struct {
-	// methods maps "Type.Method" to the method's name in the package being parsed.
-	methods map[string]token.Pos
-	// declPos maps the types and functions of the package being parsed to their positions.
-	declPos map[string]token.Position
 	// internals and installs are the packages of pkg/apis/<group> and
 	// pkg/apis/<group>/install, by group directory.
 	internals, installs map[string]*groupPackage
@@ -90,13 +86,11 @@ type parser_ struct {
 	strategyHooks map[*model.Resource][]hookAt
 	// warned are the warnings markers reported through their kind (Kind.Warn).
 	warned model.ErrorList
-	// defaults are the field defaults of the package being parsed.
-	defaults []*model.FieldDefault
-	load     *loader.Result
-	reg      *markers.Registry
-	fset     *token.FileSet
-	proj     *model.Project
-	errs     model.ErrorList
+	load   *loader.Result
+	reg    *markers.Registry
+	fset   *token.FileSet
+	proj   *model.Project
+	errs   model.ErrorList
 }
 
 // pos converts a token.Pos into a position relative to the project root, so that the model
@@ -158,11 +152,11 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	}
 	version := &model.Version{Name: versionName, Package: pkgPath, Dir: dir, Pos: p.pos(files[0].Package)}
 	groupName, groupPos := p.groupName(files)
-	version.Resources = p.resources(files, gpkg)
-	version.DeclPos, version.Defaults = p.declPos, p.defaults
+	version.DeclPos = p.declarations(files)
+	version.Resources, version.Defaults = p.resources(files, gpkg)
 	version.HandConversions = p.handConversions(files)
 	if groupName == "" {
-		groupName, groupPos = p.registeredGroup(files, gpkg)
+		groupName, groupPos = p.registeredGroup(files, gpkg, version.DeclPos)
 	}
 	switch {
 	case controllerRuntimeBuilder(gpkg):
@@ -254,9 +248,9 @@ func (p *parser_) groupName(files []*ast.File) (string, token.Position) {
 // it in Go rather than in +groupName (k8s.io/api's apps, batch, autoscaling, policy, … since
 // v0.37): the string constant GroupName, or the Group of a SchemeGroupVersion (or kubebuilder's
 // GroupVersion) declared as a composite literal with a string.
-func (p *parser_) registeredGroup(files []*ast.File, gpkg *gengotypes.Package) (string, token.Position) {
+func (p *parser_) registeredGroup(files []*ast.File, gpkg *gengotypes.Package, declPos map[string]token.Position) (string, token.Position) {
 	if c := gpkg.Constants["GroupName"]; c != nil && c.ConstValue != nil && *c.ConstValue != "" {
-		return *c.ConstValue, p.declPos["GroupName"] // gengo keeps a string constant unquoted
+		return *c.ConstValue, declPos["GroupName"] // gengo keeps a string constant unquoted
 	}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -412,47 +406,42 @@ func commentEndLines(f *ast.File, fset *token.FileSet) map[int]*ast.CommentGroup
 	return out
 }
 
-// resources finds the types marked as resources and reads their shape.
-func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*model.Resource {
+// declarations maps the package-level types, functions, variables and constants of a
+// package's files to their positions.
+func (p *parser_) declarations(files []*ast.File) map[string]token.Position {
+	out := map[string]token.Position{}
+	for _, f := range files {
+		for _, id := range loader.Declared(f, false) {
+			out[id.Name] = p.pos(id.Pos())
+		}
+	}
+	return out
+}
+
+// resources finds the types marked as resources and reads their shape, and the field
+// defaults of the package's structs.
+func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) ([]*model.Resource, []*model.FieldDefault) {
 	structs := map[string]*ast.StructType{}
 	var out []*model.Resource
+	var defaults []*model.FieldDefault
 	type marked struct {
 		spec *ast.TypeSpec
 		ms   []*markers.Marker
 	}
 	var candidates []marked
-	p.methods = map[string]token.Pos{}
-	p.declPos = map[string]token.Position{}
-	p.defaults = nil
 	for _, f := range files {
 		endLines := commentEndLines(f, p.fset)
 		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok {
-				if recv := receiverName(fn); recv != "" {
-					p.methods[recv+"."+fn.Name.Name] = fn.Name.Pos()
-				} else if fn.Recv == nil {
-					p.declPos[fn.Name.Name] = p.pos(fn.Name.Pos())
-				}
-				continue
-			}
 			decl, ok := d.(*ast.GenDecl)
-			if ok && (decl.Tok == token.VAR || decl.Tok == token.CONST) {
-				for _, s := range decl.Specs {
-					for _, n := range s.(*ast.ValueSpec).Names {
-						p.declPos[n.Name] = p.pos(n.Pos())
-					}
-				}
-			}
 			if !ok || decl.Tok != token.TYPE {
 				continue
 			}
 			for _, s := range decl.Specs {
 				spec := s.(*ast.TypeSpec)
-				p.declPos[spec.Name.Name] = p.pos(spec.Name.Pos())
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
 					for _, field := range st.Fields.List {
-						p.fieldMarkers(spec.Name.Name, field)
+						defaults = append(defaults, p.fieldDefault(spec.Name.Name, field)...)
 					}
 				}
 				var ms []*markers.Marker
@@ -473,12 +462,12 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) []*mode
 	}
 	p.checkJSONTags(out, structs)
 	slices.SortFunc(out, func(a, b *model.Resource) int { return strings.Compare(a.Kind, b.Kind) })
-	return out
+	return out, defaults
 }
 
-// fieldMarkers reads the markers of a struct field: its defaults. Other field markers are
-// only checked.
-func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
+// fieldDefault reads the markers of a struct field and returns its default, if it has one.
+// Other field markers are only checked.
+func (p *parser_) fieldDefault(typeName string, field *ast.Field) []*model.FieldDefault {
 	var set *model.FieldDefault
 	for _, m := range p.markersIn(field.Doc, markers.Field) {
 		if m.Def.Name != markers.DefaultMarker && m.Def.Name != markers.KubebuilderDefault {
@@ -494,9 +483,12 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
 			p.errs.Add(m.Pos, "+%s: field %s.%s already has a default (%s at %s)", m.Name, typeName, field.Names[0].Name, set.Marker, set.Pos)
 		default:
 			set = &model.FieldDefault{Type: typeName, Field: field.Names[0].Name, JSON: value, Marker: "+" + m.Name, Pos: m.Pos}
-			p.defaults = append(p.defaults, set)
 		}
 	}
+	if set == nil {
+		return nil
+	}
+	return []*model.FieldDefault{set}
 }
 
 var plural = namer.NewAllLowercasePluralNamer(nil)
@@ -585,7 +577,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	r.Hooks = p.hooks(gpkg.Types[kind], r)
 	r.Conversion, r.ConversionPos = p.conversionRole(gpkg.Types[kind])
 	if r.Hooks.ValidateStatusUpdate && !r.Subresources.Status {
-		p.errs.Add(p.pos(p.methods[kind+".ValidateStatusUpdate"]), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
+		p.errs.Add(p.methodPos(gpkg.Types[kind], "ValidateStatusUpdate"), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
 	}
 	return r
 }
@@ -670,21 +662,6 @@ func localTypeName(expr ast.Expr) string {
 	return ""
 }
 
-// receiverName returns the name of a method's receiver type ("Flunder" for *Flunder), or ""
-// for a function.
-func receiverName(fn *ast.FuncDecl) string {
-	if fn.Recv == nil || len(fn.Recv.List) != 1 {
-		return ""
-	}
-	t := fn.Recv.List[0].Type
-	if star, ok := t.(*ast.StarExpr); ok {
-		t = star.X
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name
-	}
-	return ""
-}
 
 // checkJSONTags reports every exported, non-embedded field without a JSON name in the
 // resources' types and the local struct types they reach (Spec, Status and what they
