@@ -120,6 +120,7 @@ type options struct {
 	apis        APIs
 	recommended *genericoptions.RecommendedOptions
 	admission   *admissionPlugins
+	datastore   *datastoreOptions
 
 	// Local mode only.
 	dataDir        string
@@ -139,6 +140,7 @@ func newOptions(apis APIs) *options {
 		dataDir:        defaultDataDir,
 		kubeconfigPath: defaultKubeconfig,
 		admission:      &admissionPlugins{plugins: apis.Admission},
+		datastore:      newDatastoreOptions(apis.Name),
 	}
 	o.admission.register(o.recommended)
 	// Lets discovery report each resource's storage version hash, from the
@@ -158,6 +160,8 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 			"Only one server can use it at a time.")
 	fs.StringVar(&o.kubeconfigPath, "write-kubeconfig", o.kubeconfigPath,
 		"Local mode: write an admin kubeconfig for this server to this file (mode 0600).")
+
+	o.datastore.addFlags(fss.FlagSet("SQL storage (kine)"))
 
 	// RecommendedOptions.AddFlags, one section each.
 	ro := o.recommended
@@ -204,15 +208,26 @@ func (o *options) complete(fs *pflag.FlagSet) {
 
 func (o *options) validate(fs *pflag.FlagSet) error {
 	errs := o.apis.validate()
+	errs = append(errs, o.datastore.resolve(fs)...)
+	if o.datastore.enabled() {
+		// The client's side of kine's socket is the server's own: etcd's
+		// server list and TLS flags have nothing to say there.
+		for _, name := range []string{"etcd-servers", "etcd-cafile", "etcd-certfile", "etcd-keyfile"} {
+			if fs.Changed(name) {
+				errs = append(errs, fmt.Errorf("--%s applies to etcd, and %s chose a SQL database; give one of them (the database's TLS: --datastore-cafile, --datastore-certfile, --datastore-keyfile)", name, o.datastore.source))
+			}
+		}
+	}
 
 	ro := *o.recommended
-	if o.localMode {
-		// The embedded etcd's address is known only once it runs; check the
-		// other etcd flags now rather than after starting it.
+	if o.localMode || o.datastore.enabled() {
+		// The embedded etcd's (or kine's) address is known only once it runs;
+		// check the other etcd flags now rather than after starting it.
 		etcd := *ro.Etcd
 		etcd.StorageConfig.Transport.ServerList = []string{"embedded"}
 		ro.Etcd = &etcd
-	} else {
+	}
+	if !o.localMode {
 		for _, name := range []string{"data-dir", "write-kubeconfig"} {
 			if fs.Changed(name) {
 				errs = append(errs, fmt.Errorf("--%s applies to local mode only, and cluster mode was selected by --%s",

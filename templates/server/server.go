@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"reflect"
 
 	"github.com/spf13/cobra"
@@ -103,6 +105,21 @@ func (o *options) runCluster(ctx context.Context) error {
 	if err := o.recommended.SecureServing.MaybeDefaultWithSelfSignedCerts(
 		"localhost", nil, []net.IP{netutils.ParseIPSloppy("127.0.0.1")}); err != nil {
 		return fmt.Errorf("creating self-signed serving certificate: %w", err)
+	}
+	if o.datastore.enabled() {
+		// kine's socket goes into a directory of its own that only this
+		// user can enter, as local mode's data dir.
+		dir, err := os.MkdirTemp("", o.apis.Name+"-kine-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		store, url, err := startKine(ctx, o.datastore, filepath.Join(dir, kineSocket))
+		if err != nil {
+			return err
+		}
+		defer store.Close() // after the server has drained
+		o.recommended.Etcd.StorageConfig.Transport.ServerList = []string{url}
 	}
 	s, err := o.newServer(nil)
 	if err != nil {
