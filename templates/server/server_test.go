@@ -404,6 +404,9 @@ func TestMode(t *testing.T) {
 		{[]string{"--kubeconfig", "k"}, false},
 		{[]string{"--authentication-kubeconfig", "k"}, false},
 		{[]string{"--authorization-kubeconfig", "k"}, false},
+		{[]string{"--cluster"}, false},
+		{[]string{"--cluster=false"}, true},
+		{[]string{"--datastore-endpoint", "sqlite://x"}, true},
 	} {
 		o := newOptions(emptyAPIs())
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)

@@ -243,3 +243,56 @@ func startPostgres(t *testing.T) string {
 	}
 	return "postgres://postgres@" + addr + "/kine?sslmode=disable"
 }
+
+// TestExternalDatastoreComponent builds examples/wardle's config/default with the
+// external-datastore component, as README.md shows it, with kubectl kustomize: no object of the
+// bundled etcd is left, and the Deployment runs in cluster mode (--cluster) with the endpoint and
+// the database's CA read from the mounted Secret, neither in its arguments nor its environment.
+func TestExternalDatastoreComponent(t *testing.T) {
+	tc := tools(t)
+	proj := filepath.Join(t.TempDir(), "wardle")
+	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), proj)
+	writeFile(t, filepath.Join(proj, "config", "sql", "kustomization.yaml"),
+		"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- ../generated\ncomponents:\n- ../generated/external-datastore\n")
+	k := &kubectl{bin: tc.kubectl, kubeconfig: filepath.Join(proj, "no-kubeconfig"), cacheDir: filepath.Join(proj, "kube-cache")}
+	bundled := parseManifests(t, k.ok(t, "kustomize", filepath.Join(proj, "config", "generated")))
+	m := parseManifests(t, k.ok(t, "kustomize", filepath.Join(proj, "config", "sql")))
+
+	etcd := bundled.statefulSet(t).Name
+	for _, obj := range m.objs {
+		if obj.GetLabels()["app.kubernetes.io/instance"] == etcd {
+			t.Errorf("with external-datastore, the build still has %s %s of the bundled etcd", obj.GetKind(), obj.GetName())
+		}
+	}
+	if kinds := m.kinds(); kinds["StatefulSet"]+kinds["CronJob"]+kinds["NetworkPolicy"]+kinds["PersistentVolumeClaim"] != 0 {
+		t.Errorf("with external-datastore: %v; want no StatefulSet, CronJob, NetworkPolicy or claim", kinds)
+	}
+	d := m.deployment(t)
+	pod := d.Spec.Template.Spec
+	c := pod.Containers[0]
+	wantArgs := []string{"--cluster", "--datastore-endpoint-file=/var/run/datastore/endpoint", "--datastore-cafile=/var/run/datastore/ca.crt"}
+	if !slices.Equal(c.Args[:3], wantArgs) || slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasPrefix(a, "--etcd-") }) {
+		t.Errorf("with external-datastore, the server's args are %q; want %q first and no --etcd- flag", c.Args, wantArgs)
+	}
+	for _, want := range bundled.deployment(t).Spec.Template.Spec.Containers[0].Args {
+		if !strings.HasPrefix(want, "--etcd-") && !slices.Contains(c.Args, want) {
+			t.Errorf("with external-datastore, the server lost its argument %s: %q", want, c.Args)
+		}
+	}
+	if len(c.Env) != 0 {
+		t.Errorf("with external-datastore, the server's env is %+v; want none (no ETCD_SERVERS)", c.Env)
+	}
+	mounts := map[string]string{}
+	for _, vm := range c.VolumeMounts {
+		mounts[vm.Name] = vm.MountPath
+	}
+	volumes := map[string]string{}
+	for _, v := range pod.Volumes {
+		if v.Secret != nil {
+			volumes[v.Name] = v.Secret.SecretName
+		}
+	}
+	if mounts["datastore"] != "/var/run/datastore" || volumes["datastore"] != d.Name+"-datastore" || mounts["etcd-client"] != "" || volumes["etcd-client"] != "" {
+		t.Errorf("with external-datastore: mounts %v, secret volumes %v; want the Secret %s-datastore at /var/run/datastore and no etcd client Secret", mounts, volumes, d.Name)
+	}
+}

@@ -128,7 +128,17 @@ func (a APIs) validate() []error {
 // clusterFlags are the flags that only make sense next to a real cluster.
 // Setting any of them selects cluster mode; without them the server runs in
 // local mode.
-var clusterFlags = []string{"etcd-servers", "kubeconfig", "authentication-kubeconfig", "authorization-kubeconfig"}
+// --cluster says so where storage is not etcd (--datastore-endpoint) and the
+// kubeconfigs are the in-cluster defaults: a Deployment on a SQL database.
+var clusterFlags = []string{"etcd-servers", "kubeconfig", "authentication-kubeconfig", "authorization-kubeconfig", "cluster"}
+
+// selectsCluster reports whether the flag name, one of clusterFlags, was set
+// so that it selects cluster mode (--cluster=false does not).
+func selectsCluster(fs *pflag.FlagSet) func(name string) bool {
+	return func(name string) bool {
+		return fs.Changed(name) && (name != "cluster" || fs.Lookup(name).Value.String() == "true")
+	}
+}
 
 // Local mode's defaults: a developer's machine, no root, nothing exposed.
 const (
@@ -142,6 +152,9 @@ type options struct {
 	recommended *genericoptions.RecommendedOptions
 	admission   *admissionPlugins
 	datastore   *datastoreOptions
+
+	// cluster is --cluster: cluster mode without etcd or kubeconfig flags.
+	cluster bool
 
 	// Local mode only.
 	dataDir        string
@@ -175,6 +188,9 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	var fss cliflag.NamedFlagSets
 
 	fs := fss.FlagSet("local mode")
+	fs.BoolVar(&o.cluster, "cluster", o.cluster,
+		"Run in cluster mode although no other flag selects it: with --datastore-endpoint in a Deployment, "+
+			"where authentication and authorization use the in-cluster defaults.")
 	fs.StringVar(&o.dataDir, "data-dir", o.dataDir,
 		"Local mode: directory for the embedded etcd's data and log (etcd.log) and the local CA. "+
 			"A restart on the same directory keeps every object and the same credentials. "+
@@ -214,7 +230,7 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 // complete picks the mode from the flags that were set and applies local
 // mode's defaults to the flags that were not.
 func (o *options) complete(fs *pflag.FlagSet) {
-	o.localMode = !slices.ContainsFunc(clusterFlags, fs.Changed)
+	o.localMode = !slices.ContainsFunc(clusterFlags, selectsCluster(fs))
 	if !o.localMode {
 		return
 	}
@@ -252,7 +268,7 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 		for _, name := range []string{"data-dir", "write-kubeconfig"} {
 			if fs.Changed(name) {
 				errs = append(errs, fmt.Errorf("--%s applies to local mode only, and cluster mode was selected by --%s",
-					name, clusterFlags[slices.IndexFunc(clusterFlags, fs.Changed)]))
+					name, clusterFlags[slices.IndexFunc(clusterFlags, selectsCluster(fs))]))
 			}
 		}
 	}

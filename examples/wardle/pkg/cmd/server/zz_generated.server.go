@@ -49,8 +49,9 @@ import (
 const longHelp = `Runs the %[1]s API server.
 
 Local mode, for development, is the default. Unless one of --etcd-servers,
---kubeconfig, --authentication-kubeconfig or --authorization-kubeconfig is
-given, the server starts an embedded etcd that keeps its data in --data-dir,
+--kubeconfig, --authentication-kubeconfig, --authorization-kubeconfig or --cluster is
+given, the server starts an embedded etcd that keeps its data in --data-dir
+(or, given --datastore-endpoint, kine on that SQL database),
 listens on 127.0.0.1:%[2]d, accepts only client certificates signed by a CA it
 keeps in --data-dir, and writes an admin kubeconfig to --write-kubeconfig:
 
@@ -61,7 +62,8 @@ the same credentials.
 
 Cluster mode, selected by any of those flags, runs it as an aggregated API
 server behind kube-apiserver (an APIService): objects are stored in the etcd
-cluster given by --etcd-servers, and authentication and authorization are
+cluster given by --etcd-servers (or the --datastore-endpoint database), and
+authentication and authorization are
 delegated to kube-apiserver (front-proxy request headers, TokenReview,
 SubjectAccessReview), as the Kubernetes sample-apiserver does. Before
 deploying with "kubectl apply -k config/default", "%[4]s certs" writes the
