@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/user"
@@ -27,15 +28,30 @@ import (
 const wardleDatastoreEnv = "WARDLE_DATASTORE_ENDPOINT"
 
 // sqlBackend is a database for --datastore-endpoint: start returns the endpoint of a fresh
-// database, stopped by the test.
+// database, stopped by the test, and the database's server when it has one (nil for SQLite).
 type sqlBackend struct {
 	name  string
-	start func(t *testing.T) string
+	start func(t *testing.T) (string, *dbServer)
 }
 
 var sqlBackends = []sqlBackend{
-	{"sqlite", func(t *testing.T) string { return "sqlite://" + filepath.Join(t.TempDir(), "state.db") }},
+	{"sqlite", func(t *testing.T) (string, *dbServer) {
+		return "sqlite://" + filepath.Join(t.TempDir(), "state.db"), nil
+	}},
 	{"postgres", startPostgres},
+}
+
+// dbServer is a database server process the test can stop and start again on the same data.
+type dbServer struct {
+	proc  *process
+	start func(t *testing.T) *process
+}
+
+func (d *dbServer) stop(t *testing.T) {
+	t.Helper()
+	if _, err := d.proc.Signal(os.Interrupt, 30*time.Second); err != nil {
+		t.Errorf("stopping the database: %v", err)
+	}
 }
 
 // TestSQLStorage runs examples/wardle in local mode on SQL databases through kine
@@ -51,7 +67,7 @@ func TestSQLStorage(t *testing.T) {
 	tc := tools(t)
 	for _, b := range sqlBackends {
 		t.Run(b.name, func(t *testing.T) {
-			endpoint := b.start(t)
+			endpoint, db := b.start(t)
 			t.Setenv(wardleDatastoreEnv, endpoint)
 			work := t.TempDir()
 			dataDir, kubeconfig := filepath.Join(work, "data"), filepath.Join(work, "kubeconfig")
@@ -69,6 +85,9 @@ func TestSQLStorage(t *testing.T) {
 			checkKubectl(t, k)
 			checkWatchInOtherVersion(t, k, kubeconfig)
 			checkScale(t, k, kubeconfig)
+			if db != nil {
+				checkDatabaseDown(t, k, srv, db)
+			}
 			stopServer(t, srv)
 			cmdline := strings.Join(srv.proc.Args, " ")
 			if _, secret, ok := strings.Cut(endpoint, "://"); ok && strings.Contains(cmdline, secret) {
@@ -157,6 +176,58 @@ func checkSQLBasics(t *testing.T, k *kubectl) {
 	checkStreamingList(t, k, "flunders", []string{ns + "/one", ns + "/two"})
 }
 
+// checkDatabaseDown stops the database under the running server: /readyz fails (its etcd
+// check goes through kine to the database) and a write fails; started again, the server is
+// ready again by itself and writes succeed, with every object written before still there.
+func checkDatabaseDown(t *testing.T, k *kubectl, srv *server, db *dbServer) {
+	t.Helper()
+	readyz := func() (int, string, error) { return restGet(restConfig(t, k.kubeconfig), "/readyz?verbose") }
+	before := k.names(t, "flunders", "-n", "sql")
+	db.stop(t)
+	if err := poll(time.Minute, func() error {
+		if code, body, err := readyz(); err == nil && code == http.StatusOK {
+			return fmt.Errorf("GET /readyz: 200 with the database stopped:\n%s", body)
+		}
+		return nil
+	}); err != nil {
+		t.Errorf("the server stayed ready with its database stopped: %v", err)
+	}
+	code, body, _ := readyz()
+	t.Logf("database stopped: GET /readyz answers %d:\n%s", code, body)
+	if !strings.Contains(body, "[-]etcd") {
+		t.Errorf("with the database stopped, /readyz does not name the storage's check as failing:\n%s", body)
+	}
+	if r := k.run(fmt.Sprintf("apiVersion: %s/v1beta1\nkind: Flunder\nmetadata: {name: while-down, namespace: sql}\nspec: {reference: {name: one}}\n", wardleGroup),
+		"create", "--request-timeout=20s", "-f", "-"); r.ExitCode == 0 {
+		t.Errorf("a create succeeded with the database stopped:\n%s", r)
+	}
+
+	db.proc = db.start(t)
+	if err := poll(2*time.Minute, func() error {
+		if srv.proc.Exited() {
+			return stopPolling{fmt.Errorf("the server exited")}
+		}
+		code, body, err := readyz()
+		if err != nil || code != http.StatusOK {
+			return fmt.Errorf("GET /readyz: %d %v\n%s", code, err, body)
+		}
+		return nil
+	}); err != nil {
+		t.Fatalf("the server did not become ready again after the database was back: %v\n%s", err, srv.proc.Describe())
+	}
+	k.okStdin(t, fmt.Sprintf("apiVersion: %s/v1beta1\nkind: Flunder\nmetadata: {name: after-down, namespace: sql}\nspec: {reference: {name: one}}\n", wardleGroup), "create", "-f", "-")
+	after := k.names(t, "flunders", "-n", "sql")
+	for _, name := range append(before, "after-down") {
+		if !slices.Contains(after, name) {
+			t.Errorf("after the database came back: flunders %v lack %s", after, name)
+		}
+	}
+	if slices.Contains(after, "while-down") {
+		t.Errorf("the create refused while the database was down was stored after all: %v", after)
+	}
+	k.ok(t, "delete", "flunder", "after-down", "-n", "sql")
+}
+
 // postgresBinDir finds Debian's postgres binaries, installing the package when they are
 // missing and the test runs as root; otherwise it skips, saying why.
 func postgresBinDir(t *testing.T) string {
@@ -189,8 +260,9 @@ func postgresBinDir(t *testing.T) string {
 
 // startPostgres starts a fresh postgres cluster on 127.0.0.1 and a free port, as the user
 // postgres (it refuses to run as root) when the test is root, and stops it when the test
-// ends. It returns a kine endpoint for the database kine, which kine creates.
-func startPostgres(t *testing.T) string {
+// ends. It returns a kine endpoint for the database kine, which kine creates, and the server,
+// which can be started again on the same data and port.
+func startPostgres(t *testing.T) (string, *dbServer) {
 	t.Helper()
 	bin := postgresBinDir(t)
 	dir, err := os.MkdirTemp("", "apigen-postgres-")
@@ -219,29 +291,37 @@ func startPostgres(t *testing.T) string {
 	mustSucceed(t, runCmd(cmdOpts{Dir: dir}, initdb[0], initdb[1:]...))
 
 	port := freePort(t)
-	args := run("postgres", "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir, "-c", "fsync=off")
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir = dir
-	p, err := cluster.StartCommand(filepath.Join(t.TempDir(), "postgres.log"), cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := p.Signal(os.Interrupt, 30*time.Second); err != nil {
-			t.Errorf("stopping postgres: %v", err)
-		}
-	})
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	if err := cluster.Poll(time.Minute, p.Done(), func() error {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
+	logs := t.TempDir()
+	starts := 0
+	start := func(t *testing.T) *process {
+		t.Helper()
+		starts++
+		args := run("postgres", "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir, "-c", "fsync=off")
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		p, err := cluster.StartCommand(filepath.Join(logs, fmt.Sprintf("postgres-%d.log", starts)), cmd)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return err
-	}); err != nil {
-		t.Fatalf("postgres did not listen on %s: %v\n%s", addr, err, p.Describe())
+		t.Cleanup(func() {
+			if _, err := p.Signal(os.Interrupt, 30*time.Second); err != nil {
+				t.Errorf("stopping postgres: %v", err)
+			}
+		})
+		if err := cluster.Poll(time.Minute, p.Done(), func() error {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+			}
+			return err
+		}); err != nil {
+			t.Fatalf("postgres did not listen on %s: %v\n%s", addr, err, p.Describe())
+		}
+		return p
 	}
-	return "postgres://postgres@" + addr + "/kine?sslmode=disable"
+	db := &dbServer{proc: start(t), start: start}
+	return "postgres://postgres@" + addr + "/kine?sslmode=disable", db
 }
 
 // TestExternalDatastoreComponent builds examples/wardle's config/default with the
