@@ -20,5 +20,5 @@ var Scaffold embed.FS
 // cert-manager component in config/generated/cert-manager/, one template per file
 // (<file>.tmpl), rendered by generators/manifests.
 //
-//go:embed manifests/*.yaml.tmpl manifests/cert-manager/*.yaml.tmpl manifests/monitoring/*.yaml.tmpl manifests/external-etcd/*.yaml.tmpl
+//go:embed manifests/*.yaml.tmpl manifests/cert-manager/*.yaml.tmpl manifests/monitoring/*.yaml.tmpl manifests/external-etcd/*.yaml.tmpl manifests/external-datastore/*.yaml.tmpl
 var Manifests embed.FS

@@ -50,6 +50,10 @@ const MonitoringDir = "monitoring"
 // relative to Dir.
 const ExternalEtcdDir = "external-etcd"
 
+// ExternalDatastoreDir is the component that replaces the bundled etcd with a SQL database
+// (the server's --datastore-endpoint), relative to Dir.
+const ExternalDatastoreDir = "external-datastore"
+
 // Defaults of the generated Deployment.
 const (
 	replicas             = 2
@@ -226,7 +230,7 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 		return err
 	}
 	// Each directory has its own kustomization.yaml, listing the files beside it.
-	for _, dir := range []string{".", CertManagerDir, MonitoringDir, ExternalEtcdDir} {
+	for _, dir := range []string{".", CertManagerDir, MonitoringDir, ExternalEtcdDir, ExternalDatastoreDir} {
 		names, err := fs.Glob(templates.Manifests, path.Join("manifests", dir, "*.yaml.tmpl"))
 		if err != nil {
 			return err

@@ -85,7 +85,7 @@ func TestFilesAndHeader(t *testing.T) {
 	want := []string{"apiservice.yaml", "deployment.yaml", "etcd-backup.yaml", "etcd-networkpolicy.yaml", "etcd-pdb.yaml",
 		"etcd-service.yaml", "etcd-statefulset.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
 	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/etcd.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml",
-		"external-etcd/kustomization.yaml", "monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
+		"external-datastore/kustomization.yaml", "external-etcd/kustomization.yaml", "monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
 		"monitoring/prometheusrule.yaml", "monitoring/servicemonitor.yaml"}
 	var got []string
 	for _, p := range out.Paths() {

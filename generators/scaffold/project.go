@@ -25,8 +25,10 @@ import (
 // Versions of what generated projects depend on. They are apigen's own (a test keeps them equal
 // to go.mod), so a project is built against exactly what apigen was tested with.
 const (
-	KubernetesVersion  = "v0.37.2"
-	EtcdVersion        = "v3.7.0"
+	KubernetesVersion = "v0.37.2"
+	EtcdVersion       = "v3.7.3"
+	// KineVersion serves --datastore-endpoint (SQL storage); it requires EtcdVersion.
+	KineVersion        = "v0.17.5"
 	KubeOpenAPIVersion = "v0.0.0-20260721132016-d427ff9ee9ad"
 	GoVersion          = "1.26"
 	// GolangciLintVersion is what make lint runs (go run ...@version, no install needed).
@@ -51,6 +53,10 @@ func Dependencies() []string {
 		"k8s.io/component-base/cli@" + KubernetesVersion,
 		"k8s.io/kube-openapi/pkg/common@" + KubeOpenAPIVersion,
 		"go.etcd.io/etcd/server/v3/embed@" + EtcdVersion,
+		// The SQL databases of --datastore-endpoint, as pkg/cmd/server links them.
+		"github.com/k3s-io/kine/pkg/drivers/mysql@" + KineVersion,
+		"github.com/k3s-io/kine/pkg/drivers/pgsql@" + KineVersion,
+		"github.com/k3s-io/kine/pkg/drivers/sqlite@" + KineVersion,
 	}
 }
 

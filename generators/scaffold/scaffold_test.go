@@ -531,6 +531,7 @@ func TestVersionsMatchApigen(t *testing.T) {
 		"k8s.io/api":                KubernetesVersion,
 		"k8s.io/kube-openapi":       KubeOpenAPIVersion,
 		"go.etcd.io/etcd/server/v3": EtcdVersion,
+		"github.com/k3s-io/kine":    KineVersion,
 	}
 	for _, r := range mf.Require {
 		if v, ok := want[r.Mod.Path]; ok {

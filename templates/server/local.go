@@ -33,19 +33,24 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
-// runLocal runs the server on 127.0.0.1 with an embedded etcd and a local CA,
-// both kept in o.dataDir, until ctx is cancelled. The API server drains before
-// etcd stops, so no acknowledged write is lost.
+// runLocal runs the server on 127.0.0.1 with an embedded etcd (or kine, given
+// --datastore-endpoint) and a local CA, both kept in o.dataDir, until ctx is
+// cancelled. The API server drains before the storage stops, so no
+// acknowledged write is lost.
 func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 	// Everything in it is the server's alone: the CA's key, etcd's data and
-	// socket. An existing directory is tightened too.
+	// socket (or kine's). An existing directory is tightened too.
 	if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
 		return err
 	}
 	if err := os.Chmod(o.dataDir, 0o700); err != nil {
 		return err
 	}
-	socket, err := etcdSocketPath(o.dataDir)
+	socketName := "etcd.sock"
+	if o.datastore.enabled() {
+		socketName = kineSocket
+	}
+	socket, err := socketPath(o.dataDir, socketName)
 	if err != nil {
 		return err
 	}
@@ -77,29 +82,42 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 		}
 	}()
 
-	etcdLog := filepath.Join(o.dataDir, "etcd.log")
-	etcd, etcdURL, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), socket, etcdLog)
-	if err != nil {
-		return err
-	}
-	defer etcd.Close() // deferred calls run last-in first-out: after the server has drained
-
-	// If etcd fails underneath the server, stop instead of answering 500s forever.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	go func() {
-		for {
-			select {
-			case err := <-etcd.Err():
-				if err != nil {
-					cancel(fmt.Errorf("embedded etcd stopped: %w (its log: %s)", err, etcdLog))
+	var etcdURL string
+	if o.datastore.enabled() {
+		// A database that is unreachable later makes the server not ready
+		// (its etcd check goes through kine), not stop.
+		store, url, err := startKine(ctx, o.datastore, socket)
+		if err != nil {
+			return err
+		}
+		defer store.Close() // deferred calls run last-in first-out: after the server has drained
+		etcdURL = url
+	} else {
+		etcdLog := filepath.Join(o.dataDir, "etcd.log")
+		etcd, url, err := startEtcd(ctx, filepath.Join(o.dataDir, "etcd"), socket, etcdLog)
+		if err != nil {
+			return err
+		}
+		defer etcd.Close() // deferred calls run last-in first-out: after the server has drained
+		etcdURL = url
+
+		// If etcd fails underneath the server, stop instead of answering 500s forever.
+		go func() {
+			for {
+				select {
+				case err := <-etcd.Err():
+					if err != nil {
+						cancel(fmt.Errorf("embedded etcd stopped: %w (its log: %s)", err, etcdLog))
+						return
+					}
+				case <-ctx.Done():
 					return
 				}
-			case <-ctx.Done():
-				return
 			}
-		}
-	}()
+		}()
+	}
 
 	if err := o.applyLocal(etcdURL, listener, pki); err != nil {
 		return err
@@ -127,7 +145,7 @@ func (o *options) runLocal(ctx context.Context, out io.Writer) (err error) {
 
 	err = s.PrepareRun().RunWithContext(ctx)
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return cause // etcd failed
+		return cause // the embedded etcd failed
 	}
 	return err
 }
@@ -299,11 +317,12 @@ func (q quietStop) With(fields []zapcore.Field) zapcore.Core {
 // kernel's sun_path holds 104 bytes on macOS, 108 on Linux, with a NUL).
 const maxSocketPath = 103
 
-// etcdSocketPath is where the embedded etcd listens: in the data dir, by its
-// absolute path, or relative to the working directory when only that is short
-// enough (the server never changes directory).
-func etcdSocketPath(dataDir string) (string, error) {
-	abs, err := filepath.Abs(filepath.Join(dataDir, "etcd.sock"))
+// socketPath is where the storage (embedded etcd, etcd.sock, or kine,
+// kine.sock) listens: in the data dir, by its absolute path, or relative to the
+// working directory when only that is short enough (the server never changes
+// directory).
+func socketPath(dataDir, name string) (string, error) {
+	abs, err := filepath.Abs(filepath.Join(dataDir, name))
 	if err != nil {
 		return "", err
 	}
@@ -315,7 +334,7 @@ func etcdSocketPath(dataDir string) (string, error) {
 			return rel, nil
 		}
 	}
-	return "", fmt.Errorf("--data-dir %s: etcd's socket %s would be longer than the %d bytes a unix socket path may have; use a shorter --data-dir",
+	return "", fmt.Errorf("--data-dir %s: the socket %s would be longer than the %d bytes a unix socket path may have; use a shorter --data-dir",
 		dataDir, abs, maxSocketPath)
 }
 

@@ -107,7 +107,17 @@ func (a APIs) validate() []error {
 // clusterFlags are the flags that only make sense next to a real cluster.
 // Setting any of them selects cluster mode; without them the server runs in
 // local mode.
-var clusterFlags = []string{"etcd-servers", "kubeconfig", "authentication-kubeconfig", "authorization-kubeconfig"}
+// --cluster says so where storage is not etcd (--datastore-endpoint) and the
+// kubeconfigs are the in-cluster defaults: a Deployment on a SQL database.
+var clusterFlags = []string{"etcd-servers", "kubeconfig", "authentication-kubeconfig", "authorization-kubeconfig", "cluster"}
+
+// selectsCluster reports whether the flag name, one of clusterFlags, was set
+// so that it selects cluster mode (--cluster=false does not).
+func selectsCluster(fs *pflag.FlagSet) func(name string) bool {
+	return func(name string) bool {
+		return fs.Changed(name) && (name != "cluster" || fs.Lookup(name).Value.String() == "true")
+	}
+}
 
 // Local mode's defaults: a developer's machine, no root, nothing exposed.
 const (
@@ -120,6 +130,10 @@ type options struct {
 	apis        APIs
 	recommended *genericoptions.RecommendedOptions
 	admission   *admissionPlugins
+	datastore   *datastoreOptions
+
+	// cluster is --cluster: cluster mode without etcd or kubeconfig flags.
+	cluster bool
 
 	// Local mode only.
 	dataDir        string
@@ -139,6 +153,7 @@ func newOptions(apis APIs) *options {
 		dataDir:        defaultDataDir,
 		kubeconfigPath: defaultKubeconfig,
 		admission:      &admissionPlugins{plugins: apis.Admission},
+		datastore:      newDatastoreOptions(apis.Name),
 	}
 	o.admission.register(o.recommended)
 	// Lets discovery report each resource's storage version hash, from the
@@ -152,12 +167,17 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	var fss cliflag.NamedFlagSets
 
 	fs := fss.FlagSet("local mode")
+	fs.BoolVar(&o.cluster, "cluster", o.cluster,
+		"Run in cluster mode although no other flag selects it: with --datastore-endpoint in a Deployment, "+
+			"where authentication and authorization use the in-cluster defaults.")
 	fs.StringVar(&o.dataDir, "data-dir", o.dataDir,
 		"Local mode: directory for the embedded etcd's data and log (etcd.log) and the local CA. "+
 			"A restart on the same directory keeps every object and the same credentials. "+
 			"Only one server can use it at a time.")
 	fs.StringVar(&o.kubeconfigPath, "write-kubeconfig", o.kubeconfigPath,
 		"Local mode: write an admin kubeconfig for this server to this file (mode 0600).")
+
+	o.datastore.addFlags(fss.FlagSet("SQL storage (kine)"))
 
 	// RecommendedOptions.AddFlags, one section each.
 	ro := o.recommended
@@ -189,7 +209,7 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 // complete picks the mode from the flags that were set and applies local
 // mode's defaults to the flags that were not.
 func (o *options) complete(fs *pflag.FlagSet) {
-	o.localMode = !slices.ContainsFunc(clusterFlags, fs.Changed)
+	o.localMode = !slices.ContainsFunc(clusterFlags, selectsCluster(fs))
 	if !o.localMode {
 		return
 	}
@@ -204,19 +224,30 @@ func (o *options) complete(fs *pflag.FlagSet) {
 
 func (o *options) validate(fs *pflag.FlagSet) error {
 	errs := o.apis.validate()
+	errs = append(errs, o.datastore.resolve(fs)...)
+	if o.datastore.enabled() {
+		// The client's side of kine's socket is the server's own: etcd's
+		// server list and TLS flags have nothing to say there.
+		for _, name := range []string{"etcd-servers", "etcd-cafile", "etcd-certfile", "etcd-keyfile"} {
+			if fs.Changed(name) {
+				errs = append(errs, fmt.Errorf("--%s applies to etcd, and %s chose a SQL database; give one of them (the database's TLS: --datastore-cafile, --datastore-certfile, --datastore-keyfile)", name, o.datastore.source))
+			}
+		}
+	}
 
 	ro := *o.recommended
-	if o.localMode {
-		// The embedded etcd's address is known only once it runs; check the
-		// other etcd flags now rather than after starting it.
+	if o.localMode || o.datastore.enabled() {
+		// The embedded etcd's (or kine's) address is known only once it runs;
+		// check the other etcd flags now rather than after starting it.
 		etcd := *ro.Etcd
 		etcd.StorageConfig.Transport.ServerList = []string{"embedded"}
 		ro.Etcd = &etcd
-	} else {
+	}
+	if !o.localMode {
 		for _, name := range []string{"data-dir", "write-kubeconfig"} {
 			if fs.Changed(name) {
 				errs = append(errs, fmt.Errorf("--%s applies to local mode only, and cluster mode was selected by --%s",
-					name, clusterFlags[slices.IndexFunc(clusterFlags, fs.Changed)]))
+					name, clusterFlags[slices.IndexFunc(clusterFlags, selectsCluster(fs))]))
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"reflect"
 
 	"github.com/spf13/cobra"
@@ -26,8 +28,9 @@ import (
 const longHelp = `Runs the %[1]s API server.
 
 Local mode, for development, is the default. Unless one of --etcd-servers,
---kubeconfig, --authentication-kubeconfig or --authorization-kubeconfig is
-given, the server starts an embedded etcd that keeps its data in --data-dir,
+--kubeconfig, --authentication-kubeconfig, --authorization-kubeconfig or --cluster is
+given, the server starts an embedded etcd that keeps its data in --data-dir
+(or, given --datastore-endpoint, kine on that SQL database),
 listens on 127.0.0.1:%[2]d, accepts only client certificates signed by a CA it
 keeps in --data-dir, and writes an admin kubeconfig to --write-kubeconfig:
 
@@ -38,7 +41,8 @@ the same credentials.
 
 Cluster mode, selected by any of those flags, runs it as an aggregated API
 server behind kube-apiserver (an APIService): objects are stored in the etcd
-cluster given by --etcd-servers, and authentication and authorization are
+cluster given by --etcd-servers (or the --datastore-endpoint database), and
+authentication and authorization are
 delegated to kube-apiserver (front-proxy request headers, TokenReview,
 SubjectAccessReview), as the Kubernetes sample-apiserver does. Before
 deploying with "kubectl apply -k config/default", "%[4]s certs" writes the
@@ -103,6 +107,21 @@ func (o *options) runCluster(ctx context.Context) error {
 	if err := o.recommended.SecureServing.MaybeDefaultWithSelfSignedCerts(
 		"localhost", nil, []net.IP{netutils.ParseIPSloppy("127.0.0.1")}); err != nil {
 		return fmt.Errorf("creating self-signed serving certificate: %w", err)
+	}
+	if o.datastore.enabled() {
+		// kine's socket goes into a directory of its own that only this
+		// user can enter, as local mode's data dir.
+		dir, err := os.MkdirTemp("", o.apis.Name+"-kine-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		store, url, err := startKine(ctx, o.datastore, filepath.Join(dir, kineSocket))
+		if err != nil {
+			return err
+		}
+		defer store.Close() // after the server has drained
+		o.recommended.Etcd.StorageConfig.Transport.ServerList = []string{url}
 	}
 	s, err := o.newServer(nil)
 	if err != nil {

@@ -312,19 +312,19 @@ func checkPrivate(t *testing.T, dataDir string) {
 	}
 }
 
-func TestEtcdSocketPath(t *testing.T) {
+func TestSocketPath(t *testing.T) {
 	t.Chdir(t.TempDir())
 	wd, _ := os.Getwd()
-	if got, _ := etcdSocketPath("data"); got != filepath.Join(wd, "data", "etcd.sock") {
+	if got, _ := socketPath("data", "etcd.sock"); got != filepath.Join(wd, "data", "etcd.sock") {
 		t.Errorf("short data dir: socket %q, want the absolute path", got)
 	}
 	// Deep below the working directory: only the relative path fits.
 	deep := filepath.Join(wd, strings.Repeat("d", 40), strings.Repeat("e", 40))
-	if got, err := etcdSocketPath(deep); err != nil || got != filepath.Join(strings.Repeat("d", 40), strings.Repeat("e", 40), "etcd.sock") {
+	if got, err := socketPath(deep, "etcd.sock"); err != nil || got != filepath.Join(strings.Repeat("d", 40), strings.Repeat("e", 40), "etcd.sock") {
 		t.Errorf("deep data dir: socket %q, %v; want the path relative to the working directory", got, err)
 	}
 	long := "/" + strings.Repeat("x", maxSocketPath)
-	if _, err := etcdSocketPath(long); err == nil || !strings.Contains(err.Error(), "use a shorter --data-dir") {
+	if _, err := socketPath(long, "etcd.sock"); err == nil || !strings.Contains(err.Error(), "use a shorter --data-dir") {
 		t.Errorf("too long a data dir: %v", err)
 	}
 }
@@ -404,6 +404,9 @@ func TestMode(t *testing.T) {
 		{[]string{"--kubeconfig", "k"}, false},
 		{[]string{"--authentication-kubeconfig", "k"}, false},
 		{[]string{"--authorization-kubeconfig", "k"}, false},
+		{[]string{"--cluster"}, false},
+		{[]string{"--cluster=false"}, true},
+		{[]string{"--datastore-endpoint", "sqlite://x"}, true},
 	} {
 		o := newOptions(emptyAPIs())
 		fs := pflag.NewFlagSet("test", pflag.ContinueOnError)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,24 +54,7 @@ func checkServerInfo(t *testing.T, k *kubectl) {
 		t.Errorf("watch of serverinfos: want the ADDED server, got:\n%s", out)
 	}
 
-	// A streaming list, as client-go's informers start by default, ends in the bookmark that
-	// says the initial list is complete; and an informer with client-go's defaults syncs.
-	out := k.ok(t, "get", "--raw", "/apis/"+wardleGroup+"/v1beta1/serverinfos?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1")
-	if !strings.Contains(out, `"type":"ADDED"`) || !strings.Contains(out, `"type":"BOOKMARK"`) || !strings.Contains(out, `"k8s.io/initial-events-end":"true"`) {
-		t.Errorf("streaming list of serverinfos: want the ADDED server and the bookmark annotated k8s.io/initial-events-end, got:\n%s", out)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	factory := dynamicinformer.NewDynamicSharedInformerFactory(dynamicFor(t, k.kubeconfig), 0)
-	informer := factory.ForResource(schema.GroupVersionResource{Group: wardleGroup, Version: "v1beta1", Resource: "serverinfos"}).Informer()
-	factory.Start(ctx.Done())
-	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
-		t.Error("an informer of serverinfos with client-go's defaults did not sync in 30s")
-	} else if keys := informer.GetStore().ListKeys(); len(keys) != 1 || keys[0] != "server" {
-		t.Errorf("the synced informer of serverinfos holds %v, want [server]", keys)
-	}
-	cancel()
-	factory.Shutdown()
+	checkStreamingList(t, k, "serverinfos", []string{"server"})
 
 	// Verbs the storage does not serve: what kube-apiserver answers for them.
 	r := k.fails(t, "apiVersion: "+wardleGroup+"/v1beta1\nkind: ServerInfo\nmetadata: {name: mine}\ngoVersion: go1\nstartTime: \"2026-01-01T00:00:00Z\"\n", "create", "-f", "-")
@@ -80,4 +64,28 @@ func checkServerInfo(t *testing.T, k *kubectl) {
 	if r := k.fails(t, "", "delete", "serverinfo", "server"); !strings.Contains(r.Stderr, "(MethodNotAllowed)") {
 		t.Errorf("kubectl delete serverinfo server: want 405 MethodNotAllowed, got:\n%s", r)
 	}
+}
+
+// checkStreamingList wants a streaming list of resource (wardle's v1beta1), as client-go's
+// informers start by default, to end in the bookmark that says the initial list is complete,
+// and an informer with client-go's defaults to sync and hold exactly the keys want
+// ("namespace/name", or "name" of a cluster-scoped kind).
+func checkStreamingList(t *testing.T, k *kubectl, resource string, want []string) {
+	t.Helper()
+	out := k.ok(t, "get", "--raw", "/apis/"+wardleGroup+"/v1beta1/"+resource+"?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&timeoutSeconds=1")
+	if !strings.Contains(out, `"type":"ADDED"`) || !strings.Contains(out, `"type":"BOOKMARK"`) || !strings.Contains(out, `"k8s.io/initial-events-end":"true"`) {
+		t.Errorf("streaming list of %s: want ADDED events and the bookmark annotated k8s.io/initial-events-end, got:\n%s", resource, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	factory := dynamicinformer.NewDynamicSharedInformerFactory(dynamicFor(t, k.kubeconfig), 0)
+	informer := factory.ForResource(schema.GroupVersionResource{Group: wardleGroup, Version: "v1beta1", Resource: resource}).Informer()
+	factory.Start(ctx.Done())
+	if !cache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
+		t.Errorf("an informer of %s with client-go's defaults did not sync in 30s", resource)
+	} else if keys := informer.GetStore().ListKeys(); !slices.Equal(slices.Sorted(slices.Values(keys)), want) {
+		t.Errorf("the synced informer of %s holds %v, want %v", resource, keys, want)
+	}
+	cancel()
+	factory.Shutdown()
 }

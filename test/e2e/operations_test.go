@@ -54,7 +54,7 @@ func TestLocalOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	checkEtcdPrivate(t, srv)
+	checkStoragePrivate(t, srv, "etcd.sock")
 	checkStartupOutput(t, srv)
 
 	k := &kubectl{bin: tools(t).kubectl, kubeconfig: kubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
@@ -87,9 +87,10 @@ func TestLocalOperations(t *testing.T) {
 	})
 }
 
-// checkEtcdPrivate finds the server's listeners in /proc and shows that etcd listens on a
-// unix socket in the data dir only, which no other user can connect to.
-func checkEtcdPrivate(t *testing.T, s *server) {
+// checkStoragePrivate finds the server's listeners in /proc and shows that its storage (the
+// embedded etcd, or kine) listens on a unix socket in the data dir only, named name, which no
+// other user can connect to.
+func checkStoragePrivate(t *testing.T, s *server, name string) {
 	t.Helper()
 	tcp, err := listeningAddrs(s.proc.Pid())
 	if err != nil {
@@ -98,13 +99,13 @@ func checkEtcdPrivate(t *testing.T, s *server) {
 	if want := []netip.AddrPort{netip.AddrPortFrom(netip.MustParseAddr("127.0.0.1"), uint16(s.port))}; !slices.Equal(tcp, want) {
 		t.Errorf("the server listens on TCP %v; want only its secure port %v (etcd must have no TCP port)", tcp, want)
 	}
-	socket := filepath.Join(s.dataDir, "etcd.sock")
+	socket := filepath.Join(s.dataDir, name)
 	unix, err := listeningUnixSockets(s.proc.Pid())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(unix, []string{socket}) {
-		t.Fatalf("the server listens on unix sockets %q; want only etcd's, %s", unix, socket)
+		t.Fatalf("the server listens on unix sockets %q; want only its storage's, %s", unix, socket)
 	}
 
 	modes := map[string]os.FileMode{s.dataDir: os.ModeDir | 0o700, socket: os.ModeSocket | 0o600}
@@ -125,7 +126,7 @@ func checkEtcdPrivate(t *testing.T, s *server) {
 	// anyone else is refused. root passes every permission check, so only root can show
 	// the second part, as the user nobody.
 	if r := dialUnixAs(t, socket, nil); r.ExitCode != 0 {
-		t.Fatalf("connecting to etcd's socket as the server's user failed:\n%s", r)
+		t.Fatalf("connecting to the storage's socket as the server's user failed:\n%s", r)
 	}
 	if os.Geteuid() != 0 {
 		t.Logf("not root: cannot connect as another user; the socket's and the data dir's modes were checked")
@@ -133,7 +134,7 @@ func checkEtcdPrivate(t *testing.T, s *server) {
 	}
 	nobody := &syscall.Credential{Uid: 65534, Gid: 65534}
 	if r := dialUnixAs(t, socket, nobody); r.ExitCode != 3 || !strings.Contains(r.Stdout, "permission denied") {
-		t.Errorf("connecting to etcd's socket as the user nobody: want permission denied, got:\n%s", r)
+		t.Errorf("connecting to the storage's socket as the user nobody: want permission denied, got:\n%s", r)
 	}
 }
 
