@@ -4,6 +4,7 @@ package parse
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -564,6 +565,19 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field) {
 			p.errs.Add(m.Pos, "+%s: %v", m.Name, err)
 		case len(field.Names) != 1:
 			p.errs.Add(m.Pos, "+%s is set on an embedded field or a field list of %s; set it on one named field", m.Name, typeName)
+		case set != nil && set.Marker != "+"+m.Name && jsonEqual(set.JSON, value):
+			// Both spellings with one value: the same default, said twice.
+		case set != nil && set.Marker != "+"+m.Name:
+			// Both spellings, for two tools (cluster-api: +kubebuilder:default=FieldValueInvalid
+			// for controller-gen's CRD, +default=ref(...FieldValueInvalid) for openapi-gen): the
+			// CRD's is the one the server applies, as the CRD the project ships does.
+			crd, other := *set, model.FieldDefault{JSON: value, Marker: "+" + m.Name, Pos: m.Pos}
+			if m.Def.Name == markers.KubebuilderDefault {
+				crd, other = other, crd
+				set.JSON, set.Marker, set.Pos = crd.JSON, crd.Marker, crd.Pos
+			}
+			p.warned.Add(other.Pos, "warning: %s=%s on %s.%s is not applied: the field's %s=%s at %s is, as in the CustomResourceDefinition controller-gen makes of it",
+				other.Marker, other.JSON, typeName, field.Names[0].Name, crd.Marker, crd.JSON, crd.Pos)
 		case set != nil:
 			p.errs.Add(m.Pos, "+%s: field %s.%s already has a default (%s at %s)", m.Name, typeName, field.Names[0].Name, set.Marker, set.Pos)
 		default:
@@ -881,4 +895,10 @@ func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
 	}
 	k.scale = m
 	return k.p.scaleSubresource(m, k.t)
+}
+
+// jsonEqual reports whether two JSON documents hold the same value.
+func jsonEqual(a, b string) bool {
+	var x, y any
+	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }
