@@ -87,6 +87,22 @@ func TestStorageWithStatusAndHooks(t *testing.T) {
 	)
 }
 
+// TestStorageNamesTheGroupItself: the store's resource names and the scale's group-version
+// are literals, not the types package's Resource() and SchemeGroupVersion, which a package
+// registering itself may not declare (cluster-api's core/v1beta2 declares only GroupVersion).
+func TestStorageNamesTheGroupItself(t *testing.T) {
+	src := storageSource(t, &model.Resource{
+		Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", Scope: model.Namespaced, HasSpec: true, HasStatus: true,
+		Subresources: model.Subresources{Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}},
+	})
+	contains(t, src,
+		`schema.GroupResource{Group: "toys.example.com", Resource: "widgets"}`,
+		`schema.GroupResource{Group: "toys.example.com", Resource: "widget"}`,
+		`schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+	)
+	lacks(t, src, "v1.Resource(", "v1.SchemeGroupVersion")
+}
+
 func TestStorageClusterScopedWithoutStatus(t *testing.T) {
 	src := storageSource(t, &model.Resource{
 		Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", Singular: "gadget", Scope: model.Cluster,

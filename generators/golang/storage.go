@@ -395,7 +395,11 @@ func (e resourceEmitter) emitSelection(f *jen.File) {
 
 func (e resourceEmitter) emitREST(f *jen.File) {
 	r, hub := e.r, e.hub
-	resource := func(name string) jen.Code { return jen.Qual(hub.Package, "Resource").Call(jen.Lit(name)) }
+	// A literal, not the package's Resource(): a package that registers itself may not declare
+	// one (cluster-api's core/v1beta2 declares only GroupVersion).
+	resource := func(name string) jen.Code {
+		return jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Lit(e.g.Name), jen.Id("Resource").Op(":").Lit(name))
+	}
 	f.Line()
 	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Plural))
 	f.Type().Id("REST").Struct(jen.Op("*").Qual(genericregistryPkg, "Store"))
@@ -648,7 +652,7 @@ func (e resourceEmitter) emitScaleREST(f *jen.File) {
 	f.Func().Id("NewScaleREST").Params(jen.Id("main").Op("*").Id("REST")).Op("*").Qual(e.server, "ScaleREST").Block(
 		jen.Return(jen.Qual(e.server, "NewScaleREST").Call(
 			jen.Id("main").Dot("Store"),
-			jen.Qual(e.hub.Package, "SchemeGroupVersion"),
+			jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(e.g.Name), jen.Id("Version").Op(":").Lit(e.hub.Name)),
 			jen.Qual(e.server, "ScalePaths").Add(structLit(
 				field{"SpecReplicasPath", jen.Lit(scale.SpecReplicasPath)},
 				field{"StatusReplicasPath", jen.Lit(scale.StatusReplicasPath)},

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -55,7 +56,12 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	}
 	var tags tagEdits
 	defer tags.restore()
-	inputs := slices.Sorted(maps.Keys(peers))
+	inputs := slices.DeleteFunc(slices.Sorted(maps.Keys(peers)), func(pkg string) bool {
+		return keptConversions(ctx, dirs[pkg])
+	})
+	if len(inputs) == 0 {
+		return nil
+	}
 	for _, pkg := range inputs {
 		tags.addPackageTagValues(ctx.Load.Universe[pkg], conversionTag, peers[pkg]...)
 	}
@@ -88,6 +94,17 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		}
 	}
 	return nil
+}
+
+// keptConversions reports whether a version directory holds conversion-gen's own
+// zz_generated.conversion.go, as the spoke versions of kueue and cluster-api ship it beside
+// their hand-written conversions and ConvertTo/ConvertFrom (which call its functions). apigen
+// keeps it, as it keeps controller-gen's deepcopy: it registers every conversion of the
+// package with the package's localSchemeBuilder, so apigen generates none there.
+func keptConversions(ctx *engine.Context, dir string) bool {
+	name := path.Join(dir, conversionFile)
+	src, err := os.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
+	return err == nil && engine.OtherTool(name, src) == "conversion-gen"
 }
 
 // runConversionGen runs conversion-gen over inputs and reads its output: the conversion

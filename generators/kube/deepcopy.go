@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -48,7 +49,7 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 	var versions []*model.Version
 	var errs []error
 	for _, v := range withInternal(ctx.Project) {
-		reused, err := reuseDeepCopy(ctx.Load.Root, v)
+		reused, err := reuseDeepCopy(ctx.Load.Root, v, ownDeepCopyObjects(ctx, v))
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -110,8 +111,9 @@ var deepCopyTools = []string{"controller-gen", "deepcopy-gen"}
 // tool wrote (a kubebuilder project's, which controller-gen keeps current for its CRDs):
 // apigen then generates none, since it may not overwrite the file. The file must make every
 // resource kind and list a runtime.Object (controller-gen does for +kubebuilder:object:root
-// types); otherwise the error says what to add.
-func reuseDeepCopy(root string, v *model.Version) (bool, error) {
+// types, and prometheus-operator's packages by hand beside their types: own lists those);
+// otherwise the error says what to add.
+func reuseDeepCopy(root string, v *model.Version, own map[string]bool) (bool, error) {
 	name := path.Join(v.Dir, deepCopyFile)
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 	if err != nil || !slices.Contains(deepCopyTools, engine.OtherTool(name, src)) {
@@ -121,7 +123,10 @@ func reuseDeepCopy(root string, v *model.Version) (bool, error) {
 	if err != nil {
 		return true, fmt.Errorf("%s: %v", name, err)
 	}
-	objects := map[string]bool{}
+	objects := maps.Clone(own)
+	if objects == nil {
+		objects = map[string]bool{}
+	}
 	for _, d := range f.Decls {
 		if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "DeepCopyObject" && fn.Recv != nil && len(fn.Recv.List) == 1 {
 			if star, ok := fn.Recv.List[0].Type.(*ast.StarExpr); ok {
@@ -141,4 +146,23 @@ func reuseDeepCopy(root string, v *model.Version) (bool, error) {
 		}
 	}
 	return true, errors.Join(errs...)
+}
+
+// ownDeepCopyObjects are the types of a version package that declare DeepCopyObject in a file
+// the load reads, that is, by hand rather than in a generated file.
+func ownDeepCopyObjects(ctx *engine.Context, v *model.Version) map[string]bool {
+	if ctx.Load == nil || ctx.Load.Universe == nil {
+		return nil
+	}
+	pkg := ctx.Load.Universe[v.Package] // Package() would add a missing one
+	if pkg == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for name, t := range pkg.Types {
+		if _, ok := t.Methods["DeepCopyObject"]; ok {
+			out[name] = true
+		}
+	}
+	return out
 }

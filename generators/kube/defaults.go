@@ -48,6 +48,7 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err := addFieldDefaults(ctx, &tags); err != nil {
 		return err
 	}
+	withholdStructDefaults(ctx, &tags)
 	args := dgargs.New()
 	args.OutputFile = DefaultsFile
 	// The types each package gets a SetObjectDefaults_ function for, by import path.
@@ -148,11 +149,46 @@ func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
 					continue
 				}
 				tags.removeMemberTag(t, d.Field, defaultTag)
+				if structValue(m.Type) {
+					continue // withholdStructDefaults warns: the server does not apply it either
+				}
 				ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than %s only on a pointer or omitempty field; the server still applies it when the field is %s",
 					d.Marker, d.JSON, d.Type, d.Field, zero, zero)
 			}
 		}
 	}
+}
+
+// withholdStructDefaults keeps from defaulter-gen the defaults of fields whose type is a struct
+// held by value (flux's +kubebuilder:default={"observedGeneration":-1} on a Status,
+// leaderworkerset's =1 on an intstr.IntOrString): defaulter-gen tests such a field against nil,
+// which does not compile. A CRD applies them; the server does not, which the warning says at
+// the marker (a pointer field takes the default).
+func withholdStructDefaults(ctx *engine.Context, tags *tagEdits) {
+	for _, v := range versions(ctx.Project) {
+		for _, d := range v.Defaults {
+			t := ctx.Load.Universe[v.Package].Types[d.Type]
+			if t == nil {
+				continue
+			}
+			for _, m := range t.Members {
+				if m.Name != d.Field || !structValue(m.Type) || sameJSON(d.JSON, "{}") {
+					continue
+				}
+				tags.removeMemberTag(t, d.Field, defaultTag)
+				ctx.Warn(d.Pos, "%s=%s on %s.%s is not applied by the server: defaulter-gen defaults a field of struct type %s only through a pointer (a CustomResourceDefinition applies it)",
+					d.Marker, d.JSON, d.Type, d.Field, m.Type.Name.Name)
+			}
+		}
+	}
+}
+
+// structValue reports whether t, a field's type, is a struct held by value.
+func structValue(t *types.Type) bool {
+	for t.Kind == types.Alias {
+		t = t.Underlying
+	}
+	return t.Kind == types.Struct
 }
 
 // enforcedDefault is the only default openapi-gen accepts on a field of type t, as JSON, and

@@ -34,8 +34,10 @@ var hookSignatures = []hookSignature{
 }
 
 // hooks finds the strategy hooks the user wrote on a kind. A method with a hook's name but
-// another signature is an error: the generated strategy could not call it, and silently
-// skipping it would hide the user's validation.
+// another signature is not a hook: the generated strategy could not call it. It is a warning at
+// the method, never silently skipped (a typo would hide the user's validation), and not an
+// error: packages written for other tools have methods of these names for their own reasons
+// (cluster-api's MachineSet.Validate() field.ErrorList, a helper of its webhooks).
 func (p *parser_) hooks(t *gengotypes.Type, r *model.Resource) model.Hooks {
 	var h model.Hooks
 	if t == nil {
@@ -47,7 +49,7 @@ func (p *parser_) hooks(t *gengotypes.Type, r *model.Resource) model.Hooks {
 			continue
 		}
 		if got, want := describe(m.Signature, t), sig.describe(t.Name.Name); got != want {
-			p.errs.Add(p.methodPos(t, sig.name), "method %s.%s has signature %s; the generated strategy calls %s (or rename the method)", t.Name.Name, sig.name, got, want)
+			p.warned.Add(p.methodPos(t, sig.name), "warning: method %s.%s has signature %s, so the generated strategy does not call it; a %s hook is %s (rename the method if it is not meant as one)", t.Name.Name, sig.name, got, sig.name, want)
 			continue
 		}
 		sig.set(&h)

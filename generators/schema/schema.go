@@ -55,6 +55,10 @@ func Build(load *loader.Result, p *model.Project) error {
 	parser := &crd.Parser{
 		Collector: &ctmarkers.Collector{Registry: registry},
 		Checker:   &ctloader.TypeChecker{},
+		// Floats are what the projects that have them asked controller-gen for
+		// (crd:allowDangerousTypes=true, as ray-project/kuberay's Makefile does): a "number"
+		// in the schema, with a warning at each field (floatFields).
+		AllowDangerousTypes: true,
 	}
 	crd.AddKnownTypes(parser)
 	byPath := map[string]*ctloader.Package{}
@@ -91,6 +95,7 @@ func Build(load *loader.Result, p *model.Project) error {
 	for _, pkg := range pkgs {
 		e, w := packageErrors(root, pkg)
 		errs, warnings = append(errs, e...), append(warnings, w...)
+		warnings = append(warnings, floatFields(root, pkg)...)
 	}
 	crdOnly, err := check(root, p, parser, byPath)
 	if err != nil {
@@ -187,4 +192,44 @@ func relative(root string, pos token.Position) token.Position {
 		pos.Filename = filepath.ToSlash(rel)
 	}
 	return pos
+}
+
+// floatFields warns at each struct field of a package typed float32 or float64 (or a pointer,
+// slice or map of them): controller-gen refuses them unless the project sets
+// crd:allowDangerousTypes=true, which a project with such fields does; the schema has them as
+// "number", as in the CRDs it ships.
+func floatFields(root string, pkg *ctloader.Package) model.ErrorList {
+	var warnings model.ErrorList
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			st, ok := n.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, field := range st.Fields.List {
+				t := field.Type
+				for {
+					switch x := t.(type) {
+					case *ast.StarExpr:
+						t = x.X
+						continue
+					case *ast.ArrayType:
+						t = x.Elt
+						continue
+					case *ast.MapType:
+						t = x.Value
+						continue
+					}
+					break
+				}
+				id, ok := t.(*ast.Ident)
+				if !ok || (id.Name != "float32" && id.Name != "float64") || len(field.Names) == 0 {
+					continue
+				}
+				warnings.Add(relative(root, pkg.Fset.Position(id.Pos())), "warning: %s is a %s, served as a JSON number: controller-gen accepts floats only with crd:allowDangerousTypes=true, which a project with such a field sets, and its CRD has them so", field.Names[0].Name, id.Name)
+			}
+			return true
+		})
+	}
+	return warnings
 }

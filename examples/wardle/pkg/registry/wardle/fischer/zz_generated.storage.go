@@ -33,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -188,8 +189,8 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 			return &v1alpha1.FischerList{}
 		},
 		PredicateFunc:             match,
-		DefaultQualifiedResource:  v1alpha1.Resource("fischers"),
-		SingularQualifiedResource: v1alpha1.Resource("fischer"),
+		DefaultQualifiedResource:  schema.GroupResource{Group: "wardle.example.com", Resource: "fischers"},
+		SingularQualifiedResource: schema.GroupResource{Group: "wardle.example.com", Resource: "fischer"},
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,

@@ -33,6 +33,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
@@ -298,8 +299,8 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 			return &v1beta1.FlunderList{}
 		},
 		PredicateFunc:             match,
-		DefaultQualifiedResource:  v1beta1.Resource("flunders"),
-		SingularQualifiedResource: v1beta1.Resource("flunder"),
+		DefaultQualifiedResource:  schema.GroupResource{Group: "wardle.example.com", Resource: "flunders"},
+		SingularQualifiedResource: schema.GroupResource{Group: "wardle.example.com", Resource: "flunder"},
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
@@ -375,7 +376,7 @@ func (r *StatusREST) ConvertToTable(ctx context.Context, object runtime.Object, 
 // NewScaleREST returns the storage of the flunders/scale subresource, an autoscaling/v1 Scale of
 // the objects in the main resource's store.
 func NewScaleREST(main *REST) *server.ScaleREST {
-	return server.NewScaleREST(main.Store, v1beta1.SchemeGroupVersion, server.ScalePaths{
+	return server.NewScaleREST(main.Store, schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"}, server.ScalePaths{
 		SpecReplicasPath:   ".spec.replicas",
 		StatusReplicasPath: ".status.replicas",
 		LabelSelectorPath:  ".status.selector",

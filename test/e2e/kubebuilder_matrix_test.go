@@ -1,0 +1,827 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
+)
+
+// The compatibility matrix's kubebuilder sets: public kubebuilder APIs, taken from the Go
+// module proxy at test time, copied unchanged (but for the import paths of their own packages,
+// which name where the copies now live) into one project apigen init made, generated once,
+// built once and served by one server. Each set's discovery and served OpenAPI schema are
+// compared with the CustomResourceDefinitions the module ships, its own samples are created
+// and read back, and its own invalid samples must be refused.
+
+// matrixRepo is the matrix project's module path.
+const matrixRepo = "example.com/matrix"
+
+// matrixSet is one row of README's compatibility matrix.
+type matrixSet struct {
+	name   string // as README's table names it
+	module string // path@version, from the Go module proxy
+	// copies are the module's packages copied, each from a directory of the module to one of
+	// the project; imports of a copied package are rewritten to its copy.
+	copies []matrixCopy
+	// requires are the modules the copied packages import, at the version the set's own
+	// go.mod requires (controller-runtime at the project's Kubernetes line).
+	requires []string
+	crds     []string // globs of the CRD YAML the module ships, relative to it
+	samples  []string // globs of the module's own sample objects
+	invalid  []string // globs of the module's samples its CRDs refuse
+	// served are the group-versions the set's packages are served as, each with the number
+	// of resources its discovery lists (subresources left out).
+	served map[string]int
+	// readme is what README's row says of the samples, with the number created and read back
+	// and (a second %d) the number of invalid ones refused.
+	readme string
+}
+
+// matrixCopy copies the Go files (tests left out) of a module directory to a project directory.
+type matrixCopy struct{ from, to string }
+
+// controllerRuntime is the controller-runtime release of the project's Kubernetes line.
+const controllerRuntime = "sigs.k8s.io/controller-runtime@v0.25.2"
+
+var matrixSets = []matrixSet{
+	{
+		name:    "sigs.k8s.io/gateway-api",
+		module:  "sigs.k8s.io/gateway-api@v1.6.3",
+		served:  map[string]int{"gateway.networking.k8s.io/v1": 10},
+		copies:  []matrixCopy{{"apis/v1", "pkg/apis/gateway/v1"}},
+		crds:    []string{"config/crd/experimental/gateway.networking.k8s.io_*.yaml"},
+		samples: []string{"examples/standard/*.yaml", "examples/standard/*/*.yaml"},
+		invalid: []string{"hack/invalid-examples/standard/*/*.yaml"},
+		readme:  "%d objects of `examples/standard` created and read back; all %d of `hack/invalid-examples/standard` refused",
+	},
+	{
+		name:     "sigs.k8s.io/jobset",
+		module:   "sigs.k8s.io/jobset@v0.10.1",
+		served:   map[string]int{"jobset.x-k8s.io/v1alpha2": 1},
+		copies:   []matrixCopy{{"api/jobset/v1alpha2", "pkg/apis/jobset/v1alpha2"}},
+		requires: []string{controllerRuntime},
+		crds:     []string{"config/components/crd/bases/*.yaml"},
+		samples:  []string{"config/samples/*.yaml"},
+		readme:   "%d JobSet of its `config/samples` created and read back",
+	},
+	{
+		name:   "sigs.k8s.io/lws",
+		module: "sigs.k8s.io/lws@v0.7.0",
+		served: map[string]int{"leaderworkerset.x-k8s.io/v1": 1},
+		copies: []matrixCopy{
+			{"api/leaderworkerset/v1", "pkg/apis/leaderworkerset/v1"},
+			{"api/leaderworkerset/scheme", "internal/lws/scheme"}, // its own copy of controller-runtime's scheme.Builder
+		},
+		crds:    []string{"config/crd/bases/*.yaml"},
+		samples: []string{"config/samples/*.yaml"},
+		readme:  "its %d LeaderWorkerSet samples created and read back",
+	},
+	{
+		name:   "sigs.k8s.io/kueue",
+		module: "sigs.k8s.io/kueue@v0.17.0",
+		served: map[string]int{"kueue.x-k8s.io/v1beta2": 11, "kueue.x-k8s.io/v1beta1": 11},
+		copies: []matrixCopy{
+			{"apis/kueue/v1beta2", "pkg/apis/kueue/v1beta2"}, // the hub (storage version)
+			{"apis/kueue/v1beta1", "pkg/apis/kueue/v1beta1"}, // ConvertTo/ConvertFrom over conversion-gen's functions
+			{"pkg/util/tas", "internal/kueue/util/tas"},      // what v1beta1's conversions call
+			{"pkg/resources", "internal/kueue/resources"},
+		},
+		requires: []string{controllerRuntime, "k8s.io/component-helpers@v0.37.2", "github.com/google/go-cmp@v0.7.0"},
+		crds:     []string{"config/components/crd/bases/*.yaml"},
+	},
+	{
+		name:   "sigs.k8s.io/cluster-api/api",
+		module: "sigs.k8s.io/cluster-api/api@v1.14.2",
+		served: map[string]int{"cluster.x-k8s.io/v1beta2": 8, "cluster.x-k8s.io/v1beta1": 8},
+		copies: []matrixCopy{
+			{"core/v1beta2", "pkg/apis/cluster/v1beta2"}, // the hub
+			{"core/v1beta1", "pkg/apis/cluster/v1beta1"}, // conversion-gen's conversions and ConvertTo/ConvertFrom
+			{"deprecated/errors", "internal/capi/deprecated/errors"},
+		},
+		requires: []string{controllerRuntime},
+	},
+	{
+		name:     "github.com/fluxcd/source-controller/api",
+		module:   "github.com/fluxcd/source-controller/api@v1.9.6",
+		served:   map[string]int{"source.toolkit.fluxcd.io/v1": 6},
+		copies:   []matrixCopy{{"v1", "pkg/apis/source/v1"}},
+		requires: []string{controllerRuntime, "github.com/fluxcd/pkg/apis/meta@v1.30.2", "github.com/fluxcd/pkg/apis/acl@v0.10.0"},
+	},
+	{
+		name:     "github.com/fluxcd/kustomize-controller/api",
+		module:   "github.com/fluxcd/kustomize-controller/api@v1.9.6",
+		served:   map[string]int{"kustomize.toolkit.fluxcd.io/v1": 1},
+		copies:   []matrixCopy{{"v1", "pkg/apis/kustomize/v1"}},
+		requires: []string{controllerRuntime, "github.com/fluxcd/pkg/apis/meta@v1.30.2", "github.com/fluxcd/pkg/apis/kustomize@v1.19.2"},
+	},
+	{
+		name:     "github.com/fluxcd/helm-controller/api",
+		module:   "github.com/fluxcd/helm-controller/api@v1.6.5",
+		served:   map[string]int{"helm.toolkit.fluxcd.io/v2": 1},
+		copies:   []matrixCopy{{"v2", "pkg/apis/helm/v2"}},
+		requires: []string{controllerRuntime, "github.com/fluxcd/pkg/apis/meta@v1.30.2", "github.com/fluxcd/pkg/apis/kustomize@v1.19.2"},
+	},
+	{
+		name:     "github.com/ray-project/kuberay/ray-operator",
+		module:   "github.com/ray-project/kuberay/ray-operator@v1.5.0",
+		served:   map[string]int{"ray.io/v1": 3},
+		copies:   []matrixCopy{{"apis/ray/v1", "pkg/apis/ray/v1"}},
+		requires: []string{controllerRuntime},
+		crds:     []string{"config/crd/bases/*.yaml"},
+		samples:  []string{"config/samples/*.yaml"},
+		readme:   "%d objects of its `config/samples` created and read back",
+	},
+}
+
+// matrixFailing are sets apigen does not generate or build yet, each in a project of its own,
+// with the error generate (or the build of the generated OpenAPI) stops with: the test fails
+// when that changes.
+var matrixFailing = []struct {
+	set   matrixSet
+	build bool // generate succeeds, go build ./pkg/generated/openapi fails
+	fails string
+}{
+	{
+		// gateway-api's older versions declare each kind as a defined type of v1's
+		// (type Gateway v1.Gateway) and every other type as an alias.
+		set: matrixSet{
+			name:   "sigs.k8s.io/gateway-api apis/v1beta1 beside apis/v1",
+			module: "sigs.k8s.io/gateway-api@v1.6.3",
+			copies: []matrixCopy{{"apis/v1", "pkg/apis/gateway/v1"}, {"apis/v1beta1", "pkg/apis/gateway/v1beta1"}},
+		},
+		fails: "pkg/apis/gateway/v1beta1/gateway_types.go:27:1: +kubebuilder:resource is set on Gateway, which is not a struct type",
+	},
+	{
+		// ProbeSpec has an authorization field and inlines HTTPConfig, which has one too
+		// (encoding/json takes the shallower); openapi-gen writes both into one map literal.
+		set: matrixSet{
+			name:   "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring",
+			module: "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.1",
+			copies: []matrixCopy{
+				{"v1", "pkg/apis/monitoring/v1"},
+				{"", "internal/monitoring"}, // the group's constants (GroupName, kinds)
+			},
+		},
+		build: true,
+		fails: `duplicate key "authorization" in map literal`,
+	},
+}
+
+// TestKubebuilderMatrixFailing generates each of matrixFailing in a project of its own and
+// wants the error it is listed with.
+func TestKubebuilderMatrixFailing(t *testing.T) {
+	tc := tools(t)
+	for _, f := range matrixFailing {
+		t.Run(f.set.name, func(t *testing.T) {
+			work := t.TempDir()
+			proj := initProject(t, tc, work, matrixRepo)
+			dir := moduleDir(t, work, f.set.module)
+			modPath, _, _ := strings.Cut(f.set.module, "@")
+			for _, c := range f.set.copies {
+				copyRewritten(t, filepath.Join(dir, c.from), filepath.Join(proj, c.to), modPath, f.set.copies)
+			}
+			if len(f.set.requires) > 0 {
+				mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", append([]string{"get"}, f.set.requires...)...))
+			}
+			r := runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, tc.apigen, "generate")
+			if f.build {
+				mustSucceed(t, r)
+				r = runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", "build", "./pkg/generated/openapi")
+			}
+			if r.ExitCode == 0 || !strings.Contains(r.Stderr, f.fails) {
+				t.Errorf("apigen generate of %s: want it to fail with %q (matrixFailing), got:\n%s", f.set.name, f.fails, r)
+			}
+		})
+	}
+}
+
+// matrixKnown are the matrix's known differences, by category, each with its reason. A report
+// is keyed "discovery <group/version> <resource>: <what>", "schema <group/version> <Kind>:
+// <difference>", "sample <set> <file> <Kind>/<name>" or "invalid <set> <file> <Kind>/<name>",
+// and says what differs. The test fails on a report no entry matches, and on an entry that
+// matches no report.
+var matrixKnown = []struct {
+	name, why string
+	match     func(key, what string) bool
+}{
+	{
+		"conditions' status enum",
+		"metav1.Condition's status has +kubebuilder:validation:Enum=True;False;Unknown, which the CRD's schema has and the server enforces " +
+			"(its validation schema is the CRD's); the served OpenAPI of metav1.Condition is k8s.io/apimachinery's, generated by openapi-gen, which has no enum",
+		func(key, what string) bool {
+			return strings.HasSuffix(key, ": enum only in the CRD") && allPaths(what, func(p string) bool { return strings.HasSuffix(p, "conditions[].status") })
+		},
+	},
+	{
+		"k8s.io/api enums",
+		"the served OpenAPI of k8s.io/api's types (pod templates, tolerations, taints) is k8s.io/api's, which publishes their +enum values; controller-gen does not put them in a CRD, " +
+			"and the server does not enforce them either (its validation schema is the CRD's)",
+		func(key, what string) bool { return strings.HasSuffix(key, ": enum only served") },
+	},
+	{
+		"embedded ObjectMeta and newer k8s.io/api fields",
+		"controller-gen writes an embedded ObjectMeta (a pod template's metadata) as a bare object, where the served OpenAPI has ObjectMeta's fields; " +
+			"and the project builds on k8s.io/api v0.37.2, whose types have fields (VolumeMount.bindMountOptions) that the k8s.io/api the CRD was generated from had not",
+		func(key, what string) bool { return strings.HasSuffix(key, ": properties only served") },
+	},
+	{
+		"k8s.io/api fields the CRD's version had",
+		"kueue's CRD was generated from a k8s.io/api with PodSpec.workloadRef, which v0.37.2 does not have",
+		func(key, what string) bool {
+			return strings.HasPrefix(key, "schema kueue.x-k8s.io/") && strings.HasSuffix(key, "Workload: properties only in the CRD") && allPaths(what, func(p string) bool { return strings.HasSuffix(p, ".workloadRef") })
+		},
+	},
+	{
+		"k8s.io/api required fields",
+		"required fields of k8s.io/api types as openapi-gen publishes them (PodFailurePolicyOnPodConditionsPattern.status, PortStatus.error) differ from what controller-gen made of " +
+			"the k8s.io/api the CRD was generated from; the server validates with the CRD's",
+		func(key, what string) bool {
+			return strings.HasSuffix(key, ": required differs") && allPaths(what, func(p string) bool {
+				return strings.Contains(p, "podFailurePolicy.rules[].onPodConditions[]") || strings.Contains(p, "loadBalancer.ingress[].ports[]")
+			})
+		},
+	},
+	{
+		"gateway-api's experimental enums",
+		"the experimental channel's CRDs are made by gateway-api's own tool from <gateway:experimental:validation:Enum=...> comments (ExternalAuth among HTTPRoute filter types); " +
+			"apigen applies the +kubebuilder:validation:Enum beside them, the standard channel's",
+		func(key, what string) bool {
+			return strings.HasPrefix(key, "schema gateway.networking.k8s.io/v1 HTTPRoute: enum values differ") && strings.Contains(what, "ExternalAuth")
+		},
+	},
+}
+
+// allPaths reports whether every path a report lists (after its count) satisfies f.
+func allPaths(what string, f func(string) bool) bool {
+	_, list, _ := strings.Cut(what, ": ")
+	for _, p := range strings.Split(list, ", ") {
+		p, _, _ = strings.Cut(p, " (")
+		// Paths start with a dot; other pieces are the rest of a "(CRD [a, b], served [b])".
+		if strings.HasPrefix(p, ".") && p != "..." && !f(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestKubebuilderMatrix serves matrixSets in one project and one server and records, for each,
+// generate, build, serve, discovery and schema against the module's CRDs, its samples created
+// and read back, and its invalid samples refused.
+func TestKubebuilderMatrix(t *testing.T) {
+	tc := tools(t)
+	start := time.Now()
+	work := t.TempDir()
+	proj := initProject(t, tc, work, matrixRepo)
+
+	// The modules download side by side.
+	dirs := make([]string, len(matrixSets))
+	var wg sync.WaitGroup
+	for i, set := range matrixSets {
+		wg.Go(func() { dirs[i] = moduleDir(t, work, set.module) })
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	requires := map[string]bool{}
+	for i, set := range matrixSets {
+		modPath, _, _ := strings.Cut(set.module, "@")
+		for _, c := range set.copies {
+			copyRewritten(t, filepath.Join(dirs[i], c.from), filepath.Join(proj, c.to), modPath, set.copies)
+		}
+		for _, r := range set.requires {
+			requires[r] = true
+		}
+	}
+	if len(requires) > 0 {
+		mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", append([]string{"get"}, slices.Sorted(maps.Keys(requires))...)...))
+	}
+	before := snapshot(t, filepath.Join(proj, "pkg", "apis"))
+	gen := generateMeasured(t, tc, proj)
+	t.Logf("apigen generate: %s wall, peak RSS %d MiB, %d warnings", gen.wall.Round(10*time.Millisecond), gen.maxRSS>>20, strings.Count(gen.stderr, "warning:"))
+	for name, content := range before {
+		if after := readFile(t, filepath.Join(proj, "pkg", "apis", name)); after != content {
+			t.Errorf("apigen generate changed the API's own %s", name)
+		}
+	}
+	k, stop := serve(t, tc, proj, work)
+	defer stop()
+	cfg := restConfig(t, k.kubeconfig)
+	seen := map[string]int{}
+	report := func(key, what string) {
+		for _, k := range matrixKnown {
+			if k.match(key, what) {
+				seen[k.name]++
+				t.Logf("known (%s): %s: %s", k.name, key, what)
+				return
+			}
+		}
+		t.Errorf("%s: %s", key, what)
+	}
+
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
+
+	counts := map[string][2]int{} // set → samples created and read back equal, invalid refused
+	readme := readFile(t, filepath.Join(tc.root, "README.md"))
+	for i, set := range matrixSets {
+		for gv, want := range set.served {
+			n := 0
+			for name := range discoveryResources(t, cfg, gv) {
+				if !strings.Contains(name, "/") {
+					n++
+				}
+			}
+			if n != want {
+				t.Errorf("%s: %s serves %d resources, want %d", set.name, gv, n, want)
+			}
+		}
+		// The module's CRDs against discovery and the served schema.
+		for _, crd := range globAll(t, dirs[i], set.crds) {
+			compareWithCRD(t, cfg, crd, report)
+		}
+		// The module's samples: every object of a kind the server serves.
+		for _, file := range globAll(t, dirs[i], set.samples) {
+			for _, obj := range yamlObjects(readFile(t, file)) {
+				rel, _ := filepath.Rel(dirs[i], file)
+				key := fmt.Sprintf("sample %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
+				if ok, what := roundTrip(dyn, mapper, obj); what != "" {
+					report(key, what)
+				} else if ok {
+					c := counts[set.name]
+					c[0]++
+					counts[set.name] = c
+				}
+			}
+		}
+		for _, file := range globAll(t, dirs[i], set.invalid) {
+			for _, obj := range yamlObjects(readFile(t, file)) {
+				rel, _ := filepath.Rel(dirs[i], file)
+				key := fmt.Sprintf("invalid %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
+				if ok, what := refused(dyn, mapper, obj); what != "" {
+					report(key, what)
+				} else if ok {
+					c := counts[set.name]
+					c[1]++
+					counts[set.name] = c
+				}
+			}
+		}
+		t.Logf("%s: %d samples created and read back, %d invalid samples refused", set.name, counts[set.name][0], counts[set.name][1])
+		if set.readme != "" {
+			args := []any{counts[set.name][0], counts[set.name][1]}[:strings.Count(set.readme, "%d")]
+			if claim := fmt.Sprintf(set.readme, args...); !strings.Contains(readme, claim) {
+				t.Errorf("README.md's compatibility matrix should say of %s: %q", set.name, claim)
+			}
+		}
+	}
+	for _, k := range matrixKnown {
+		if seen[k.name] == 0 {
+			t.Errorf("the known difference %q (%s) no longer happens; remove it", k.name, k.why)
+		}
+		t.Logf("known difference %q: %d reports", k.name, seen[k.name])
+	}
+	t.Logf("the matrix took %s", time.Since(start).Round(time.Second))
+}
+
+// copyRewritten copies the Go files of from (tests left out) to to, rewriting the paths of the
+// module's copied packages (modPath/<from>) to their copies.
+func copyRewritten(t *testing.T, from, to, modPath string, copies []matrixCopy) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(from, "*.go"))
+	sort.Strings(files)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src := readFile(t, f)
+		// The longest directory first: a module's root package is a prefix of the others.
+		byLength := slices.Clone(copies)
+		sort.SliceStable(byLength, func(i, j int) bool { return len(byLength[i].from) > len(byLength[j].from) })
+		for _, c := range byLength {
+			// In imports and in tags that name a package (+k8s:conversion-gen=<peer>,
+			// +default=ref(<package>.<constant>)).
+			src = strings.ReplaceAll(src, strings.TrimSuffix(modPath+"/"+c.from, "/"), matrixRepo+"/"+c.to)
+		}
+		writeFile(t, filepath.Join(to, filepath.Base(f)), src)
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("no Go files in %s", from)
+	}
+}
+
+// globAll expands globs relative to dir, sorted.
+func globAll(t *testing.T, dir string, globs []string) []string {
+	t.Helper()
+	var out []string
+	for _, g := range globs {
+		m, err := filepath.Glob(filepath.Join(dir, g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m...)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// yamlObjects are the objects of a multi-document YAML file (empty documents and lists of
+// nothing left out).
+func yamlObjects(content string) []*unstructured.Unstructured {
+	var out []*unstructured.Unstructured
+	for _, doc := range strings.Split(content, "\n---") {
+		var obj map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &obj); err != nil || obj == nil || obj["kind"] == nil {
+			continue
+		}
+		out = append(out, &unstructured.Unstructured{Object: obj})
+	}
+	return out
+}
+
+// resourceFor is the served resource of obj's kind, or ok false when the server serves none.
+func resourceFor(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured) (dynamic.ResourceInterface, bool) {
+	gvk := obj.GroupVersionKind()
+	m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
+	if err != nil {
+		return nil, false
+	}
+	if m.Scope.Name() == meta.RESTScopeNameRoot {
+		return dyn.Resource(m.Resource), true
+	}
+	if obj.GetNamespace() == "" {
+		obj.SetNamespace("default")
+	}
+	return dyn.Resource(m.Resource).Namespace(obj.GetNamespace()), true
+}
+
+// roundTrip creates obj, reads it back and deletes it. ok says the server serves its kind;
+// what says what went wrong ("" for nothing): the create refused, or a field the sample sets
+// read back otherwise.
+func roundTrip(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured) (ok bool, what string) {
+	ri, ok := resourceFor(dyn, mapper, obj)
+	if !ok {
+		return false, ""
+	}
+	ctx := context.Background()
+	sent := obj.DeepCopy()
+	created, err := ri.Create(ctx, obj, metav1.CreateOptions{})
+	if err != nil {
+		return true, "create refused: " + firstLine(err.Error())
+	}
+	defer ri.Delete(ctx, created.GetName(), metav1.DeleteOptions{}) // generateName: the name given
+	got, err := ri.Get(ctx, created.GetName(), metav1.GetOptions{})
+	if err != nil {
+		return true, "get: " + err.Error()
+	}
+	for k, v := range sent.Object {
+		if k == "apiVersion" || k == "kind" || k == "metadata" || k == "status" || isEmptyValue(v) {
+			continue // an empty spec (jobset's sample: "spec:" and a TODO) reads back as {}
+		}
+		if path := subsetDiff(normalized(v), normalized(got.Object[k]), k); path != "" {
+			return true, "read back differs at " + path
+		}
+	}
+	return true, ""
+}
+
+// refused creates obj and says, when the server accepts it, that it did (and deletes it).
+func refused(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured) (ok bool, what string) {
+	ri, ok := resourceFor(dyn, mapper, obj)
+	if !ok {
+		return false, ""
+	}
+	ctx := context.Background()
+	_, err := ri.Create(ctx, obj, metav1.CreateOptions{})
+	switch {
+	case err == nil:
+		ri.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+		return true, "accepted; its CRD refuses it"
+	case !apierrors.IsInvalid(err) && !apierrors.IsBadRequest(err):
+		return true, "refused for another reason than validation: " + firstLine(err.Error())
+	}
+	return true, ""
+}
+
+// normalized is v as JSON decodes it (numbers as float64).
+func normalized(v any) any {
+	data, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+// subsetDiff is the first path at which have lacks or differs from a value want sets ("" when
+// none). Quantities that are equal compare equal ("1000m" and "1").
+func subsetDiff(want, have any, path string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		h, _ := have.(map[string]any)
+		for _, k := range slices.Sorted(maps.Keys(w)) {
+			if isEmptyValue(w[k]) {
+				continue
+			}
+			if d := subsetDiff(w[k], h[k], path+"."+k); d != "" {
+				return d
+			}
+		}
+		return ""
+	case []any:
+		h, _ := have.([]any)
+		if len(h) != len(w) {
+			return fmt.Sprintf("%s (%d items sent, %d read)", path, len(w), len(h))
+		}
+		for i := range w {
+			if d := subsetDiff(w[i], h[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	if fmt.Sprint(want) == fmt.Sprint(have) {
+		return ""
+	}
+	if ws, ok := want.(string); ok {
+		if hs, ok := have.(string); ok {
+			wq, err1 := resource.ParseQuantity(ws)
+			hq, err2 := resource.ParseQuantity(hs)
+			if err1 == nil && err2 == nil && wq.Cmp(hq) == 0 {
+				return ""
+			}
+		}
+	}
+	return fmt.Sprintf("%s (sent %v, read %v)", path, want, have)
+}
+
+// compareWithCRD compares a shipped CRD's versions that the server serves with what it
+// serves: discovery (kind, scope, status and scale subresources, short names), print columns
+// and the schema (properties, required, enums).
+func compareWithCRD(t *testing.T, cfg *rest.Config, file string, report func(key, what string)) {
+	t.Helper()
+	var crd struct {
+		Spec struct {
+			Group string `json:"group"`
+			Names struct {
+				Plural, Kind string
+				ShortNames   []string `json:"shortNames"`
+			} `json:"names"`
+			Scope    string `json:"scope"`
+			Versions []struct {
+				Name         string `json:"name"`
+				Served       bool   `json:"served"`
+				Subresources map[string]any
+				Columns      []struct{ Name string } `json:"additionalPrinterColumns"`
+				Schema       struct {
+					OpenAPIV3Schema map[string]any `json:"openAPIV3Schema"`
+				} `json:"schema"`
+			} `json:"versions"`
+		} `json:"spec"`
+	}
+	if err := yaml.Unmarshal([]byte(readFile(t, file)), &crd); err != nil || crd.Spec.Group == "" {
+		return // not a CRD (a kustomization)
+	}
+	for _, v := range crd.Spec.Versions {
+		gv := crd.Spec.Group + "/" + v.Name
+		status, body, err := restGet(cfg, "/apis/"+gv)
+		if err != nil || status != http.StatusOK {
+			continue // a version the project does not serve
+		}
+		var list metav1.APIResourceList
+		if err := json.Unmarshal([]byte(body), &list); err != nil {
+			t.Fatal(err)
+		}
+		served := map[string]metav1.APIResource{}
+		for _, r := range list.APIResources {
+			served[r.Name] = r
+		}
+		r, ok := served[crd.Spec.Names.Plural]
+		key := "discovery " + gv + " " + crd.Spec.Names.Plural
+		if !ok {
+			report(key, "the CRD serves it, the server does not")
+			continue
+		}
+		if r.Kind != crd.Spec.Names.Kind {
+			report(key+": kind", fmt.Sprintf("CRD %s, server %s", crd.Spec.Names.Kind, r.Kind))
+		}
+		if r.Namespaced != (crd.Spec.Scope == "Namespaced") {
+			report(key+": scope", fmt.Sprintf("CRD %s, server namespaced=%v", crd.Spec.Scope, r.Namespaced))
+		}
+		for _, sub := range []string{"status", "scale"} {
+			_, inCRD := v.Subresources[sub]
+			_, inServer := served[crd.Spec.Names.Plural+"/"+sub]
+			if inCRD != inServer {
+				report(key+"/"+sub, fmt.Sprintf("CRD %v, server %v", inCRD, inServer))
+			}
+		}
+		if a, b := slices.Sorted(slices.Values(crd.Spec.Names.ShortNames)), slices.Sorted(slices.Values(r.ShortNames)); !slices.Equal(a, b) {
+			report(key+": shortNames", fmt.Sprintf("CRD %v, server %v", a, b))
+		}
+		var cols []string
+		for _, c := range v.Columns {
+			cols = append(cols, c.Name)
+		}
+		if len(cols) == 0 {
+			cols = []string{"Age"} // kube-apiserver's default columns for a CRD: Name, Age
+		}
+		if have := tableColumns(t, cfg, gv, crd.Spec.Names.Plural, r.Namespaced); !slices.Equal(append([]string{"Name"}, cols...), have) {
+			report(key+": print columns", fmt.Sprintf("CRD Name %v, server %v", cols, have))
+		}
+		servedSchema := servedOpenAPI(t, cfg, gv, crd.Spec.Names.Kind)
+		if servedSchema == nil {
+			report("schema "+gv+" "+crd.Spec.Names.Kind, "not in the served OpenAPI v3")
+			continue
+		}
+		diffs := map[string][]string{}
+		compareSchema(v.Schema.OpenAPIV3Schema, servedSchema.node, servedSchema, "", diffs)
+		for _, what := range slices.Sorted(maps.Keys(diffs)) {
+			paths := diffs[what]
+			report("schema "+gv+" "+crd.Spec.Names.Kind+": "+what, fmt.Sprintf("%d: %s", len(paths), strings.Join(firstN(paths, 5), ", ")))
+		}
+	}
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(slices.Clone(s[:n]), "...")
+	}
+	return s
+}
+
+// tableColumns are the column names the server's Table of a resource has.
+func tableColumns(t *testing.T, cfg *rest.Config, gv, plural string, namespaced bool) []string {
+	t.Helper()
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/apis/" + gv + "/" + plural
+	if namespaced {
+		path = "/apis/" + gv + "/namespaces/default/" + plural
+	}
+	req, _ := http.NewRequest(http.MethodGet, strings.TrimSuffix(cfg.Host, "/")+path, nil)
+	req.Header.Set("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
+	status, body, err := doRequest(hc, req)
+	if err != nil || status != http.StatusOK {
+		t.Fatalf("GET %s as Table: %d %v\n%.1000s", path, status, err, body)
+	}
+	var table metav1.Table
+	if err := json.Unmarshal([]byte(body), &table); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range table.ColumnDefinitions {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
+// openAPIDoc is a served OpenAPI v3 document, and one schema node in it.
+type openAPIDoc struct {
+	schemas map[string]any
+	node    map[string]any
+}
+
+// servedOpenAPI finds the schema of kind in the server's OpenAPI v3 document of gv.
+func servedOpenAPI(t *testing.T, cfg *rest.Config, gv, kind string) *openAPIDoc {
+	t.Helper()
+	var doc struct {
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	getJSON(t, cfg, "/openapi/v3/apis/"+gv, &doc)
+	group, version, _ := strings.Cut(gv, "/")
+	for _, s := range doc.Components.Schemas {
+		m, _ := s.(map[string]any)
+		gvks, _ := m["x-kubernetes-group-version-kind"].([]any)
+		for _, g := range gvks {
+			g, _ := g.(map[string]any)
+			if g["group"] == group && g["version"] == version && g["kind"] == kind {
+				return &openAPIDoc{schemas: doc.Components.Schemas, node: m}
+			}
+		}
+	}
+	return nil
+}
+
+// resolve follows a node's $ref (directly or through allOf, as openapi-gen writes a field of
+// a named type).
+func (d *openAPIDoc) resolve(node map[string]any) map[string]any {
+	for range 10 {
+		ref, _ := node["$ref"].(string)
+		if all, ok := node["allOf"].([]any); ok && len(all) == 1 && ref == "" {
+			inner, _ := all[0].(map[string]any)
+			ref, _ = inner["$ref"].(string)
+		}
+		if ref == "" {
+			return node
+		}
+		next, _ := d.schemas[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+		if next == nil {
+			return node
+		}
+		node = next
+	}
+	return node
+}
+
+// compareSchema adds to diffs, by what differs, the paths at which a CRD schema node and the
+// served one differ: properties only one has, required fields, enum values. metadata is
+// left out (a CRD's is a bare object).
+func compareSchema(crd, served map[string]any, doc *openAPIDoc, path string, diffs map[string][]string) {
+	served = doc.resolve(served)
+	at := cmpOr(path, ".")
+	if a, b := stringSet(crd["required"]), stringSet(served["required"]); !slices.Equal(a, b) {
+		diffs["required differs"] = append(diffs["required differs"], fmt.Sprintf("%s (CRD %v, served %v)", at, a, b))
+	}
+	if a, b := stringSet(crd["enum"]), stringSet(served["enum"]); !slices.Equal(a, b) {
+		switch {
+		case len(b) == 0:
+			diffs["enum only in the CRD"] = append(diffs["enum only in the CRD"], at)
+		case len(a) == 0:
+			diffs["enum only served"] = append(diffs["enum only served"], at)
+		default:
+			diffs["enum values differ"] = append(diffs["enum values differ"], fmt.Sprintf("%s (CRD %v, served %v)", at, a, b))
+		}
+	}
+	cp, _ := crd["properties"].(map[string]any)
+	sp, _ := served["properties"].(map[string]any)
+	for name := range cp {
+		if path == "" && name == "metadata" {
+			continue
+		}
+		c, _ := cp[name].(map[string]any)
+		s, ok := sp[name].(map[string]any)
+		if !ok {
+			diffs["properties only in the CRD"] = append(diffs["properties only in the CRD"], path+"."+name)
+			continue
+		}
+		compareSchema(c, s, doc, path+"."+name, diffs)
+	}
+	for name := range sp {
+		if _, ok := cp[name]; !ok && !(path == "" && (name == "metadata" || name == "apiVersion" || name == "kind")) {
+			diffs["properties only served"] = append(diffs["properties only served"], path+"."+name)
+		}
+	}
+	if c, ok := crd["items"].(map[string]any); ok {
+		if s, ok := served["items"].(map[string]any); ok {
+			compareSchema(c, s, doc, path+"[]", diffs)
+		}
+	}
+	if c, ok := crd["additionalProperties"].(map[string]any); ok {
+		if s, ok := served["additionalProperties"].(map[string]any); ok {
+			compareSchema(c, s, doc, path+"{}", diffs)
+		}
+	}
+	for _, l := range diffs {
+		sort.Strings(l)
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// stringSet is a JSON list's values as sorted strings.
+func stringSet(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, e := range l {
+		out = append(out, fmt.Sprint(e))
+	}
+	sort.Strings(out)
+	return out
+}
