@@ -13,6 +13,7 @@ import (
 	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 const (
@@ -134,29 +135,18 @@ func addFieldDefaults(ctx *engine.Context, tags *tagEdits) error {
 // (defaulter-gen fills the field when it decodes the zero value); only the served OpenAPI
 // goes without, which the warning says, at the marker.
 func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
-	for _, v := range versions(ctx.Project) {
-		for _, d := range v.Defaults {
-			t := ctx.Load.Universe[v.Package].Types[d.Type]
-			if t == nil {
-				continue
-			}
-			for _, m := range t.Members {
-				if m.Name != d.Field {
-					continue
-				}
-				zero, enforced := enforcedDefault(m.Type, hasOmitempty(m.Tags))
-				if !enforced || sameJSON(d.JSON, zero) {
-					continue
-				}
-				tags.removeMemberTag(t, d.Field, defaultTag)
-				if structValue(m.Type) {
-					continue // withholdStructDefaults warns: the server does not apply it either
-				}
-				ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than %s only on a pointer or omitempty field; the server still applies it when the field is %s",
-					d.Marker, d.JSON, d.Type, d.Field, zero, zero)
-			}
+	forEachDefaulted(ctx, func(d *model.FieldDefault, t *types.Type, m types.Member) {
+		zero, enforced := enforcedDefault(m.Type, hasOmitempty(m.Tags))
+		if !enforced || sameJSON(d.JSON, zero) {
+			return
 		}
-	}
+		tags.removeMemberTag(t, d.Field, defaultTag)
+		if structValue(m.Type) {
+			return // withholdStructDefaults warns: the server does not apply it either
+		}
+		ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than %s only on a pointer or omitempty field; the server still applies it when the field is %s",
+			d.Marker, d.JSON, d.Type, d.Field, zero, zero)
+	})
 }
 
 // withholdStructDefaults keeps from defaulter-gen the defaults of fields whose type is a struct
@@ -165,6 +155,19 @@ func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
 // which does not compile. A CRD applies them; the server does not, which the warning says at
 // the marker (a pointer field takes the default).
 func withholdStructDefaults(ctx *engine.Context, tags *tagEdits) {
+	forEachDefaulted(ctx, func(d *model.FieldDefault, t *types.Type, m types.Member) {
+		if !structValue(m.Type) || sameJSON(d.JSON, "{}") {
+			return
+		}
+		tags.removeMemberTag(t, d.Field, defaultTag)
+		ctx.Warn(d.Pos, "%s=%s on %s.%s is not applied by the server: defaulter-gen defaults a field of struct type %s only through a pointer (a CustomResourceDefinition applies it)",
+			d.Marker, d.JSON, d.Type, d.Field, m.Type.Name.Name)
+	})
+}
+
+// forEachDefaulted calls f for every field default of the project, with the type and the
+// member it is set on.
+func forEachDefaulted(ctx *engine.Context, f func(d *model.FieldDefault, t *types.Type, m types.Member)) {
 	for _, v := range versions(ctx.Project) {
 		for _, d := range v.Defaults {
 			t := ctx.Load.Universe[v.Package].Types[d.Type]
@@ -172,12 +175,9 @@ func withholdStructDefaults(ctx *engine.Context, tags *tagEdits) {
 				continue
 			}
 			for _, m := range t.Members {
-				if m.Name != d.Field || !structValue(m.Type) || sameJSON(d.JSON, "{}") {
-					continue
+				if m.Name == d.Field {
+					f(d, t, m)
 				}
-				tags.removeMemberTag(t, d.Field, defaultTag)
-				ctx.Warn(d.Pos, "%s=%s on %s.%s is not applied by the server: defaulter-gen defaults a field of struct type %s only through a pointer (a CustomResourceDefinition applies it)",
-					d.Marker, d.JSON, d.Type, d.Field, m.Type.Name.Name)
 			}
 		}
 	}
