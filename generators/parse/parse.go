@@ -685,7 +685,6 @@ func localTypeName(expr ast.Expr) string {
 	return ""
 }
 
-
 // checkJSONTags reports every exported, non-embedded field without a JSON name in the
 // resources' types and the local struct types they reach (Spec, Status and what they
 // contain), and in their list types: encoding/json would serialize such a field under its Go
