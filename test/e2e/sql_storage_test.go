@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -39,23 +40,27 @@ var sqlBackends = []sqlBackend{
 		return "sqlite://" + filepath.Join(t.TempDir(), "state.db"), nil
 	}},
 	{"postgres", startPostgres},
+	{"mariadb", startMariaDB},
 }
 
 // dbServer is a database server process the test can stop and start again on the same data.
 type dbServer struct {
 	proc  *process
 	start func(t *testing.T) *process
+	// stopSignal shuts the server down cleanly: SIGINT for postgres (its fast shutdown),
+	// SIGTERM for mariadbd, which ignores SIGINT.
+	stopSignal os.Signal
 }
 
 func (d *dbServer) stop(t *testing.T) {
 	t.Helper()
-	if _, err := d.proc.Signal(os.Interrupt, 30*time.Second); err != nil {
+	if _, err := d.proc.Signal(d.stopSignal, 30*time.Second); err != nil {
 		t.Errorf("stopping the database: %v", err)
 	}
 }
 
 // TestSQLStorage runs examples/wardle in local mode on SQL databases through kine
-// (--datastore-endpoint) instead of the embedded etcd, and runs on each the checks that hold
+// (--datastore-endpoint) instead of the embedded etcd (SQLite, Postgres and MariaDB), and runs on each the checks that hold
 // whatever the storage: create, get, list, watch, patch, apply and delete, 409 on a stale
 // resourceVersion, pagination with continue tokens, label and field selectors, a watch from a
 // resourceVersion, streaming lists ending in the initial-events bookmark, an informer with
@@ -320,8 +325,105 @@ func startPostgres(t *testing.T) (string, *dbServer) {
 		}
 		return p
 	}
-	db := &dbServer{proc: start(t), start: start}
+	db := &dbServer{proc: start(t), start: start, stopSignal: os.Interrupt}
 	return "postgres://postgres@" + addr + "/kine?sslmode=disable", db
+}
+
+// mariadbBinaries finds Debian's MariaDB server and its installer (mariadbd,
+// mariadb-install-db, in /usr/sbin and /usr/bin), installing the package when they are missing
+// and the test runs as root; otherwise it skips, saying why.
+func mariadbBinaries(t *testing.T) (server, install string) {
+	t.Helper()
+	find := func(name string) string {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+		for _, dir := range []string{"/usr/sbin", "/usr/bin"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+				return filepath.Join(dir, name)
+			}
+		}
+		return ""
+	}
+	if server, install = find("mariadbd"), find("mariadb-install-db"); server != "" && install != "" {
+		return server, install
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("mariadb-server is not installed (mariadbd, mariadb-install-db), and only root can apt-get install -y mariadb-server")
+	}
+	r := runCmd(cmdOpts{Env: []string{"DEBIAN_FRONTEND=noninteractive"}, Timeout: buildTimeout}, "apt-get", "install", "-y", "mariadb-server")
+	if r.ExitCode != 0 {
+		t.Skipf("mariadb-server is not installed, and installing it failed:\n%s", r)
+	}
+	if server, install = find("mariadbd"), find("mariadb-install-db"); server == "" || install == "" {
+		t.Fatalf("apt-get install mariadb-server succeeded, but there is no mariadbd or mariadb-install-db")
+	}
+	return server, install
+}
+
+// startMariaDB starts a fresh MariaDB server on 127.0.0.1 and a free port, with its data in a
+// temporary directory (as the user mysql when the test is root, as Debian runs it), and stops
+// it when the test ends. The throwaway server skips its grant tables, so kine connects as
+// root without a password and creates its database kine itself. It returns a kine endpoint
+// and the server, which can be started again on the same data and port.
+func startMariaDB(t *testing.T) (string, *dbServer) {
+	t.Helper()
+	server, installer := mariadbBinaries(t)
+	dir, err := os.MkdirTemp("", "apigen-mariadb-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	data := filepath.Join(dir, "data")
+	userArgs := []string{}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("mysql")
+		if err != nil {
+			t.Skipf("running as root, mariadbd needs an unprivileged user, and there is no user mysql: %v", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		if err := os.Chown(dir, uid, gid); err != nil {
+			t.Fatal(err)
+		}
+		userArgs = []string{"--user=mysql"}
+	}
+	install := append([]string{"--no-defaults", "--datadir=" + data, "--skip-test-db", "--auth-root-authentication-method=normal"}, userArgs...)
+	mustSucceed(t, runCmd(cmdOpts{Dir: dir, Timeout: buildTimeout}, installer, install...))
+
+	port := freePort(t)
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	logs := t.TempDir()
+	starts := 0
+	start := func(t *testing.T) *process {
+		t.Helper()
+		starts++
+		args := append([]string{"--no-defaults", "--datadir=" + data, "--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port),
+			"--socket=" + filepath.Join(dir, "mysqld.sock"), "--skip-grant-tables", "--innodb-flush-log-at-trx-commit=0"}, userArgs...)
+		cmd := exec.Command(server, args...)
+		cmd.Dir = dir
+		p, err := cluster.StartCommand(filepath.Join(logs, fmt.Sprintf("mariadb-%d.log", starts)), cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if _, err := p.Signal(syscall.SIGTERM, 30*time.Second); err != nil {
+				t.Errorf("stopping mariadbd: %v", err)
+			}
+		})
+		if err := cluster.Poll(time.Minute, p.Done(), func() error {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+			}
+			return err
+		}); err != nil {
+			t.Fatalf("mariadbd did not listen on %s: %v\n%s", addr, err, p.Describe())
+		}
+		return p
+	}
+	db := &dbServer{proc: start(t), start: start, stopSignal: syscall.SIGTERM}
+	return "mysql://root@tcp(" + addr + ")/kine", db
 }
 
 // TestExternalDatastoreComponent builds examples/wardle's config/default with the
