@@ -214,7 +214,8 @@ func (h *Hooked) Validate() error { return nil }
 		`pkg/apis/toys/v1/types.go:16:1: +apigen:resource: unknown argument "scop" (did you mean "scope"?); known arguments: categories, path, scope, shortName, singular`,
 		`pkg/apis/toys/v1/types.go:19:1: +apigen:resource is set on Nolist, which has no list type; add: type NolistList struct { metav1.TypeMeta ` + "`json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []Nolist `json:\"items\"` }",
 		`pkg/apis/toys/v1/types.go:25:1: +apigen:resource is set on NotAStruct, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta`,
-		// Hooked.Validate() error is not a hook: a warning (testdata/warnings/hook_name_other_signature).
+		// Hooked.Validate() error is not a hook: a warning, which a failing run reports too.
+		`pkg/apis/toys/v1/types.go:38:18: warning: method Hooked.Validate has signature func() error, so the generated strategy does not call it; a Validate hook is func(context.Context) k8s.io/apimachinery/pkg/util/validation/field.ErrorList (rename the method if it is not meant as one)`,
 	}, "\n")
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
