@@ -297,21 +297,30 @@ func startPostgres(t *testing.T) (string, *dbServer) {
 
 	port := freePort(t)
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	db := startDBServer(t, "postgres", dir, addr, os.Interrupt,
+		run("postgres", "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir, "-c", "fsync=off"))
+	return "postgres://postgres@" + addr + "/kine?sslmode=disable", db
+}
+
+// startDBServer starts a database server with argv in dir and waits until it listens on addr;
+// the server it returns can be stopped (with stopSignal, as when the test ends) and started
+// again on the same data and port, each start logging to a file of its own.
+func startDBServer(t *testing.T, name, dir, addr string, stopSignal os.Signal, argv []string) *dbServer {
+	t.Helper()
 	logs := t.TempDir()
 	starts := 0
 	start := func(t *testing.T) *process {
 		t.Helper()
 		starts++
-		args := run("postgres", "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir, "-c", "fsync=off")
-		cmd := exec.Command(args[0], args[1:]...)
+		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = dir
-		p, err := cluster.StartCommand(filepath.Join(logs, fmt.Sprintf("postgres-%d.log", starts)), cmd)
+		p, err := cluster.StartCommand(filepath.Join(logs, fmt.Sprintf("%s-%d.log", name, starts)), cmd)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
-			if _, err := p.Signal(os.Interrupt, 30*time.Second); err != nil {
-				t.Errorf("stopping postgres: %v", err)
+			if _, err := p.Signal(stopSignal, 30*time.Second); err != nil {
+				t.Errorf("stopping %s: %v", name, err)
 			}
 		})
 		if err := cluster.Poll(time.Minute, p.Done(), func() error {
@@ -321,12 +330,11 @@ func startPostgres(t *testing.T) (string, *dbServer) {
 			}
 			return err
 		}); err != nil {
-			t.Fatalf("postgres did not listen on %s: %v\n%s", addr, err, p.Describe())
+			t.Fatalf("%s did not listen on %s: %v\n%s", name, addr, err, p.Describe())
 		}
 		return p
 	}
-	db := &dbServer{proc: start(t), start: start, stopSignal: os.Interrupt}
-	return "postgres://postgres@" + addr + "/kine?sslmode=disable", db
+	return &dbServer{proc: start(t), start: start, stopSignal: stopSignal}
 }
 
 // mariadbBinaries finds Debian's MariaDB server and its installer (mariadbd,
@@ -393,36 +401,9 @@ func startMariaDB(t *testing.T) (string, *dbServer) {
 
 	port := freePort(t)
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	logs := t.TempDir()
-	starts := 0
-	start := func(t *testing.T) *process {
-		t.Helper()
-		starts++
-		args := append([]string{"--no-defaults", "--datadir=" + data, "--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port),
-			"--socket=" + filepath.Join(dir, "mysqld.sock"), "--skip-grant-tables", "--innodb-flush-log-at-trx-commit=0"}, userArgs...)
-		cmd := exec.Command(server, args...)
-		cmd.Dir = dir
-		p, err := cluster.StartCommand(filepath.Join(logs, fmt.Sprintf("mariadb-%d.log", starts)), cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if _, err := p.Signal(syscall.SIGTERM, 30*time.Second); err != nil {
-				t.Errorf("stopping mariadbd: %v", err)
-			}
-		})
-		if err := cluster.Poll(time.Minute, p.Done(), func() error {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				c.Close()
-			}
-			return err
-		}); err != nil {
-			t.Fatalf("mariadbd did not listen on %s: %v\n%s", addr, err, p.Describe())
-		}
-		return p
-	}
-	db := &dbServer{proc: start(t), start: start, stopSignal: syscall.SIGTERM}
+	db := startDBServer(t, "mariadbd", dir, addr, syscall.SIGTERM, append([]string{server, "--no-defaults", "--datadir=" + data,
+		"--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port), "--socket=" + filepath.Join(dir, "mysqld.sock"),
+		"--skip-grant-tables", "--innodb-flush-log-at-trx-commit=0"}, userArgs...))
 	return "mysql://root@tcp(" + addr + ")/kine", db
 }
 
