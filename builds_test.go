@@ -1,11 +1,13 @@
 package apigen_test
 
 import (
+	"bytes"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
@@ -19,9 +21,11 @@ import (
 // controller-runtime way (Hub() in v2, the storage version; ConvertTo and ConvertFrom in v1,
 // renaming spec.schedule to spec.cron) and Calendar beside it converted by conversion-gen. Its
 // install package's own test converts v1 → hub → v1 through the generated scheme, and the
-// generated round-trip test runs over both kinds.
+// generated round-trip test runs over both kinds. declarative_validation has +k8s: validation
+// tags of every family in two versions; its own tests run each rule through the scheme.
 var buildCases = map[string]struct{ requires, packages []string }{
 	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
+	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
 	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 }
@@ -70,5 +74,27 @@ func goCmd(t *testing.T, dir string, args ...string) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestValidationRunsAreIndependent generates a project with +k8s: validation tags twice in one
+// process. validation-gen's validators keep what they gather in process globals, keyed by the
+// walk's paths (a list's rules are generated once per path, for one); a second run that saw
+// the first one's state would leave rules out.
+func TestValidationRunsAreIndependent(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "declarative_validation")
+	copyTree(t, filepath.Join("testdata", "builds", "declarative_validation"), root)
+	useWardleModule(t, root)
+	first, again := generate(t, root), generate(t, root)
+	const name = "pkg/apis/toys/v1/" + kube.ValidationsFile
+	a, ok := first.Get(name)
+	if !ok {
+		t.Fatalf("no %s generated", name)
+	}
+	if b, _ := again.Get(name); !bytes.Equal(a, b) {
+		t.Errorf("the second run generated another %s:\n%s", name, b)
+	}
+	if !first.Equal(again) {
+		t.Error("two runs over the same project produced different output")
 	}
 }

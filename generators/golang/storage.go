@@ -149,25 +149,47 @@ func (e resourceEmitter) fallbackVersion() string {
 	return ""
 }
 
+// declarative says whether some version of the kind has +k8s: validation rules, which the
+// strategies then run (for the version each request uses).
+func (e resourceEmitter) declarative() bool {
+	for _, v := range e.g.Versions {
+		if r := v.Kind(e.r.Kind); r != nil && r.DeclarativeValidation {
+			return true
+		}
+	}
+	return false
+}
+
 func (e resourceEmitter) emitStrategy(f *jen.File) {
 	r, local := e.r, e.local()
 	obj := jen.Id("obj").Qual(runtimePkg, "Object")
 	f.Comment(fmt.Sprintf("strategy is how %s are created, updated and deleted.", r.Plural))
-	f.Type().Id("strategy").Struct(
+	fields := []jen.Code{
 		jen.Qual(runtimePkg, "ObjectTyper"),
 		jen.Qual(namesPkg, "NameGenerator"),
 		jen.Comment("validation enforces the schema of each version: its validation markers and CEL rules."),
 		jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation"),
-	)
-	f.Line()
+	}
+	typer := jen.Id("typer").Qual(runtimePkg, "ObjectTyper")
+	values := []jen.Code{jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation")}
 	strategies := []string{"RESTCreateStrategy", "RESTUpdateStrategy", "RESTDeleteStrategy"}
+	if e.declarative() {
+		fields = append(fields,
+			jen.Comment("DeclarativeValidation runs the +k8s: validation rules of the version a request uses."),
+			jen.Qual(e.server, "DeclarativeValidation"))
+		typer = jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")
+		values = []jen.Code{jen.Id("scheme"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"), jen.Qual(e.server, "NewDeclarativeValidation").Call(jen.Id("scheme"))}
+		strategies = append(strategies, "DeclarativeValidationStrategy")
+	}
+	f.Type().Id("strategy").Struct(fields...)
+	f.Line()
 	if r.Subresources.Status {
 		strategies = append(strategies, "ResetFieldsStrategy")
 	}
 	emitAssertions(f, "strategy", jen.Id("strategy").Values(), strategies...)
 	f.Line()
-	f.Func().Id("newStrategy").Params(jen.Id("typer").Qual(runtimePkg, "ObjectTyper"), jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation")).Id("strategy").Block(
-		jen.Return(jen.Id("strategy").Values(jen.Id("typer"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"))),
+	f.Func().Id("newStrategy").Params(typer, jen.Id("validation").Op("*").Qual(e.server, "SchemaValidation")).Id("strategy").Block(
+		jen.Return(jen.Id("strategy").Values(values...)),
 	)
 	f.Line()
 	f.Comment(fmt.Sprintf("NamespaceScoped reports whether %s live in a namespace.", r.Plural))

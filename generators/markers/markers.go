@@ -199,11 +199,10 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		case Namespace:
 			return nil, r.unknown(text, target, pos)
 		case "k8s":
-			// Declarative validation's tags: one without the meaning kube-apiserver gives it
-			// here is reported, never silently dropped.
-			if written, why, ok := k8sTag(text); ok {
-				return &Marker{Def: &Definition{Name: written, Target: target, PassThrough: true, NoEffect: why},
-					Name: written, Pos: pos}, nil
+			// Declarative validation's tags (kube.Validation runs them) and other generators'
+			// tags; one the generated server cannot honour is an error, never dropped.
+			if name, why := k8sTagProblem(text); why != "" {
+				return nil, &Error{Pos: pos, Msg: fmt.Sprintf("+%s: %s", name, why)}
 			}
 			return nil, nil
 		case Kubebuilder:

@@ -38,9 +38,6 @@ func registerSchemaMarkers(r *Registry) {
 		if why, ok := notServed[d.Name]; ok {
 			def.NoEffect = why
 		}
-		if why := k8sSchemaTags[d.Name]; why != "" {
-			def.NoEffect = why // a declarative validation tag the schema enforces otherwise than kube-apiserver
-		}
 		if d.Help != nil {
 			def.Help = firstParagraph(d.Help.Summary + " " + d.Help.Details)
 		}

@@ -228,6 +228,10 @@ type Resource struct {
 	// generated Default hook calls first. Only defaulter-gen knows, so its run (kube.Defaulter)
 	// sets it, before apigen's own emitters run; the parsed model does not have it.
 	ObjectDefaulter bool `json:"-"`
+	// DeclarativeValidation says the kind's type has +k8s: validation rules (its own, its
+	// fields' or their types'), which kube.Validation generates and registers with the scheme
+	// and the kind's strategies run. Set by that run, like ObjectDefaulter.
+	DeclarativeValidation bool `json:"-"`
 	// Conversion is the part the kind's type in this version plays in controller-runtime's
 	// conversions (sigs.k8s.io/controller-runtime/pkg/conversion), as a kubebuilder API with
 	// several versions writes them; empty when it plays none.

@@ -28,6 +28,7 @@ func All() []engine.Generator {
 	return []engine.Generator{
 		kube.DeepCopy(),
 		kube.Defaulter(),
+		kube.Validation(),
 		kube.Conversion(),
 		kube.OpenAPI(),
 		kube.Clients(),

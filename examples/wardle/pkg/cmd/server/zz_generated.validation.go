@@ -35,11 +35,13 @@ import (
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
+	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
 )
 
 // SchemaValidation enforces a kind's OpenAPI schemas (its validation markers and CEL rules,
@@ -266,4 +268,48 @@ func opaque(s *structuralschema.Structural) bool {
 		return true
 	}
 	return opaque(s.Items)
+}
+
+// DeclarativeValidation runs a kind's +k8s: validation rules (validation-gen's Validate_
+// functions, registered with the scheme) on create and update, as kube-apiserver runs a
+// built-in type's: a strategy that embeds it is a rest.DeclarativeValidationStrategy, which the
+// generic registry calls after the strategy's Validate or ValidateUpdate. Stable rules are
+// enforced, beta ones while the DeclarativeValidationBeta feature gate is on, alpha ones only
+// logged. A rule the schema enforces too (controller-tools maps some +k8s: tags into it) is
+// reported once, in kube-apiserver's words: the schema's error with the same field and cause
+// is dropped.
+type DeclarativeValidation struct{ rest.DeclarativeValidation }
+
+// NewDeclarativeValidation runs the rules registered with scheme.
+func NewDeclarativeValidation(scheme *runtime.Scheme) DeclarativeValidation {
+	return DeclarativeValidation{rest.DeclarativeValidation{Scheme: scheme}}
+}
+
+// ValidateDeclaratively runs the rules for the version and subresource of the request and
+// returns them with the strategy's own errors.
+func (d DeclarativeValidation) ValidateDeclaratively(ctx context.Context, obj, oldObj runtime.Object, errs field.ErrorList, op operation.Type, config rest.DeclarativeValidationConfig) field.ErrorList {
+	return reportedOnce(d.DeclarativeValidation.ValidateDeclaratively(ctx, obj, oldObj, errs, op, config))
+}
+
+// reportedOnce drops a schema error (marked as from the strategy's own validation) when a
+// declarative rule reported the same cause at the same field.
+func reportedOnce(errs field.ErrorList) field.ErrorList {
+	type cause struct {
+		field string
+		kind  field.ErrorType
+	}
+	declared := map[cause]bool{}
+	for _, e := range errs {
+		if !e.FromImperative {
+			declared[cause{e.Field, e.Type}] = true
+		}
+	}
+	out := make(field.ErrorList, 0, len(errs))
+	for _, e := range errs {
+		if e.FromImperative && declared[cause{e.Field, e.Type}] {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package v1
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // Toy is a test kind. A run that fails on it reports the warning too.
+// +kubebuilder:skipversion
 // +apigen:resource
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -13,6 +14,5 @@ type Toy struct {
 
 // ToySpec is the desired state.
 type ToySpec struct {
-	// +k8s:maxLength=10
 	Color string `json:"color,omitempty"`
 }

@@ -1,0 +1,1275 @@
+package kube
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"go/token"
+	gotypes "go/types"
+	"io"
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	vgutil "k8s.io/code-generator/cmd/validation-gen/util"
+	"k8s.io/code-generator/cmd/validation-gen/validators"
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/parser/tags"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// ValidationsFile is validation-gen's output in a version directory: a Validate_<Type>
+// function per type that has +k8s: validation rules (its own or its fields'), and
+// RegisterValidations, which adds each kind's to the scheme for the generic registry to run.
+const ValidationsFile = "zz_generated.validations.go"
+
+// Validation returns the generator that turns the +k8s: validation tags of every version
+// package into Go, as k8s.io/code-generator's validation-gen does for kube-apiserver's built-in
+// types: its validators package decides what each tag means (the same code kube-apiserver's
+// rules come from); this file walks the types and writes the calls. validation-gen's own
+// walker is a main package, which cannot be imported. Each kind whose type has rules is
+// marked Resource.DeclarativeValidation, and its strategies run them on create and update.
+//
+// Types from packages outside the project (ObjectMeta, k8s.io/api types) are opaque here:
+// their own tags are not run.
+func Validation() engine.Generator { return validation{} }
+
+type validation struct{}
+
+func (validation) Name() string { return "validation" }
+
+func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
+	pkgs, dirs, err := versionPackages(ctx)
+	if err != nil || len(pkgs) == 0 {
+		return err
+	}
+	kinds := map[string][]*types.Type{}
+	for _, v := range versions(ctx.Project) {
+		for _, r := range v.Resources {
+			if t := ctx.Load.Universe[v.Package].Types[r.Kind]; t != nil {
+				kinds[v.Package] = append(kinds[v.Package], t)
+			}
+		}
+	}
+	subresources := map[*types.Type][]string{}
+	for _, v := range versions(ctx.Project) {
+		for _, r := range v.Resources {
+			if t := ctx.Load.Universe[v.Package].Types[r.Kind]; t != nil {
+				subresources[t] = servedSubresources(r)
+			}
+		}
+	}
+
+	pos := func(t *types.Type, member string) token.Position { return declPos(ctx, t, member) }
+	validationTags.Lock()
+	defer validationTags.Unlock()
+	var (
+		runErr     error
+		registered = map[*types.Type]bool{}
+	)
+	err = run(ctx, out, upstream{
+		name:              "validation-gen",
+		nameSystems:       validationNameSystems(),
+		defaultNameSystem: "public",
+		inputs:            pkgs,
+		dirs:              dirs,
+		targets: func(c *generator.Context) []generator.Target {
+			targets, err := validationTargets(c, pkgs, kinds, subresources, registered, pos)
+			runErr = err
+			return targets
+		},
+	})
+	if err == nil {
+		err = runErr
+	}
+	if err != nil {
+		return err
+	}
+	for _, v := range versions(ctx.Project) {
+		for _, r := range v.Resources {
+			r.DeclarativeValidation = registered[ctx.Load.Universe[v.Package].Types[r.Kind]]
+		}
+	}
+	return nil
+}
+
+// servedSubresources are the subresource paths a kind's rules are registered for: the kind
+// itself, and the status and scale subresources, which write the same object (kube-apiserver's
+// built-in types list theirs with +k8s:supportsSubresource; a kind here has the ones it serves).
+func servedSubresources(r *model.Resource) []string {
+	paths := []string{"/"}
+	if r.Subresources.Status {
+		paths = append(paths, "/status")
+	}
+	if r.Subresources.Scale != nil {
+		paths = append(paths, "/scale")
+	}
+	return paths
+}
+
+func validationNameSystems() namer.NameSystems {
+	return namer.NameSystems{
+		"public":  namer.NewPublicNamer(1),
+		"raw":     namer.NewRawNamer("", nil),
+		"private": namer.NewPrivateNamer(0),
+	}
+}
+
+// validationTags is validation-gen's tag registry. The validators package keeps it, and the
+// state its tags gather while types are walked, in process globals that it expects to be
+// initialised once per process (validation-gen runs once and exits): the registry keeps a
+// pointer to the gengo context and the package map it was initialised with, and the tags'
+// state is keyed by the walk's field paths. So there is one registry per process, runs take
+// turns, each run copies its context and packages into the ones the registry points to, and
+// each run's paths start with a prefix of its own, so no run sees another's state.
+var validationTags struct {
+	sync.Mutex
+	extractor validators.ValidationExtractor
+	context   generator.Context
+	canonical map[string]string
+	runs      int
+}
+
+// startValidationRun points the registry at this run's context and packages and returns it
+// with the run's path prefix. The caller holds validationTags' lock.
+func startValidationRun(c *generator.Context, canonical map[string]string) (validators.ValidationExtractor, string) {
+	validationTags.context = *c
+	if validationTags.canonical == nil {
+		validationTags.canonical = map[string]string{}
+	}
+	clear(validationTags.canonical)
+	maps.Copy(validationTags.canonical, canonical)
+	if validationTags.extractor == nil {
+		validationTags.extractor = validators.InitGlobalValidator(&validationTags.context, validationTags.canonical)
+	}
+	validationTags.runs++
+	return validationTags.extractor, fmt.Sprintf("apigenrun%d:", validationTags.runs)
+}
+
+// validationTargets walks the kinds of every version package and returns a target for each
+// package that has rules to run. registered gets the kinds whose rules RegisterValidations adds.
+func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, registered map[*types.Type]bool, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
+	canonical := map[string]string{}
+	for _, p := range pkgs {
+		canonical[p] = p
+	}
+	extractor, prefix := startValidationRun(c, canonical)
+	d := &discoverer{
+		extractor: extractor,
+		included:  canonical,
+		prefix:    prefix,
+		pos:       pos,
+		consts:    map[*types.Type][]*validators.Constant{},
+		nodes:     map[*types.Type]*vnode{},
+	}
+	for _, p := range pkgs {
+		d.addConstants(c.Universe[p])
+	}
+	for _, p := range pkgs {
+		for _, t := range kinds[p] {
+			if _, err := d.discover(t, d.root(t)); err != nil {
+				d.report(err)
+			}
+		}
+	}
+	if err := validators.VerifyCustomValidationsHaveTags(); err != nil {
+		d.errs.Add(token.Position{}, "%v", err)
+	}
+	if len(d.errs) > 0 {
+		return nil, d.errs.Err()
+	}
+	var targets []generator.Target
+	for _, p := range pkgs {
+		g := &validationFile{
+			GoGenerator:  generator.GoGenerator{OutputFilename: ValidationsFile},
+			pkg:          p,
+			d:            d,
+			imports:      generator.NewImportTrackerForPackage(p),
+			subresources: subresources,
+		}
+		for _, t := range kinds[p] {
+			if d.hasValidations(d.nodes[t]) {
+				g.kinds = append(g.kinds, t)
+				registered[t] = true
+			}
+		}
+		if !g.hasContent(c.Universe[p]) {
+			continue
+		}
+		pkg := c.Universe[p]
+		targets = append(targets, &generator.SimpleTarget{
+			PkgName: pkg.Name,
+			PkgPath: pkg.Path,
+			PkgDir:  pkg.Dir,
+			FilterFunc: func(_ *generator.Context, t *types.Type) bool {
+				return t.Name.Package == p
+			},
+			GeneratorsFunc: func(*generator.Context) []generator.Generator { return []generator.Generator{g} },
+		})
+	}
+	return targets, nil
+}
+
+// discoverer builds the graph of the types reachable from the kinds, with the validations
+// validation-gen's tags give each type, field, list element and map key.
+type discoverer struct {
+	extractor validators.ValidationExtractor
+	// included maps each package whose types are walked to the package their Validate_
+	// functions are generated in (itself).
+	included map[string]string
+	// prefix starts every path of this run (see validationTags).
+	prefix string
+	// pos is where a type, or a field of it, is declared.
+	pos func(t *types.Type, member string) token.Position
+	// errs are the fields whose tags validation-gen refused; the walk goes on past them.
+	errs   model.ErrorList
+	consts map[*types.Type][]*validators.Constant
+	nodes  map[*types.Type]*vnode
+}
+
+// vnode is a type (never a pointer) in the graph.
+type vnode struct {
+	t          *types.Type
+	fn         types.Name // Validate_<Type>, for a named type of an included package
+	referenced bool       // used by another type of the graph
+	fields     []*vchild  // a struct's
+	key, elem  *vchild    // a map's key, a map's or a list's element
+	underlying *vchild    // a defined type's
+
+	typeVals, typeKeyIters, typeValIters validators.Validations
+}
+
+// vchild is a type as another uses it: a struct field, an element, a key.
+type vchild struct {
+	name, json string      // a field's Go and JSON names
+	t          *types.Type // as declared (may be a pointer)
+	node       *vnode      // nil for a type outside the walk (opaque)
+
+	vals, keyIters, valIters validators.Validations
+}
+
+func (d *discoverer) root(t *types.Type) *field.Path {
+	return field.NewPath(d.prefix + t.Name.String())
+}
+
+// declError is a failure at a type's declaration or one of its fields'.
+type declError struct {
+	t      *types.Type
+	member string
+	err    error
+}
+
+func (e *declError) Error() string {
+	if e.member != "" {
+		return fmt.Sprintf("%s.%s: %v", e.t.Name.Name, e.member, e.err)
+	}
+	return fmt.Sprintf("%s: %v", e.t.Name.Name, e.err)
+}
+
+// report adds an error of the walk at the declaration it concerns, without the run's prefix.
+func (d *discoverer) report(err error) {
+	var at token.Position
+	if de, ok := err.(*declError); ok {
+		at = d.pos(de.t, de.member)
+	}
+	d.errs.Add(at, "%s", strings.ReplaceAll(err.Error(), d.prefix, ""))
+}
+
+// declPos is where a type, or a field of it when member is not empty, is declared: from the
+// load's type information, which gengo keeps (the syntax is gone by the time generators run).
+func declPos(ctx *engine.Context, t *types.Type, member string) token.Position {
+	named, ok := t.GoType.(*gotypes.Named)
+	if !ok {
+		return token.Position{}
+	}
+	p := named.Obj().Pos()
+	if st, ok := named.Underlying().(*gotypes.Struct); ok && member != "" {
+		for i := range st.NumFields() {
+			if f := st.Field(i); f.Name() == member {
+				p = f.Pos()
+			}
+		}
+	}
+	at := ctx.Load.Fset.Position(p)
+	if rel, err := filepath.Rel(ctx.Load.Root, at.Filename); err == nil && filepath.IsAbs(at.Filename) {
+		at.Filename = filepath.ToSlash(rel)
+	}
+	return at
+}
+
+// addConstants records the constants of a package by type, with their tags (enum values).
+func (d *discoverer) addConstants(pkg *types.Package) {
+	if pkg == nil {
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(pkg.Constants)) {
+		cnst := pkg.Constants[name]
+		vctx := validators.Context{Scope: validators.ScopeConst, Type: cnst.Underlying}
+		found, err := d.extractor.ExtractTags(vctx, cnst.CommentLines)
+		if err == nil && len(found) > 0 {
+			_, err = d.extractor.ExtractValidations(vctx, found...)
+		}
+		if err != nil {
+			d.report(&declError{t: cnst, err: err})
+			continue
+		}
+		d.consts[cnst.Underlying] = append(d.consts[cnst.Underlying], &validators.Constant{Constant: cnst, Tags: found})
+	}
+}
+
+// supported says whether the walk can generate code for values of t. Types it cannot (fixed
+// arrays, maps with non-string keys, pointers to lists, ...) are opaque unless a tag asks for
+// a rule on them, which is then an error.
+func supported(t *types.Type) error {
+	switch t.Kind {
+	case types.Builtin, types.Struct, types.Interface:
+		return nil
+	case types.Alias:
+		if t.Underlying.Kind == types.Pointer {
+			return fmt.Errorf("typedefs to pointers are not supported")
+		}
+	case types.Pointer:
+		switch vgutil.NativeType(t.Elem).Kind {
+		case types.Pointer, types.Slice, types.Array, types.Map:
+			return fmt.Errorf("pointers to pointers, lists and maps are not supported")
+		}
+	case types.Array:
+		return fmt.Errorf("fixed-size arrays are not supported")
+	case types.Slice:
+		switch elem := vgutil.NativeType(t.Elem); elem.Kind {
+		case types.Slice:
+			if vgutil.NativeType(elem.Elem) != types.Byte {
+				return fmt.Errorf("lists of lists are not supported")
+			}
+		case types.Map:
+			return fmt.Errorf("lists of maps are not supported")
+		}
+	case types.Map:
+		if vgutil.NativeType(t.Key) != types.String {
+			return fmt.Errorf("maps with non-string keys are not supported")
+		}
+		switch vgutil.NativeType(t.Elem).Kind {
+		case types.Pointer, types.Map:
+			return fmt.Errorf("maps of pointers or maps are not supported")
+		}
+	default:
+		return fmt.Errorf("kind %v is not supported", t.Kind)
+	}
+	return nil
+}
+
+// discover walks t (reached at path) and returns its node; nil for a type outside the walk.
+func (d *discoverer) discover(t *types.Type, path *field.Path) (*vnode, error) {
+	if t.Name.Package != "" {
+		if _, ok := d.included[t.Name.Package]; !ok {
+			return nil, nil
+		}
+	}
+	if supported(t) != nil {
+		return nil, nil
+	}
+	if t.Kind == types.Pointer {
+		return d.discover(t.Elem, path)
+	}
+	if n, ok := d.nodes[t]; ok {
+		return n, nil
+	}
+	n := &vnode{t: t}
+	d.nodes[t] = n
+	if t.Kind == types.Alias || t.Kind == types.Struct {
+		path = d.root(t) // a named type's rules belong to the type, not to where it was reached
+		n.fn = types.Name{Package: t.Name.Package, Name: "Validate_" + t.Name.Name}
+	}
+	var err error
+	switch t.Kind {
+	case types.Alias:
+		n.underlying, err = d.child(t.Underlying, path)
+	case types.Struct:
+		err = d.discoverStruct(n, path)
+	case types.Slice:
+		n.elem, err = d.child(t.Elem, path.Key("vals"))
+	case types.Map:
+		if n.key, err = d.child(t.Key, path.Key("keys")); err == nil {
+			n.elem, err = d.child(t.Elem, path.Key("vals"))
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t.Kind == types.Alias || t.Kind == types.Struct {
+		vctx := validators.Context{Scope: validators.ScopeType, Type: t, Path: path, Constants: d.consts[t]}
+		vals, err := d.validations(vctx, t.CommentLines)
+		if err != nil {
+			return nil, &declError{t: t, err: err}
+		}
+		if !vals.Empty() && mapOfSlices(t) {
+			return nil, &declError{t: t, err: fmt.Errorf("validation for map of slices is not supported")}
+		}
+		n.typeVals.Add(vals)
+		if t.Kind == types.Alias {
+			native := vgutil.NonPointer(vgutil.NativeType(t))
+			if err := d.iterations(path, t, native, n.resolveKey(), n.resolveElem(), n.typeVals, &n.typeKeyIters, &n.typeValIters); err != nil {
+				return nil, &declError{t: t, err: err}
+			}
+		}
+	}
+	deferred := n.typeVals.Deferred
+	n.typeVals.Deferred = nil
+	err = resolveDeferred(deferred, func(scope validators.DeferredScope, v validators.Validations) error {
+		if scope != validators.ThisContext && scope != validators.ParentContext {
+			return fmt.Errorf("unexpected scope %v", scope)
+		}
+		n.typeVals.Add(v)
+		return nil
+	})
+	if err != nil {
+		return nil, &declError{t: t, err: err}
+	}
+	return n, nil
+}
+
+func mapOfSlices(t *types.Type) bool {
+	native := vgutil.NonPointer(vgutil.NativeType(t))
+	return native.Kind == types.Map && native.Elem.Kind == types.Slice
+}
+
+// child discovers a type reached from another.
+func (d *discoverer) child(t *types.Type, path *field.Path) (*vchild, error) {
+	n, err := d.discover(t, path)
+	if n != nil {
+		n.referenced = true
+	}
+	return &vchild{t: t, node: n}, err
+}
+
+// validations extracts the validations the tags in comments give a context.
+func (d *discoverer) validations(vctx validators.Context, comments []string) (validators.Validations, error) {
+	found, err := d.extractor.ExtractTags(vctx, comments)
+	if err != nil || len(found) == 0 {
+		return validators.Validations{}, err
+	}
+	return d.extractor.ExtractValidations(vctx, found...)
+}
+
+// iterations adds the calls of the element and key types' own Validate_ functions for each
+// element and key of a list or map (t, whose native type is native), unless the tags made
+// them opaque.
+func (d *discoverer) iterations(path *field.Path, t, native *types.Type, key, elem *vnode, vals validators.Validations, keyIters, valIters *validators.Validations) error {
+	each := func(n *vnode, opaque bool, fn, comment string, forEach func(*field.Path, *types.Type, validators.FunctionGen) (validators.Validations, error), into *validators.Validations) error {
+		if n == nil || opaque || n.fn.Name == "" {
+			return nil
+		}
+		v, err := forEach(path, t, validators.Function(fn, validators.DefaultFlags, n.fn).WithComment(comment))
+		if err != nil {
+			return err
+		}
+		into.Add(v)
+		return nil
+	}
+	switch native.Kind {
+	case types.Slice:
+		return each(elem, vals.OpaqueValType, "iterateListValues", "iterate the list and call the type's validation function", validators.ForEachVal, valIters)
+	case types.Map:
+		if err := each(key, vals.OpaqueKeyType, "iterateMapKeys", "iterate the map and call the key type's validation function", validators.ForEachKey, keyIters); err != nil {
+			return err
+		}
+		return each(elem, vals.OpaqueValType, "iterateMapValues", "iterate the map and call the value type's validation function", validators.ForEachVal, valIters)
+	}
+	return nil
+}
+
+func (n *vnode) resolveElem() *vnode {
+	switch {
+	case n == nil:
+		return nil
+	case n.elem != nil:
+		return n.elem.node
+	case n.underlying != nil && n.underlying.node != nil && n.underlying.node.elem != nil:
+		return n.underlying.node.elem.node
+	}
+	return nil
+}
+
+func (n *vnode) resolveKey() *vnode {
+	switch {
+	case n == nil:
+		return nil
+	case n.key != nil:
+		return n.key.node
+	case n.underlying != nil && n.underlying.node != nil && n.underlying.node.key != nil:
+		return n.underlying.node.key.node
+	}
+	return nil
+}
+
+// discoverStruct walks the exported fields of a struct.
+func (d *discoverer) discoverStruct(n *vnode, path *field.Path) error {
+	for i := range n.t.Members {
+		m := &n.t.Members[i]
+		if unicode.IsLower([]rune(m.Name)[0]) {
+			continue
+		}
+		jsonName := ""
+		if jt, ok := tags.LookupJSON(*m); ok {
+			jsonName = jt.Name
+		}
+		childPath := path.Child(m.Name)
+		if jsonName != "" {
+			childPath = path.Child(jsonName)
+		}
+		c, err := d.child(m.Type, childPath)
+		if err != nil {
+			return err
+		}
+		c.name, c.json = m.Name, jsonName
+		vctx := validators.Context{Scope: validators.ScopeField, Type: m.Type, Path: childPath, Member: m, ParentPath: path, ParentType: n.t}
+		fail := func(err error) error { return &declError{t: n.t, member: m.Name, err: err} }
+		vals, err := d.validations(vctx, m.CommentLines)
+		if err == nil && !vals.Empty() {
+			if err = supported(m.Type); err == nil && mapOfSlices(m.Type) {
+				err = fmt.Errorf("validation for map of slices is not supported")
+			}
+		}
+		if err != nil {
+			d.report(fail(err)) // and on to the other fields, to report them all
+			continue
+		}
+		c.vals.Add(vals)
+		if c.vals.OpaqueType {
+			c.node = nil
+		}
+		if m.Type.Kind == types.Slice || m.Type.Kind == types.Map {
+			key, elem := d.fieldKeyElem(c)
+			if err := d.iterations(childPath, m.Type, m.Type, key, elem, c.vals, &c.keyIters, &c.valIters); err != nil {
+				return fail(err)
+			}
+		}
+		n.fields = append(n.fields, c)
+	}
+	for _, c := range n.fields {
+		deferred := c.vals.Deferred
+		c.vals.Deferred = nil
+		err := resolveDeferred(deferred, func(scope validators.DeferredScope, v validators.Validations) error {
+			switch scope {
+			case validators.ThisContext:
+				c.vals.Add(v)
+			case validators.ParentContext:
+				n.typeVals.Add(v) // a rule over several fields (a union) belongs to the struct
+			default:
+				return fmt.Errorf("unexpected scope %v", scope)
+			}
+			return nil
+		})
+		if err != nil {
+			return &declError{t: n.t, member: c.name, err: err}
+		}
+	}
+	return nil
+}
+
+// fieldKeyElem are the nodes of a list or map field's key and element types; for a type still
+// being walked (a recursive type) they come from the nodes seen so far.
+func (d *discoverer) fieldKeyElem(c *vchild) (key, elem *vnode) {
+	if c.node != nil && c.node.elem != nil {
+		elem = c.node.elem.node
+	} else {
+		elem = d.nodes[c.t.Elem]
+	}
+	if c.t.Kind == types.Map {
+		if c.node != nil && c.node.key != nil {
+			key = c.node.key.node
+		} else {
+			key = d.nodes[c.t.Key]
+		}
+	}
+	return key, elem
+}
+
+// resolveDeferred runs validations that tags deferred until the whole type was seen, and the
+// ones those defer in turn.
+func resolveDeferred(deferred []validators.DeferredGen, add func(validators.DeferredScope, validators.Validations) error) error {
+	for depth := 0; len(deferred) > 0; depth++ {
+		if depth == 10 {
+			return fmt.Errorf("deferred validations nested more than 10 deep")
+		}
+		var next []validators.DeferredGen
+		for _, def := range deferred {
+			v, err := def.Callback()
+			if err != nil {
+				return err
+			}
+			next = append(next, v.Deferred...)
+			v.Deferred = nil
+			if err := add(def.Scope, v); err != nil {
+				return err
+			}
+		}
+		deferred = next
+	}
+	return nil
+}
+
+// hasValidations says whether n, or anything it contains, has a rule to run.
+func (d *discoverer) hasValidations(n *vnode) bool { return d.has(n, map[*vnode]bool{}) }
+
+func (d *discoverer) has(n *vnode, seen map[*vnode]bool) bool {
+	if n == nil || seen[n] {
+		return false
+	}
+	seen[n] = true
+	if n.typeVals.HasEmitable() {
+		return true
+	}
+	if n.typeVals.OpaqueType {
+		return false
+	}
+	if n.underlying != nil {
+		if n.typeKeyIters.HasEmitable() && d.has(n.resolveKey(), seen) ||
+			n.typeValIters.HasEmitable() && d.has(n.resolveElem(), seen) ||
+			d.has(n.underlying.node, seen) {
+			return true
+		}
+	}
+	for _, c := range n.fields {
+		if c.vals.HasEmitable() ||
+			c.keyIters.HasEmitable() && d.has(c.node.resolveKey(), seen) ||
+			c.valIters.HasEmitable() && d.has(c.node.resolveElem(), seen) ||
+			d.has(c.node, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// validationFile writes one package's zz_generated.validations.go.
+type validationFile struct {
+	generator.GoGenerator
+	pkg          string
+	d            *discoverer
+	kinds        []*types.Type // the package's kinds with rules, registered with the scheme
+	subresources map[*types.Type][]string
+	imports      namer.ImportTracker
+}
+
+// hasContent says whether the package gets a file: a kind, or a type a kind uses, has rules.
+func (g *validationFile) hasContent(pkg *types.Package) bool {
+	if len(g.kinds) > 0 {
+		return true
+	}
+	for _, t := range pkg.Types {
+		if g.Filter(nil, t) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *validationFile) Filter(_ *generator.Context, t *types.Type) bool {
+	n := g.d.nodes[t]
+	return t.Name.Package == g.pkg && n != nil && (n.referenced || slices.Contains(g.kinds, t)) && g.d.hasValidations(n)
+}
+
+func (g *validationFile) Namers(*generator.Context) namer.NameSystems {
+	return namer.NameSystems{"raw": namer.NewRawNamer(g.pkg, g.imports)}
+}
+
+func (g *validationFile) Imports(*generator.Context) []string {
+	var lines []string
+	for _, line := range g.imports.ImportLines() {
+		if !strings.HasSuffix(line, `"`+g.pkg+`"`) {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// named is a standalone type naming an identifier, for the raw namer (which tracks imports).
+func named(n types.Name) *types.Type { return &types.Type{Name: n} }
+
+var (
+	fieldPath      = named(types.Name{Package: "k8s.io/apimachinery/pkg/util/validation/field", Name: "Path"})
+	fieldErrorList = named(types.Name{Package: "k8s.io/apimachinery/pkg/util/validation/field", Name: "ErrorList"})
+	fieldInternal  = named(types.Name{Package: "k8s.io/apimachinery/pkg/util/validation/field", Name: "InternalError"})
+	fmtErrorf      = named(types.Name{Package: "fmt", Name: "Errorf"})
+	operationOp    = named(types.Name{Package: "k8s.io/apimachinery/pkg/api/operation", Name: "Operation"})
+	operationUpd   = named(types.Name{Package: "k8s.io/apimachinery/pkg/api/operation", Name: "Update"})
+	contextContext = named(types.Name{Package: "context", Name: "Context"})
+	safeField      = named(types.Name{Package: "k8s.io/apimachinery/pkg/api/safe", Name: "Field"})
+	safeCast       = named(types.Name{Package: "k8s.io/apimachinery/pkg/api/safe", Name: "Cast"})
+	safeValue      = named(types.Name{Package: "k8s.io/apimachinery/pkg/api/safe", Name: "Value"})
+	semantic       = named(types.Name{Package: "k8s.io/apimachinery/pkg/api/equality", Name: "Semantic"})
+	runtimeScheme  = named(types.Name{Package: "k8s.io/apimachinery/pkg/runtime", Name: "Scheme"})
+)
+
+func (g *validationFile) Init(c *generator.Context, w io.Writer) error {
+	if len(g.kinds) == 0 {
+		return nil
+	}
+	sw := generator.NewSnippetWriter(w, c, "$", "$")
+	sw.Do("func init() { localSchemeBuilder.Register(RegisterValidations) }\n\n", nil)
+	sw.Do("// RegisterValidations adds the declarative validation of this package's kinds to a scheme.\n", nil)
+	sw.Do("func RegisterValidations(scheme *$.|raw$) error {\n", runtimeScheme)
+	for _, t := range g.kinds {
+		quoted := make([]string, 0, len(g.subresources[t]))
+		for _, s := range g.subresources[t] {
+			quoted = append(quoted, strconv.Quote(s))
+		}
+		args := generator.Args{
+			"kind": t, "fn": named(g.d.nodes[t].fn), "subresources": strings.Join(quoted, ", "),
+			"ctx": contextContext, "op": operationOp, "errs": fieldErrorList, "internal": fieldInternal,
+			"errorf": fmtErrorf, "cast": safeCast,
+		}
+		sw.Do("scheme.AddValidationFunc((*$.kind|raw$)(nil), func(ctx $.ctx|raw$, op $.op|raw$, obj, oldObj interface{}) $.errs|raw$ {\n", args)
+		sw.Do("switch op.Request.SubresourcePath() {\n", nil)
+		sw.Do("case $.subresources$:\n", args)
+		sw.Do("return $.fn|raw$(ctx, op, nil /* fldPath */, obj.(*$.kind|raw$), $.cast|raw$[*$.kind|raw$](oldObj))\n", args)
+		sw.Do("}\n", nil)
+		sw.Do("return $.errs|raw${$.internal|raw$(nil, $.errorf|raw$(\"no validation found for %T, subresource: %v\", obj, op.Request.SubresourcePath()))}\n", args)
+		sw.Do("})\n", nil)
+	}
+	sw.Do("return nil\n}\n\n", nil)
+	return sw.Error()
+}
+
+func (g *validationFile) GenerateType(c *generator.Context, t *types.Type, w io.Writer) error {
+	sw := generator.NewSnippetWriter(w, c, "$", "$")
+	n := g.d.nodes[t]
+	g.emitVariables(sw, n)
+	pfx := "*"
+	if vgutil.IsNilableType(t) {
+		pfx = ""
+	}
+	args := generator.Args{"type": t, "fn": named(n.fn), "ctx": contextContext, "op": operationOp, "path": fieldPath, "errs": fieldErrorList, "pfx": pfx}
+	sw.Do("// $.fn|raw$ validates an instance of $.type|raw$ according\n// to declarative validation rules in the API schema.\n", args)
+	sw.Do("func $.fn|raw$(ctx $.ctx|raw$, op $.op|raw$, fldPath *$.path|raw$, obj, oldObj $.pfx$$.type|raw$) (errs $.errs|raw$) {\n", args)
+	g.emitChild(sw, &vchild{node: n, t: t})
+	sw.Do("return errs\n}\n\n", nil)
+	return sw.Error()
+}
+
+// emitVariables declares the package variables the type's rules use (enum symbols, union
+// memberships), sorted by name.
+func (g *validationFile) emitVariables(sw *generator.SnippetWriter, n *vnode) {
+	emit := func(vars []validators.VariableGen) {
+		slices.SortFunc(vars, func(a, b validators.VariableGen) int { return cmp.Compare(a.Variable.Name, b.Variable.Name) })
+		for _, v := range vars {
+			sw.Do("var "+g.private(v.Variable)+" = ", nil)
+			g.literal(sw, v.Initializer, true)
+			sw.Do("\n", nil)
+		}
+	}
+	emit(n.typeVals.Variables)
+	for _, c := range n.fields {
+		emit(c.vals.Variables)
+	}
+}
+
+// private is the Go name of a package variable the rules declare. Union memberships are
+// named after the walk's path, from which the run's prefix is taken out again.
+func (g *validationFile) private(v validators.PrivateVar) string {
+	name := strings.Replace(v.Name, "_"+sanitized(g.d.prefix), "_", 1)
+	return namer.NewPrivateNamer(0).Name(named(types.Name{Package: v.Package, Name: name}))
+}
+
+// sanitized is a path as validation-gen's union validators turn it into an identifier.
+func sanitized(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// emitChild writes the checks of a value held in obj and oldObj (nilable) at fldPath: the
+// type's own rules, each key's and element's, then each field's.
+func (g *validationFile) emitChild(sw *generator.SnippetWriter, c *vchild) {
+	n := c.node
+	didSome := false
+	if v := n.typeVals; !v.Empty() {
+		emitComments(sw, v.Comments)
+		g.emitCalls(sw, v.Functions)
+		sw.Do("\n", nil)
+		didSome = true
+	}
+	for _, it := range []struct {
+		vals validators.Validations
+		node *vnode
+	}{{n.typeKeyIters, n.resolveKey()}, {n.typeValIters, n.resolveElem()}} {
+		if !it.vals.Empty() && it.node != nil && g.d.hasValidations(it.node) {
+			emitComments(sw, it.vals.Comments)
+			g.emitCalls(sw, it.vals.Functions)
+			sw.Do("\n", nil)
+			didSome = true
+		}
+	}
+	if n.typeVals.OpaqueType {
+		return
+	}
+	switch n.t.Kind {
+	case types.Alias:
+		if n.underlying.node != nil {
+			g.emitChild(sw, n.underlying)
+		}
+	case types.Struct:
+		for _, f := range n.fields {
+			if didSome {
+				sw.Do("\n", nil)
+			}
+			g.emitField(sw, n, f)
+			didSome = true
+		}
+	}
+}
+
+// emitField writes a struct field's checks in a closure called with the field's value, its
+// old value, and whether there was an old value to compare with.
+func (g *validationFile) emitField(sw *generator.SnippetWriter, n *vnode, f *vchild) {
+	var buf bytes.Buffer
+	bsw := sw.Dup(&buf)
+	if native := vgutil.NativeType(f.t); native.Kind == types.Slice && native.Elem.Kind == types.Pointer {
+		hasNode := f.node != nil && g.d.hasValidations(f.node)
+		if len(f.vals.Functions) > 0 || hasNode {
+			// A list of pointers is checked for nil elements before anything reads them.
+			f.vals.Functions = append([]validators.FunctionGen{validators.PtrSliceNoNils(native.Elem.Elem.Name)}, f.vals.Functions...)
+		}
+	}
+	ratcheted := false
+	ratchet := func() {
+		if !ratcheted {
+			emitRatchet(bsw, f.t)
+			ratcheted = true
+		}
+	}
+	if !f.vals.Empty() {
+		emitComments(bsw, f.vals.Comments)
+		if len(f.vals.Functions) > 0 {
+			ratchet()
+			bsw.Do("// call field-attached validations\n", nil)
+			g.emitCalls(bsw, f.vals.Functions)
+		}
+	}
+	if f.node != nil {
+		if k := f.node.t.Kind; (k == types.Alias || k == types.Struct) && g.d.hasValidations(f.node) {
+			ratchet()
+			bsw.Do("// call the type's validation function\n", nil)
+			bsw.Do("errs = append(errs, $.|raw$(ctx, op, fldPath, obj, oldObj)...)\n", named(f.node.fn))
+		}
+		for _, it := range []struct {
+			vals validators.Validations
+			node *vnode
+		}{{f.keyIters, f.node.resolveKey()}, {f.valIters, f.node.resolveElem()}} {
+			if it.vals.Empty() || it.node == nil || !g.d.hasValidations(it.node) {
+				continue
+			}
+			emitComments(bsw, it.vals.Comments)
+			if len(it.vals.Functions) > 0 {
+				ratchet()
+				g.emitCalls(bsw, it.vals.Functions)
+			}
+		}
+		if k := f.node.t.Kind; k == types.Slice || k == types.Map {
+			g.emitChild(bsw, f)
+		}
+	}
+	if buf.Len() == 0 {
+		sw.Do("// field $.type|raw$.$.name$ has no validation\n", generator.Args{"type": n.t, "name": f.name})
+		return
+	}
+	leaf, typePfx, exprPfx := leafAndPrefixes(f.t)
+	args := generator.Args{
+		"type": n.t, "name": f.name, "json": f.json, "leaf": leaf, "typePfx": typePfx, "exprPfx": exprPfx,
+		"path": fieldPath, "errs": fieldErrorList, "safeField": safeField, "safeValue": safeValue,
+	}
+	sw.Do("{ // field $.type|raw$.$.name$\n", args)
+	sw.Do("fn := func(fldPath *$.path|raw$, obj, oldObj $.typePfx$$.leaf|raw$, oldValueCorrelated bool) (errs $.errs|raw$) {\n", args)
+	if err := sw.Merge(&buf, bsw); err != nil {
+		panic(fmt.Sprintf("merging the checks of %s.%s: %v", n.t, f.name, err))
+	}
+	sw.Do("return\n}\n", nil)
+	// The old value is nil both when the old object had none and when it had no place for
+	// one (a map entry); oldValueCorrelated tells the two apart for ratcheting.
+	sw.Do("oldVal := $.safeField|raw$(oldObj, func(oldObj *$.type|raw$) $.typePfx$$.leaf|raw$ { return $.exprPfx$oldObj.$.name$ })\n", args)
+	if f.json != "" {
+		sw.Do("errs = append(errs, fn(fldPath.Child(\"$.json$\"), $.exprPfx$obj.$.name$, oldVal, oldObj != nil)...)\n", args)
+	} else {
+		sw.Do("errs = append(errs, fn($.safeValue|raw$(fldPath, func() *$.path|raw$ { return fldPath.Child(\"$.leaf|raw$\") }), $.exprPfx$obj.$.name$, oldVal, oldObj != nil)...)\n", args)
+	}
+	sw.Do("}\n\n", nil)
+}
+
+// emitRatchet skips a field's checks on an update that leaves it unchanged.
+func emitRatchet(sw *generator.SnippetWriter, t *types.Type) {
+	sw.Do("// don't revalidate unchanged data\n", nil)
+	sw.Do("if oldValueCorrelated && op.Type == $.|raw$ {\n", operationUpd)
+	if vgutil.IsDirectComparable(vgutil.NonPointer(vgutil.NativeType(t))) {
+		sw.Do("if obj == oldObj || (obj != nil && oldObj != nil && *obj == *oldObj) {\n", nil)
+	} else {
+		sw.Do("if $.|raw$.DeepEqual(obj, oldObj) {\n", semantic)
+	}
+	sw.Do("return nil\n}\n}\n", nil)
+}
+
+func emitComments(sw *generator.SnippetWriter, comments []string) {
+	for _, c := range comments {
+		sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
+	}
+}
+
+// emitCalls writes calls of validation functions, by cohort; in each, the short-circuiting
+// ones come first and end the checks when they fail.
+func (g *validationFile) emitCalls(sw *generator.SnippetWriter, fns []validators.FunctionGen) {
+	for _, cohort := range cohorts(fns) {
+		if name := cohort[0].Cohort; name != "" {
+			sw.Do("func() { // cohort = $.$\n", strconv.Quote(name))
+		}
+		last := -1
+		for i, fn := range cohort {
+			if fn.Flags.IsSet(validators.ShortCircuit) {
+				last = i
+			}
+		}
+		if last >= 0 {
+			sw.Do("earlyReturn := false\n", nil)
+		}
+		for i, fn := range cohort {
+			shortCircuit, nonError := fn.Flags.IsSet(validators.ShortCircuit), fn.Flags.IsSet(validators.NonError)
+			for _, c := range fn.Comments {
+				sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
+			}
+			call := func() {
+				g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
+				if shortCircuit {
+					sw.Do(".MarkShortCircuit()", nil)
+				}
+			}
+			if !fn.Conditions.Empty() {
+				call = g.conditional(sw, fn, call)
+			}
+			switch {
+			case shortCircuit:
+				sw.Do("if e := ", nil)
+				call()
+				sw.Do("; len(e) != 0 {\n", nil)
+				if !nonError {
+					sw.Do("errs = append(errs, e...)\n", nil)
+				}
+				sw.Do("earlyReturn = true\n}\n", nil)
+				if i == last {
+					sw.Do("if earlyReturn {\nreturn // do not proceed\n}\n", nil)
+				}
+			case nonError:
+				call()
+				sw.Do("\n", nil)
+			default:
+				sw.Do("if e := ", nil)
+				call()
+				sw.Do("; len(e) != 0 {\nerrs = append(errs, e...)\n}\n", nil)
+			}
+		}
+		if cohort[0].Cohort != "" {
+			sw.Do("}()\n", nil)
+		}
+	}
+}
+
+// conditional wraps a call in the check of the validation options it depends on (+k8s:ifEnabled,
+// +k8s:ifDisabled); an option the request does not define is an internal error.
+func (g *validationFile) conditional(sw *generator.SnippetWriter, fn validators.FunctionGen, call func()) func() {
+	return func() {
+		args := generator.Args{"errs": fieldErrorList, "internal": fieldInternal, "errorf": fmtErrorf}
+		sw.Do("func() $.errs|raw$ {\n", args)
+		var conds []string
+		for _, o := range []struct{ name, option, cond string }{
+			{"optionEnabled", fn.Conditions.OptionEnabled, "optionEnabled"},
+			{"optionDisabled", fn.Conditions.OptionDisabled, "!optionDisabled"},
+		} {
+			if o.option == "" {
+				continue
+			}
+			args["opt"] = strconv.Quote(o.option)
+			sw.Do(o.name+", defined := op.HasOption($.opt$)\n", args)
+			sw.Do("if !defined {\nreturn $.errs|raw${$.internal|raw$(fldPath, $.errorf|raw$(\"undefined validation option %q\", $.opt$))}\n}\n", args)
+			conds = append(conds, o.cond)
+		}
+		sw.Do("if "+strings.Join(conds, " && ")+" {\nreturn ", nil)
+		call()
+		sw.Do("\n}\nreturn nil // skip validation\n}()", nil)
+	}
+}
+
+// cohorts groups calls by cohort, the default one first, the others in the order they appear;
+// in each, short-circuiting calls come first.
+func cohorts(fns []validators.FunctionGen) [][]validators.FunctionGen {
+	var names []string
+	by := map[string][]validators.FunctionGen{}
+	for _, fn := range fns {
+		if _, ok := by[fn.Cohort]; !ok {
+			names = append(names, fn.Cohort)
+		}
+		by[fn.Cohort] = append(by[fn.Cohort], fn)
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		switch {
+		case a == "" && b != "":
+			return -1
+		case b == "" && a != "":
+			return 1
+		}
+		return 0
+	})
+	out := make([][]validators.FunctionGen, 0, len(names))
+	for _, name := range names {
+		c := by[name]
+		slices.SortStableFunc(c, func(a, b validators.FunctionGen) int {
+			as, bs := a.Flags.IsSet(validators.ShortCircuit), b.Flags.IsSet(validators.ShortCircuit)
+			switch {
+			case as && !bs:
+				return -1
+			case bs && !as:
+				return 1
+			}
+			return 0
+		})
+		out = append(out, c)
+	}
+	return out
+}
+
+// emitCall writes a call of a validation function with the leading arguments, then its own;
+// stability marks the errors of alpha and beta rules (kube-apiserver shadows alpha ones and
+// enforces beta ones only while the DeclarativeValidationBeta gate is on).
+func (g *validationFile) emitCall(sw *generator.SnippetWriter, fn validators.FunctionGen, leading ...string) {
+	sw.Do("$.|raw$", named(fn.Function))
+	if len(fn.TypeArgs) > 0 {
+		sw.Do("[", nil)
+		for i, ta := range fn.TypeArgs {
+			if i > 0 {
+				sw.Do(", ", nil)
+			}
+			sw.Do("$.|raw$", named(ta))
+		}
+		sw.Do("]", nil)
+	}
+	sw.Do("("+strings.Join(leading, ", "), nil)
+	for i, arg := range fn.Args {
+		if i > 0 || len(leading) > 0 {
+			sw.Do(", ", nil)
+		}
+		g.literal(sw, arg, true)
+	}
+	sw.Do(")", nil)
+	switch fn.StabilityLevel {
+	case validators.ValidationStabilityLevelAlpha:
+		sw.Do(".MarkAlpha()", nil)
+	case validators.ValidationStabilityLevelBeta:
+		sw.Do(".MarkBeta()", nil)
+	}
+}
+
+// literal writes an argument of a validation function as Go source.
+func (g *validationFile) literal(sw *generator.SnippetWriter, value any, newlines bool) {
+	nl := func() {
+		if newlines {
+			sw.Do("\n", nil)
+		}
+	}
+	validatorFunc := func(obj *types.Type, body func()) {
+		pfx := "*"
+		if vgutil.IsNilableType(obj) {
+			pfx = ""
+		}
+		nl()
+		sw.Do("func(ctx $.ctx|raw$, op $.op|raw$, fldPath *$.path|raw$, obj, oldObj $.pfx$$.obj|raw$) $.errs|raw$ {\n",
+			generator.Args{"ctx": contextContext, "op": operationOp, "path": fieldPath, "errs": fieldErrorList, "obj": obj, "pfx": pfx})
+		body()
+		sw.Do("}", nil)
+	}
+	switch v := value.(type) {
+	case uint, uint8, uint16, uint32, uint64, int, int8, int16, int32, int64, float32, float64, bool:
+		sw.Do(fmt.Sprintf("%v", v), nil)
+	case string:
+		if s, err := strconv.Unquote(v); err == nil {
+			v = s
+		}
+		sw.Do(strings.ReplaceAll(strconv.Quote(v), "$", "$$"), nil)
+	case *types.Type:
+		sw.Do("$.|raw$", v)
+	case types.Member:
+		sw.Do("obj."+v.Name, nil)
+	case *types.Member:
+		sw.Do("obj."+v.Name, nil)
+	case validators.Identifier:
+		sw.Do("$.|raw$", named(types.Name(v)))
+	case *validators.Identifier:
+		sw.Do("$.|raw$", named(types.Name(*v)))
+	case validators.PrivateVar:
+		sw.Do(g.private(v), nil)
+	case *validators.PrivateVar:
+		sw.Do(g.private(*v), nil)
+	case validators.Literal:
+		sw.Do(strings.ReplaceAll(string(v), "$", "$$"), nil)
+	case validators.FunctionGen:
+		for _, c := range v.Comments {
+			sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
+		}
+		g.emitCall(sw, v)
+	case validators.WrapperFunction:
+		if len(v.Function.Args) == 0 {
+			for _, c := range v.Function.Comments {
+				sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
+			}
+			sw.Do("$.|raw$", named(v.Function.Function))
+			return
+		}
+		validatorFunc(v.ObjType, func() {
+			sw.Do("return ", nil)
+			g.emitCall(sw, v.Function, "ctx", "op", "fldPath", "obj", "oldObj")
+			sw.Do("\n", nil)
+		})
+	case validators.MultiWrapperFunction:
+		validatorFunc(v.ObjType, func() {
+			sw.Do("errs := $.|raw${}\n", fieldErrorList)
+			last := -1
+			for i, fn := range v.Functions {
+				if fn.Flags.IsSet(validators.ShortCircuit) {
+					last = i
+				}
+			}
+			if last >= 0 {
+				sw.Do("earlyReturn := false\n", nil)
+			}
+			for i, fn := range v.Functions {
+				nonError := fn.Flags.IsSet(validators.NonError)
+				switch {
+				case fn.Flags.IsSet(validators.ShortCircuit):
+					sw.Do("if e := ", nil)
+					g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
+					sw.Do("; len(e) != 0 {\n", nil)
+					if !nonError {
+						sw.Do("errs = append(errs, e...)\n", nil)
+					}
+					sw.Do("earlyReturn = true\n}\n", nil)
+					if i == last {
+						sw.Do("if earlyReturn {\nreturn errs\n}\n", nil)
+					}
+				case nonError:
+					g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
+					sw.Do("\n", nil)
+				default:
+					sw.Do("errs = append(errs, ", nil)
+					g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
+					sw.Do("...)\n", nil)
+				}
+			}
+			sw.Do("return errs\n", nil)
+		})
+	case validators.FunctionLiteral:
+		nl()
+		sw.Do("func(", nil)
+		for i, p := range v.Parameters {
+			if i > 0 {
+				sw.Do(", ", nil)
+			}
+			sw.Do(p.Name+" $.|raw$", p.Type)
+		}
+		sw.Do(")", nil)
+		if len(v.Results) > 1 {
+			sw.Do(" (", nil)
+		} else {
+			sw.Do(" ", nil)
+		}
+		for i, r := range v.Results {
+			if i > 0 {
+				sw.Do(", ", nil)
+			}
+			if r.Name != "" {
+				sw.Do(r.Name+" ", nil)
+			}
+			sw.Do("$.|raw$", r.Type)
+		}
+		if len(v.Results) > 1 {
+			sw.Do(")", nil)
+		}
+		sw.Do(" { "+strings.ReplaceAll(v.Body, "$", "$$")+" }", nil)
+	case validators.StructLiteral:
+		nl()
+		sw.Do("$.|raw$", named(v.Type))
+		g.typeArgs(sw, v.TypeArgs)
+		sw.Do("{", nil)
+		nl()
+		for _, f := range v.Fields {
+			sw.Do(f.Name+": ", nil)
+			g.literal(sw, f.Value, newlines)
+			sw.Do(",", nil)
+			nl()
+		}
+		sw.Do("}", nil)
+	case validators.SliceLiteral:
+		nl()
+		sw.Do("[]$.|raw$", named(v.ElementType))
+		g.typeArgs(sw, v.ElementTypeArgs)
+		sw.Do("{", nil)
+		nl()
+		for _, e := range v.Elements {
+			g.literal(sw, e, newlines)
+			sw.Do(",", nil)
+			nl()
+		}
+		sw.Do("}", nil)
+	default:
+		rv := reflect.ValueOf(value)
+		if rv.Kind() != reflect.Array || rv.Type().Elem().Kind() != reflect.String {
+			panic(fmt.Sprintf("validation-gen gave an argument of unsupported type %T", value))
+		}
+		sw.Do(fmt.Sprintf("[%d]%s{", rv.Len(), rv.Type().Elem().Name()), nil)
+		for i := range rv.Len() {
+			if i > 0 {
+				sw.Do(", ", nil)
+			}
+			g.literal(sw, rv.Index(i).Interface(), newlines)
+		}
+		sw.Do("}", nil)
+	}
+}
+
+func (g *validationFile) typeArgs(sw *generator.SnippetWriter, args []*types.Type) {
+	if len(args) == 0 {
+		return
+	}
+	sw.Do("[", nil)
+	for i, a := range args {
+		if i > 0 {
+			sw.Do(", ", nil)
+		}
+		sw.Do("$.|raw$", a)
+	}
+	sw.Do("]", nil)
+}
+
+// leafAndPrefixes returns a field type's value type, the prefix that makes that type nilable,
+// and the expression prefix that turns a value of the field into that nilable form: string
+// gives (string, "*", "&"), *string gives (string, "*", "").
+func leafAndPrefixes(t *types.Type) (*types.Type, string, string) {
+	leaf, ptrs := t, 0
+	for leaf.Kind == types.Pointer {
+		leaf, ptrs = leaf.Elem, ptrs+1
+	}
+	if vgutil.IsNilableType(leaf) {
+		return leaf, "", strings.Repeat("*", ptrs)
+	}
+	if ptrs == 0 {
+		return leaf, "*", "&"
+	}
+	return leaf, "*", strings.Repeat("*", ptrs-1)
+}

@@ -1,0 +1,118 @@
+package v1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Toy validates with declarative validation's tags, as k8s.io/api's types do: one field or
+// type per validator family. Its tests (toy_validation_test.go) check each rule through the
+// scheme, as the generic registry runs them.
+// +apigen:resource
+// +apigen:subresource:status
+// +apigen:storageversion
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   ToySpec   `json:"spec,omitempty"`
+	Status ToyStatus `json:"status,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	// +k8s:required
+	// +k8s:maxLength=20
+	// +k8s:format=k8s-short-name
+	Name string `json:"name"`
+	// +k8s:optional
+	// +k8s:minimum=0
+	// +k8s:maximum=10
+	Size int32 `json:"size,omitempty"`
+	// +k8s:optional
+	// +k8s:immutable
+	Class string `json:"class,omitempty"`
+	// +k8s:optional
+	// +k8s:update=NoModify
+	Owner string `json:"owner,omitempty"`
+	// +k8s:optional
+	// +k8s:listType=set
+	// +k8s:maxItems=4
+	// +k8s:eachVal=+k8s:maxLength=8
+	// +k8s:alpha(since:"1.36")=+k8s:minItems=2
+	Tags []string `json:"tags,omitempty"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:item(name: "http")=+k8s:subfield(port)=+k8s:maximum=8080
+	Ports []ToyPort `json:"ports,omitempty"`
+	// +k8s:optional
+	// +k8s:eachKey=+k8s:format=k8s-label-key
+	// +k8s:maxProperties=3
+	Labels map[string]string `json:"labels,omitempty"`
+	// +k8s:optional
+	Mode ToyMode `json:"mode,omitempty"`
+	// +k8s:optional
+	// +k8s:unionMember
+	Red *string `json:"red,omitempty"`
+	// +k8s:optional
+	// +k8s:unionMember
+	Blue *string `json:"blue,omitempty"`
+	// +k8s:optional
+	// +k8s:zeroOrOneOfMember
+	Left *int32 `json:"left,omitempty"`
+	// +k8s:optional
+	// +k8s:zeroOrOneOfMember
+	Right *int32 `json:"right,omitempty"`
+	// +k8s:optional
+	// +k8s:maxBytes=8
+	Motto string `json:"motto,omitempty"`
+	// +k8s:optional
+	// +k8s:beta(since:"1.37")=+k8s:neq="none"
+	Hint string `json:"hint,omitempty"`
+	// +k8s:optional
+	// +k8s:opaqueType
+	Box *ToyBox `json:"box,omitempty"`
+	// Template is a Kubernetes type: its own tags are not run here (see the generator).
+	// +optional
+	Template *corev1.PodTemplateSpec `json:"template,omitempty"`
+}
+
+// ToyPort is a port of a toy.
+type ToyPort struct {
+	// +k8s:required
+	Name string `json:"name"`
+	// +k8s:minimum=1
+	Port int32 `json:"port"`
+}
+
+// ToyBox is opaque where ToySpec uses it: its rule runs only where it is not.
+type ToyBox struct {
+	// +k8s:minimum=1
+	Size int32 `json:"size"`
+}
+
+// ToyMode is how a toy plays.
+// +k8s:enum
+type ToyMode string
+
+const (
+	// ToyModeFast plays fast.
+	ToyModeFast ToyMode = "Fast"
+	// ToyModeSlow plays slow.
+	ToyModeSlow ToyMode = "Slow"
+)
+
+// ToyStatus is the observed state.
+type ToyStatus struct {
+	// +k8s:optional
+	// +k8s:minimum=0
+	Played int32 `json:"played,omitempty"`
+}
+
+// ToyList is a list of Toys.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Toy `json:"items"`
+}

@@ -1,0 +1,136 @@
+package v1
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// causes runs the declarative validation the scheme has for a Toy (as the generic registry
+// does, on create when old is nil, else on update) and returns each error as
+// "<type> <field>", with "(alpha)" or "(beta)" for a rule of that stability.
+func causes(t *testing.T, obj, old *Toy, subresources ...string) []string {
+	t.Helper()
+	scheme := runtime.NewScheme()
+	if err := AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	var errs field.ErrorList
+	if old == nil {
+		errs = scheme.Validate(context.Background(), nil, obj, subresources...)
+	} else {
+		errs = scheme.ValidateUpdate(context.Background(), nil, obj, old, subresources...)
+	}
+	var out []string
+	for _, e := range errs {
+		s := fmt.Sprintf("%s %s", e.Type, e.Field)
+		switch {
+		case e.IsAlpha():
+			s += " (alpha)"
+		case e.IsBeta():
+			s += " (beta)"
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// valid is a Toy every rule accepts.
+func valid() *Toy {
+	return &Toy{Spec: ToySpec{
+		Name: "teddy", Size: 3, Tags: []string{"soft", "brown"}, Red: ptr("r"),
+		Ports:  []ToyPort{{Name: "http", Port: 80}},
+		Labels: map[string]string{"example.com/kind": "bear"}, Mode: ToyModeSlow, Motto: "hug",
+	}}
+}
+
+func TestCreate(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(*Toy)
+		want   []string
+	}{
+		{"valid", func(*Toy) {}, nil},
+		{"required", func(o *Toy) { o.Spec.Name = "" }, []string{"Required value spec.name"}},
+		{"format", func(o *Toy) { o.Spec.Name = "Teddy_Bear" }, []string{"Invalid value spec.name"}},
+		{"maxLength", func(o *Toy) { o.Spec.Name = "a-very-long-teddy-bear" }, []string{"Too long spec.name"}},
+		{"maximum", func(o *Toy) { o.Spec.Size = 11 }, []string{"Invalid value spec.size"}},
+		{"minimum", func(o *Toy) { o.Spec.Size = -1 }, []string{"Invalid value spec.size"}},
+		{"maxItems", func(o *Toy) { o.Spec.Tags = []string{"a", "b", "c", "d", "e"} }, []string{"Too many spec.tags"}},
+		{"set", func(o *Toy) { o.Spec.Tags = []string{"a", "a"} }, []string{"Duplicate value spec.tags[1]"}},
+		{"eachVal", func(o *Toy) { o.Spec.Tags = []string{"soft", "very-soft-fur"} }, []string{"Too long spec.tags[1]"}},
+		{"alpha minItems", func(o *Toy) { o.Spec.Tags = []string{"soft"} }, []string{"Too few spec.tags (alpha)"}},
+		{"item subfield", func(o *Toy) { o.Spec.Ports[0].Port = 9000 }, []string{"Invalid value spec.ports[0].port"}},
+		{"element type", func(o *Toy) { o.Spec.Ports = append(o.Spec.Ports, ToyPort{Name: "admin"}) }, []string{"Invalid value spec.ports[1].port"}},
+		{"map", func(o *Toy) { o.Spec.Ports = append(o.Spec.Ports, ToyPort{Name: "http", Port: 81}) }, []string{"Duplicate value spec.ports[1]"}},
+		{"eachKey", func(o *Toy) { o.Spec.Labels["not a key"] = "x" }, []string{"Invalid value spec.labels"}},
+		{"maxProperties", func(o *Toy) {
+			o.Spec.Labels = map[string]string{"a": "1", "b": "2", "c": "3", "d": "4"}
+		}, []string{"Too many spec.labels"}},
+		{"enum", func(o *Toy) { o.Spec.Mode = "Medium" }, []string{"Unsupported value spec.mode"}},
+		{"union none", func(o *Toy) { o.Spec.Red = nil }, []string{"Invalid value spec"}},
+		{"union two", func(o *Toy) { o.Spec.Blue = ptr("b") }, []string{"Invalid value spec"}},
+		{"zeroOrOneOf", func(o *Toy) { o.Spec.Left, o.Spec.Right = ptr(int32(1)), ptr(int32(2)) }, []string{"Invalid value spec"}},
+		{"maxBytes", func(o *Toy) { o.Spec.Motto = "hug-hug-hug" }, []string{"Too long spec.motto"}},
+		{"beta neq", func(o *Toy) { o.Spec.Hint = "none" }, []string{"Invalid value spec.hint (beta)"}},
+		{"opaque", func(o *Toy) { o.Spec.Box = &ToyBox{Size: 0} }, nil},
+		{"status", func(o *Toy) { o.Status.Played = -1 }, []string{"Invalid value status.played"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			obj := valid()
+			c.change(obj)
+			if got := causes(t, obj, nil); !slices.Equal(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestUpdate(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		before, after func(*Toy)
+		subresources  []string
+		want          []string
+	}{
+		{"immutable", func(o *Toy) { o.Spec.Class = "plush" }, func(o *Toy) { o.Spec.Class = "wood" }, nil,
+			[]string{"Invalid value spec.class"}},
+		// As kube-apiserver does for a built-in type (a CRD's self == oldSelf rule would allow it).
+		{"immutable once unset", func(*Toy) {}, func(o *Toy) { o.Spec.Class = "wood" }, nil,
+			[]string{"Invalid value spec.class"}},
+		{"NoModify", func(o *Toy) { o.Spec.Owner = "ann" }, func(o *Toy) { o.Spec.Owner = "bob" }, nil,
+			[]string{"Invalid value spec.owner"}},
+		{"NoModify allows setting", func(*Toy) {}, func(o *Toy) { o.Spec.Owner = "bob" }, nil, nil},
+		// Ratcheting: a value that was already invalid and does not change fails nothing.
+		{"unchanged invalid value", func(o *Toy) { o.Spec.Size = 11 }, func(o *Toy) { o.Spec.Size = 11; o.Spec.Motto = "hi" }, nil, nil},
+		{"changed invalid value", func(o *Toy) { o.Spec.Size = 11 }, func(o *Toy) { o.Spec.Size = 12 }, nil,
+			[]string{"Invalid value spec.size"}},
+		{"status subresource", func(*Toy) {}, func(o *Toy) { o.Status.Played = -1 }, []string{"status"},
+			[]string{"Invalid value status.played"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			old, obj := valid(), valid()
+			c.before(old)
+			c.before(obj)
+			c.after(obj)
+			if got := causes(t, obj, old, c.subresources...); !slices.Equal(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// A subresource the kind does not serve has no rules: the registry reports it, as
+// kube-apiserver does for a built-in type that does not list it with +k8s:supportsSubresource.
+func TestUnservedSubresource(t *testing.T) {
+	if got, want := causes(t, valid(), nil, "scale"), []string{"Internal error <nil>"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

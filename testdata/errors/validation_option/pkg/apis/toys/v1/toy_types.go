@@ -1,0 +1,26 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy has a rule that depends on a validation option, which the generated server cannot define.
+// +apigen:resource
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	// +k8s:optional
+	// +k8s:ifEnabled(FancyColors)=+k8s:maxLength=10
+	Color string `json:"color,omitempty"`
+}
+
+// ToyList is a list of Toys.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Toy `json:"items"`
+}
