@@ -160,6 +160,18 @@ func (e resourceEmitter) declarative() bool {
 	return false
 }
 
+// validationOptions are the validation options the rules of the kind's versions depend on.
+func (e resourceEmitter) validationOptions() []string {
+	var out []string
+	for _, v := range e.g.Versions {
+		if r := v.Kind(e.r.Kind); r != nil {
+			out = append(out, r.ValidationOptions...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 func (e resourceEmitter) emitStrategy(f *jen.File) {
 	r, local := e.r, e.local()
 	obj := jen.Id("obj").Qual(runtimePkg, "Object")
@@ -178,7 +190,11 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 			jen.Comment("DeclarativeValidation runs the +k8s: validation rules of the version a request uses."),
 			jen.Qual(e.server, "DeclarativeValidation"))
 		typer = jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")
-		values = []jen.Code{jen.Id("scheme"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"), jen.Qual(e.server, "NewDeclarativeValidation").Call(jen.Id("scheme"))}
+		args := []jen.Code{jen.Id("scheme")}
+		for _, o := range e.validationOptions() {
+			args = append(args, jen.Lit(o))
+		}
+		values = []jen.Code{jen.Id("scheme"), jen.Qual(namesPkg, "SimpleNameGenerator"), jen.Id("validation"), jen.Qual(e.server, "NewDeclarativeValidation").Call(args...)}
 		strategies = append(strategies, "DeclarativeValidationStrategy")
 	}
 	f.Type().Id("strategy").Struct(fields...)

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 	var (
 		runErr     error
 		registered = map[*types.Type]bool{}
+		options    = map[string][]token.Position{}
 	)
 	err = run(ctx, out, upstream{
 		name:              "validation-gen",
@@ -84,7 +86,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 		inputs:            pkgs,
 		dirs:              dirs,
 		targets: func(c *generator.Context) []generator.Target {
-			targets, err := validationTargets(c, pkgs, kinds, subresources, registered, pos)
+			targets, err := validationTargets(c, pkgs, kinds, subresources, registered, options, pos)
 			runErr = err
 			return targets
 		},
@@ -95,12 +97,32 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err != nil {
 		return err
 	}
+	names := slices.Sorted(maps.Keys(options))
+	for _, name := range names {
+		at := options[name]
+		slices.SortFunc(at, comparePositions)
+		at = slices.Compact(at)
+		more := ""
+		if len(at) > 1 {
+			more = fmt.Sprintf(" (here and in %d more places)", len(at)-1)
+		}
+		ctx.Warn(at[0], "rules conditioned on validation option %s (+k8s:ifEnabled(%[1]s), +k8s:ifDisabled(%[1]s)) run as in a "+
+			"kube-apiserver with %[1]s disabled: kube-apiserver sets the option from its feature gate of that name, which "+
+			"the generated server does not have%s", name, more)
+	}
 	for _, v := range versions(ctx.Project) {
 		for _, r := range v.Resources {
 			r.DeclarativeValidation = registered[ctx.Load.Universe[v.Package].Types[r.Kind]]
+			if r.DeclarativeValidation {
+				r.ValidationOptions = names
+			}
 		}
 	}
 	return nil
+}
+
+func comparePositions(a, b token.Position) int {
+	return cmp.Or(cmp.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 }
 
 // servedSubresources are the subresource paths a kind's rules are registered for: the kind
@@ -158,7 +180,7 @@ func startValidationRun(c *generator.Context, canonical map[string]string) (vali
 
 // validationTargets walks the kinds of every version package and returns a target for each
 // package that has rules to run. registered gets the kinds whose rules RegisterValidations adds.
-func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, registered map[*types.Type]bool, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
+func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, registered map[*types.Type]bool, options map[string][]token.Position, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
 	canonical := map[string]string{}
 	for _, p := range pkgs {
 		canonical[p] = p
@@ -169,6 +191,7 @@ func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*
 		included:  canonical,
 		prefix:    prefix,
 		pos:       pos,
+		options:   options,
 		consts:    map[*types.Type][]*validators.Constant{},
 		nodes:     map[*types.Type]*vnode{},
 	}
@@ -232,9 +255,12 @@ type discoverer struct {
 	// pos is where a type, or a field of it, is declared.
 	pos func(t *types.Type, member string) token.Position
 	// errs are the fields whose tags validation-gen refused; the walk goes on past them.
-	errs   model.ErrorList
-	consts map[*types.Type][]*validators.Constant
-	nodes  map[*types.Type]*vnode
+	errs model.ErrorList
+	// options are the validation options rules depend on (+k8s:ifEnabled(<option>),
+	// +k8s:ifDisabled(<option>)), each with where it is used.
+	options map[string][]token.Position
+	consts  map[*types.Type][]*validators.Constant
+	nodes   map[*types.Type]*vnode
 }
 
 // vnode is a type (never a pointer) in the graph.
@@ -305,6 +331,18 @@ func declPos(ctx *engine.Context, t *types.Type, member string) token.Position {
 		at.Filename = filepath.ToSlash(rel)
 	}
 	return at
+}
+
+// optionTag is a rule's condition on a validation option.
+var optionTag = regexp.MustCompile(`\+k8s:(ifEnabled|ifDisabled)\(\s*"?([^")]*)"?\s*\)`)
+
+// recordOptions records the validation options the tags in comments depend on.
+func (d *discoverer) recordOptions(comments []string, t *types.Type, member string) {
+	for _, line := range comments {
+		for _, m := range optionTag.FindAllStringSubmatch(line, -1) {
+			d.options[m[2]] = append(d.options[m[2]], d.pos(t, member))
+		}
+	}
 }
 
 // addConstants records the constants of a package by type, with their tags (enum values).
@@ -407,6 +445,7 @@ func (d *discoverer) discover(t *types.Type, path *field.Path) (*vnode, error) {
 		return nil, err
 	}
 	if t.Kind == types.Alias || t.Kind == types.Struct {
+		d.recordOptions(t.CommentLines, t, "")
 		vctx := validators.Context{Scope: validators.ScopeType, Type: t, Path: path, Constants: d.consts[t]}
 		vals, err := d.validations(vctx, t.CommentLines)
 		if err != nil {
@@ -534,6 +573,7 @@ func (d *discoverer) discoverStruct(n *vnode, path *field.Path) error {
 		c.name, c.json = m.Name, jsonName
 		vctx := validators.Context{Scope: validators.ScopeField, Type: m.Type, Path: childPath, Member: m, ParentPath: path, ParentType: n.t}
 		fail := func(err error) error { return &declError{t: n.t, member: m.Name, err: err} }
+		d.recordOptions(m.CommentLines, n.t, m.Name)
 		vals, err := d.validations(vctx, m.CommentLines)
 		if err == nil && !vals.Empty() {
 			if err = supported(m.Type); err == nil && mapOfSlices(m.Type) {

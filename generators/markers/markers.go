@@ -185,7 +185,9 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Pos, e.Msg) }
 
 // Parse parses one comment line at the given target. It returns (nil, nil) for a line that is
-// not a marker or is a marker of another tool's namespace that apigen does not know; it returns
+// not a marker or is a marker of another tool's namespace that apigen does not know (the +k8s:
+// tags of declarative validation, which kube.Validation reads, and of the upstream generators,
+// which they read themselves); it returns
 // an error for an unknown marker in apigen's namespace or bad arguments to a known one.
 func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marker, error) {
 	text := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "//"))
@@ -198,13 +200,6 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		switch ns, _, _ := strings.Cut(text, ":"); ns {
 		case Namespace:
 			return nil, r.unknown(text, target, pos)
-		case "k8s":
-			// Declarative validation's tags (kube.Validation runs them) and other generators'
-			// tags; one the generated server cannot honour is an error, never dropped.
-			if name, why := k8sTagProblem(text); why != "" {
-				return nil, &Error{Pos: pos, Msg: fmt.Sprintf("+%s: %s", name, why)}
-			}
-			return nil, nil
 		case Kubebuilder:
 			// controller-gen's markers mean something to a kubebuilder user: one apigen does
 			// not know is accepted, and reported as having no effect.

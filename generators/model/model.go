@@ -232,6 +232,9 @@ type Resource struct {
 	// fields' or their types'), which kube.Validation generates and registers with the scheme
 	// and the kind's strategies run. Set by that run, like ObjectDefaulter.
 	DeclarativeValidation bool `json:"-"`
+	// ValidationOptions are the validation options the rules depend on (+k8s:ifEnabled,
+	// +k8s:ifDisabled), which the strategies define, disabled. Set with DeclarativeValidation.
+	ValidationOptions []string `json:"-"`
 	// Conversion is the part the kind's type in this version plays in controller-runtime's
 	// conversions (sigs.k8s.io/controller-runtime/pkg/conversion), as a kubebuilder API with
 	// several versions writes them; empty when it plays none.

@@ -26,6 +26,15 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
+// declarativeOnly are the +k8s: tags controller-tools maps into a schema that stay out of it:
+// declarative validation (kube.Validation) runs them as kube-apiserver does for a built-in
+// type, and the schema's form differs. +k8s:immutable becomes a CEL transition rule there
+// (self == oldSelf), which lets a field left empty at create be set later; kube-apiserver
+// refuses that, and a CEL rule also makes every refused write report "some validation rules
+// were not checked". The other tags keep their schema form for the served OpenAPI; the server
+// reports a cause both find once.
+var declarativeOnly = map[string]bool{"k8s:immutable": true}
+
 // Build computes the schema of every served kind of the project and stores it in the model
 // (Resource.Schema, one per version). It reads the run's one load: controller-tools parses
 // nothing again and type-checks only what the schemas refer to. Problems with the markers are
@@ -49,8 +58,13 @@ func Build(load *loader.Result, p *model.Project) error {
 		return nil
 	}
 	registry := &ctmarkers.Registry{}
-	if err := crdmarkers.Register(registry); err != nil {
-		return err
+	for _, def := range crdmarkers.AllDefinitions {
+		if declarativeOnly[def.Name] {
+			continue
+		}
+		if err := def.Register(registry); err != nil {
+			return err
+		}
 	}
 	parser := &crd.Parser{
 		Collector: &ctmarkers.Collector{Registry: registry},

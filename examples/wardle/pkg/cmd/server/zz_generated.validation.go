@@ -278,11 +278,29 @@ func opaque(s *structuralschema.Structural) bool {
 // logged. A rule the schema enforces too (controller-tools maps some +k8s: tags into it) is
 // reported once, in kube-apiserver's words: the schema's error with the same field and cause
 // is dropped.
-type DeclarativeValidation struct{ rest.DeclarativeValidation }
+type DeclarativeValidation struct {
+	rest.DeclarativeValidation
+	// options are the validation options the rules depend on, all disabled: kube-apiserver
+	// sets each from its feature gate of that name, which this server does not have.
+	options map[string]bool
+}
 
-// NewDeclarativeValidation runs the rules registered with scheme.
-func NewDeclarativeValidation(scheme *runtime.Scheme) DeclarativeValidation {
-	return DeclarativeValidation{rest.DeclarativeValidation{Scheme: scheme}}
+// NewDeclarativeValidation runs the rules registered with scheme, with the given validation
+// options defined and disabled.
+func NewDeclarativeValidation(scheme *runtime.Scheme, options ...string) DeclarativeValidation {
+	d := DeclarativeValidation{DeclarativeValidation: rest.DeclarativeValidation{Scheme: scheme}}
+	if len(options) > 0 {
+		d.options = map[string]bool{}
+		for _, o := range options {
+			d.options[o] = false
+		}
+	}
+	return d
+}
+
+// DeclarativeValidationConfig defines the validation options of every request.
+func (d DeclarativeValidation) DeclarativeValidationConfig(context.Context, runtime.Object, runtime.Object) rest.DeclarativeValidationConfig {
+	return rest.DeclarativeValidationConfig{Options: d.options}
 }
 
 // ValidateDeclaratively runs the rules for the version and subresource of the request and

@@ -14,6 +14,11 @@ import (
 // does, on create when old is nil, else on update) and returns each error as
 // "<type> <field>", with "(alpha)" or "(beta)" for a rule of that stability.
 func causes(t *testing.T, obj, old *Toy, subresources ...string) []string {
+	return causesWith(t, map[string]bool{"ShortNicknames": false}, obj, old, subresources...)
+}
+
+// causesWith is causes with the given validation options.
+func causesWith(t *testing.T, options map[string]bool, obj, old *Toy, subresources ...string) []string {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := AddToScheme(scheme); err != nil {
@@ -21,9 +26,9 @@ func causes(t *testing.T, obj, old *Toy, subresources ...string) []string {
 	}
 	var errs field.ErrorList
 	if old == nil {
-		errs = scheme.Validate(context.Background(), nil, obj, subresources...)
+		errs = scheme.Validate(context.Background(), options, obj, subresources...)
 	} else {
-		errs = scheme.ValidateUpdate(context.Background(), nil, obj, old, subresources...)
+		errs = scheme.ValidateUpdate(context.Background(), options, obj, old, subresources...)
 	}
 	var out []string
 	for _, e := range errs {
@@ -131,6 +136,29 @@ func TestUpdate(t *testing.T) {
 // kube-apiserver does for a built-in type that does not list it with +k8s:supportsSubresource.
 func TestUnservedSubresource(t *testing.T) {
 	if got, want := causes(t, valid(), nil, "scale"), []string{"Internal error <nil>"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Rules conditioned on a validation option run by the option's value; an option the request
+// does not define is an internal error (the generated strategies define every one).
+func TestOptions(t *testing.T) {
+	toy := valid()
+	toy.Spec.Nickname = "bearbear"
+	for _, c := range []struct {
+		options map[string]bool
+		want    []string
+	}{
+		{map[string]bool{"ShortNicknames": false}, nil},
+		{map[string]bool{"ShortNicknames": true}, []string{"Too long spec.nickname"}},
+		{nil, []string{"Internal error spec.nickname", "Internal error spec.nickname"}},
+	} {
+		if got := causesWith(t, c.options, toy, nil); !slices.Equal(got, c.want) {
+			t.Errorf("options %v: got %q, want %q", c.options, got, c.want)
+		}
+	}
+	toy.Spec.Nickname = "a-bear-with-a-long-name"
+	if got, want := causes(t, toy, nil), []string{"Too long spec.nickname"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -72,6 +72,10 @@ type ToySpec struct {
 	// +k8s:optional
 	// +k8s:opaqueType
 	Box *ToyBox `json:"box,omitempty"`
+	// +k8s:optional
+	// +k8s:ifEnabled(ShortNicknames)=+k8s:maxLength=5
+	// +k8s:ifDisabled(ShortNicknames)=+k8s:maxLength=10
+	Nickname string `json:"nickname,omitempty"`
 	// Template is a Kubernetes type: its own tags are not run here (see the generator).
 	// +optional
 	Template *corev1.PodTemplateSpec `json:"template,omitempty"`

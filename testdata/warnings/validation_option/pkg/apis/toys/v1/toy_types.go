@@ -2,7 +2,7 @@ package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-// Toy has a rule that depends on a validation option, which the generated server cannot define.
+// Toy has rules that depend on a validation option, which the generated server defines disabled.
 // +apigen:resource
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`

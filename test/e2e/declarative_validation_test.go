@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+)
+
+// TestDeclarativeValidation serves a project whose types say their rules with declarative
+// validation's +k8s: tags, in two versions (testdata/builds/declarative_validation, whose own
+// tests check every family through the scheme), and checks over HTTP what the generated
+// strategies make of them: a refused create or update is a 422 whose causes name kube-apiserver's
+// field paths, each cause once (a rule the schema enforces too is not reported twice); each
+// version has its own rules; +k8s:immutable refuses setting a field left empty at create (as
+// kube-apiserver does for a built-in type, where a CRD's transition rule allows it); the status
+// subresource runs the rules; alpha rules are only shadowed, beta ones enforced (the
+// DeclarativeValidationBeta gate is on by default, as in kube-apiserver).
+func TestDeclarativeValidation(t *testing.T) {
+	tc := tools(t)
+	work := t.TempDir()
+	proj := filepath.Join(work, "toys")
+	if err := os.Mkdir(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, tc.apigen, "init", "--repo", "example.com/toys", "--domain", "example.com"))
+	copyTree(t, filepath.Join(tc.root, "testdata", "builds", "declarative_validation"), proj)
+	mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv}, tc.apigen, "generate"))
+	bin := filepath.Join(work, "toys-apiserver")
+	buildServer(t, proj, bin)
+	kubeconfig := filepath.Join(work, "kubeconfig")
+	startServer(t, bin, proj, freePort(t), filepath.Join(work, "data"), kubeconfig, filepath.Join(work, "server.log"))
+	dyn := dynamicFor(t, kubeconfig)
+
+	toys := func(version string) dynamic.ResourceInterface {
+		return dyn.Resource(schema.GroupVersionResource{Group: "toys.example.com", Version: version, Resource: "toys"}).Namespace("default")
+	}
+	toy := func(name string, spec map[string]any) *unstructured.Unstructured {
+		s := map[string]any{"name": "teddy", "red": "r"}
+		for k, v := range spec {
+			s[k] = v
+		}
+		return &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "toys.example.com/v1", "kind": "Toy",
+			"metadata": map[string]any{"name": name}, "spec": s,
+		}}
+	}
+	create := func(version string, obj *unstructured.Unstructured) error {
+		obj.SetAPIVersion("toys.example.com/" + version)
+		_, err := toys(version).Create(context.Background(), obj, metav1.CreateOptions{})
+		return err
+	}
+	patch := func(name, patch string, subresources ...string) error {
+		_, err := toys("v1").Patch(context.Background(), name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
+		return err
+	}
+
+	for _, c := range []struct {
+		name string
+		err  error
+		want []string // "<type> <field>" of each cause, sorted; nil when accepted
+	}{
+		{"valid", create("v1", toy("valid", nil)), nil},
+		{"every cause once", create("v1", toy("many", map[string]any{
+			"name": "Teddy_Bear", "size": int64(11), "tags": []any{"a", "a"}, "motto": "hug-hug-hug", "mode": "Medium", "blue": "b",
+		})), []string{
+			"FieldValueDuplicate spec.tags[1]", "FieldValueInvalid spec", "FieldValueInvalid spec.name",
+			"FieldValueInvalid spec.size", "FieldValueNotSupported spec.mode", "FieldValueTooLong spec.motto",
+		}},
+		{"v1 allows size 6", create("v1", toy("six", map[string]any{"size": int64(6)})), nil},
+		{"v1beta1 does not", create("v1beta1", toy("six-beta", map[string]any{"size": int64(6)})), []string{"FieldValueInvalid spec.size"}},
+		{"alpha rules are shadowed", create("v1", toy("alpha", map[string]any{"tags": []any{"soft"}})), nil},
+		{"beta rules are enforced", create("v1", toy("beta", map[string]any{"hint": "none"})), []string{"FieldValueInvalid spec.hint"}},
+		{"immutable once unset", patch("valid", `{"spec":{"class":"wood"}}`), []string{"FieldValueInvalid spec.class"}},
+		{"status subresource", patch("valid", `{"status":{"played":-1}}`, "status"), []string{"FieldValueInvalid status.played"}},
+		{"status accepted", patch("valid", `{"status":{"played":2}}`, "status"), nil},
+		// The server defines the validation option the nickname rules depend on, disabled.
+		{"option disabled", create("v1", toy("nick", map[string]any{"nickname": "bearbear"})), nil},
+		{"ifDisabled rule", create("v1", toy("long-nick", map[string]any{"nickname": "a-bear-named-bob"})), []string{"FieldValueTooLong spec.nickname"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := causesOf(t, c.err); !slices.Equal(got, c.want) {
+				t.Errorf("got %q (%v), want %q", got, c.err, c.want)
+			}
+		})
+	}
+}
+
+// causesOf returns the causes of a 422 as "<type> <field>", sorted, or nil for no error.
+func causesOf(t *testing.T, err error) []string {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) || status.Status().Code != 422 || status.Status().Details == nil {
+		t.Fatalf("want a 422 with causes, got %v", err)
+	}
+	var out []string
+	for _, c := range status.Status().Details.Causes {
+		out = append(out, fmt.Sprintf("%s %s", c.Type, c.Field))
+	}
+	slices.Sort(out)
+	return out
+}
