@@ -283,7 +283,7 @@ func startKine(ctx context.Context, d *datastoreOptions, socket string) (*kine, 
 	)
 	// kine answers etcd's Status with this version; the API server reads it to
 	// decide whether it may ask for watch progress, which kine serves.
-	kineserver.New(backend, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
+	kineserver.New(checkedCreates{backend}, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
 
 	if err := os.Remove(socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail(err)
@@ -332,6 +332,31 @@ func openKine(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions) (kin
 		return nil, err
 	}
 	return backend, nil
+}
+
+// checkedCreates is kine's backend with every create checked. kine v0.17.5's
+// Create, when its insert fails, reads the key, and if the key is not there it
+// returns that read's error, nil, instead of the insert's: success, at the
+// current revision. The API server then answers 201 Created for an object the
+// database never stored. It happens to the first writes on connections a
+// database restart dropped (TestSQLReplicas lost such a create). A create that
+// happened is the key's newest row at the revision Create reports; one that
+// did not is refused here, which the API server answers with an error.
+type checkedCreates struct{ kineserver.Backend }
+
+func (b checkedCreates) Create(ctx context.Context, key string, value []byte, lease int64) (int64, error) {
+	rev, err := b.Backend.Create(ctx, key, value, lease)
+	if err != nil {
+		return rev, err
+	}
+	_, kv, err := b.Backend.Get(ctx, key, rev, true)
+	if err != nil {
+		return 0, fmt.Errorf("checking the create of %s at revision %d: %w", key, rev, err)
+	}
+	if kv == nil || kv.ModRevision != rev {
+		return 0, fmt.Errorf("the database did not store %s (its insert failed)", key)
+	}
+	return rev, nil
 }
 
 // Close stops serving (gracefully for a while) and closes the database.
