@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	kineserver "github.com/k3s-io/kine/pkg/server"
 )
 
 // Bad endpoints fail before anything starts, with an error that names where the
@@ -89,5 +91,40 @@ func TestLocalModeSQLite(t *testing.T) {
 	}
 	if err := srv.stop(t); err != nil {
 		t.Fatalf("stopping: %v", err)
+	}
+}
+
+// createBackend is a kine backend whose Create reports success at revision rev
+// and whose Get finds stored (or nothing).
+type createBackend struct {
+	kineserver.Backend
+	rev    int64
+	stored *kineserver.KeyValue
+}
+
+func (b createBackend) Create(context.Context, string, []byte, int64) (int64, error) {
+	return b.rev, nil
+}
+
+func (b createBackend) Get(_ context.Context, key string, rev int64, _ bool) (int64, *kineserver.KeyValue, error) {
+	return rev, b.stored, nil
+}
+
+// A create kine reports as done is acknowledged only when the key's row is there
+// at the revision reported: kine v0.17.5 reports a failed insert of a new key as
+// done when the read after it succeeds.
+func TestCheckedCreates(t *testing.T) {
+	for _, tc := range []struct {
+		stored *kineserver.KeyValue
+		ok     bool
+	}{
+		{&kineserver.KeyValue{Key: "/k", ModRevision: 7}, true},
+		{nil, false},
+		{&kineserver.KeyValue{Key: "/k", ModRevision: 5}, false}, // an older row: not this create's
+	} {
+		rev, err := checkedCreates{createBackend{rev: 7, stored: tc.stored}}.Create(context.Background(), "/k", nil, 0)
+		if tc.ok && (err != nil || rev != 7) || !tc.ok && err == nil {
+			t.Errorf("stored %+v: Create = %d, %v; want success %v", tc.stored, rev, err, tc.ok)
+		}
 	}
 }

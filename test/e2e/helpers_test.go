@@ -480,12 +480,20 @@ type server struct {
 // always passes, and waits until /readyz answers through the kubeconfig it writes.
 func startServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, logPath string, extra ...string) *server {
 	t.Helper()
-	s := &server{bin: bin, dir: dir, port: port, dataDir: dataDir, kubeconfig: kubeconfig}
-	args := append([]string{"--secure-port=" + strconv.Itoa(port), "--data-dir=" + dataDir, "--write-kubeconfig=" + kubeconfig}, extra...)
-	s.proc = startProcess(t, cmdOpts{Dir: dir}, logPath, bin, args...)
+	s := launchServer(t, bin, dir, port, dataDir, kubeconfig, logPath, extra...)
 	start := time.Now()
 	s.waitReady(t, kubeconfig)
 	t.Logf("server ready on 127.0.0.1:%d %s after start", port, time.Since(start).Round(time.Millisecond))
+	return s
+}
+
+// launchServer starts the generated server as startServer does, without waiting for it,
+// so that several can start at once.
+func launchServer(t *testing.T, bin, dir string, port int, dataDir, kubeconfig, logPath string, extra ...string) *server {
+	t.Helper()
+	s := &server{bin: bin, dir: dir, port: port, dataDir: dataDir, kubeconfig: kubeconfig}
+	args := append([]string{"--secure-port=" + strconv.Itoa(port), "--data-dir=" + dataDir, "--write-kubeconfig=" + kubeconfig}, extra...)
+	s.proc = startProcess(t, cmdOpts{Dir: dir}, logPath, bin, args...)
 	return s
 }
 

@@ -212,6 +212,10 @@ const (
 	kineCompactRetain  = 1000
 	kineBatchSize      = 1000
 	kinePollBatchSize  = 500
+	// kineSetupAttempts and kineSetupRetry: how often, and how far apart,
+	// startKine tries to set up the database (see startKine).
+	kineSetupAttempts = 5
+	kineSetupRetry    = time.Second
 	// kineStopTimeout bounds the graceful stop of kine's gRPC server, after
 	// the API server has drained.
 	kineStopTimeout = 5 * time.Second
@@ -246,25 +250,28 @@ func startKine(ctx context.Context, d *datastoreOptions, socket string) (*kine, 
 		return nil, "", fmt.Errorf("%s: %w", d.source, err)
 	}
 
-	_, backend, err := kinedrivers.New(bctx, k.wg, &kinedrivers.Config{
-		Endpoint:         d.resolved,
-		BackendTLSConfig: d.tls,
-		ConnectionPoolConfig: generic.ConnectionPoolConfig{
-			MaxIdle:     kineMaxIdleConns,
-			MaxIdleTime: kineMaxIdleTime,
-		},
-		// No compaction of kine's own: the API server compacts, as it does etcd.
-		CompactTimeout:   kineCompactTimeout,
-		CompactMinRetain: kineCompactRetain,
-		CompactBatchSize: kineBatchSize,
-		PollBatchSize:    kinePollBatchSize,
-		PollInterval:     kinePollInterval,
-	})
-	if err != nil {
-		return fail(err)
-	}
-	if err := backend.Start(bctx); err != nil {
-		return fail(err)
+	// Replicas started at once on an empty database (a Deployment's pods) set
+	// it up at once: kine's CREATE TABLE/INDEX IF NOT EXISTS and its first
+	// row race in the database, and all but one fail with a duplicate key.
+	// Tried again, the setup finds everything in place.
+	var backend kineserver.Backend
+	for attempt := 1; ; attempt++ {
+		actx, stopAttempt := context.WithCancel(bctx)
+		var err error
+		if backend, err = openKine(actx, k.wg, d); err == nil {
+			k.cancel = func() { stopAttempt(); cancel() }
+			break
+		}
+		stopAttempt() // closes this attempt's connections
+		if attempt == kineSetupAttempts || ctx.Err() != nil {
+			return fail(err)
+		}
+		logrus.Warnf("Setting up the database failed (another server may be setting it up too), trying again in %s: %v", kineSetupRetry, err)
+		select {
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		case <-time.After(kineSetupRetry):
+		}
 	}
 
 	// etcd's own server limits and keepalives, as kine's endpoint package sets them.
@@ -276,7 +283,7 @@ func startKine(ctx context.Context, d *datastoreOptions, socket string) (*kine, 
 	)
 	// kine answers etcd's Status with this version; the API server reads it to
 	// decide whether it may ask for watch progress, which kine serves.
-	kineserver.New(backend, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
+	kineserver.New(checkedCreates{backend}, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
 
 	if err := os.Remove(socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail(err)
@@ -299,6 +306,57 @@ func startKine(ctx context.Context, d *datastoreOptions, socket string) (*kine, 
 		}
 	}()
 	return k, "unix:" + socket, nil
+}
+
+// openKine connects to the database, sets up kine's table and starts kine's
+// backend on it until ctx ends.
+func openKine(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions) (kineserver.Backend, error) {
+	_, backend, err := kinedrivers.New(ctx, wg, &kinedrivers.Config{
+		Endpoint:         d.resolved,
+		BackendTLSConfig: d.tls,
+		ConnectionPoolConfig: generic.ConnectionPoolConfig{
+			MaxIdle:     kineMaxIdleConns,
+			MaxIdleTime: kineMaxIdleTime,
+		},
+		// No compaction of kine's own: the API server compacts, as it does etcd.
+		CompactTimeout:   kineCompactTimeout,
+		CompactMinRetain: kineCompactRetain,
+		CompactBatchSize: kineBatchSize,
+		PollBatchSize:    kinePollBatchSize,
+		PollInterval:     kinePollInterval,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := backend.Start(ctx); err != nil {
+		return nil, err
+	}
+	return backend, nil
+}
+
+// checkedCreates is kine's backend with every create checked. kine v0.17.5's
+// Create, when its insert fails, reads the key, and if the key is not there it
+// returns that read's error, nil, instead of the insert's: success, at the
+// current revision. The API server then answers 201 Created for an object the
+// database never stored. It happens to the first writes on connections a
+// database restart dropped (TestSQLReplicas lost such a create). A create that
+// happened is the key's newest row at the revision Create reports; one that
+// did not is refused here, which the API server answers with an error.
+type checkedCreates struct{ kineserver.Backend }
+
+func (b checkedCreates) Create(ctx context.Context, key string, value []byte, lease int64) (int64, error) {
+	rev, err := b.Backend.Create(ctx, key, value, lease)
+	if err != nil {
+		return rev, err
+	}
+	_, kv, err := b.Backend.Get(ctx, key, rev, true)
+	if err != nil {
+		return 0, fmt.Errorf("checking the create of %s at revision %d: %w", key, rev, err)
+	}
+	if kv == nil || kv.ModRevision != rev {
+		return 0, fmt.Errorf("the database did not store %s (its insert failed)", key)
+	}
+	return rev, nil
 }
 
 // Close stops serving (gracefully for a while) and closes the database.
