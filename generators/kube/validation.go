@@ -41,8 +41,9 @@ const ValidationsFile = "zz_generated.validations.go"
 // walker is a main package, which cannot be imported. Each kind whose type has rules is
 // marked Resource.DeclarativeValidation, and its strategies run them on create and update.
 //
-// Types from packages outside the project (ObjectMeta, k8s.io/api types) are opaque here:
-// their own tags are not run.
+// The rules of the k8s.io/api types a kind uses run inside it, as in kube-apiserver; types
+// from other packages outside the project (ObjectMeta, whose rules the registry checks, and
+// resource.Quantity) are opaque.
 func Validation() engine.Generator { return validation{} }
 
 type validation struct{}
@@ -54,18 +55,11 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err != nil || len(pkgs) == 0 {
 		return err
 	}
-	kinds := map[string][]*types.Type{}
+	kinds, subresources := map[string][]*types.Type{}, map[*types.Type][]string{}
 	for _, v := range versions(ctx.Project) {
 		for _, r := range v.Resources {
 			if t := ctx.Load.Universe[v.Package].Types[r.Kind]; t != nil {
 				kinds[v.Package] = append(kinds[v.Package], t)
-			}
-		}
-	}
-	subresources := map[*types.Type][]string{}
-	for _, v := range versions(ctx.Project) {
-		for _, r := range v.Resources {
-			if t := ctx.Load.Universe[v.Package].Types[r.Kind]; t != nil {
 				subresources[t] = servedSubresources(r)
 			}
 		}
@@ -77,7 +71,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 	var (
 		runErr     error
 		registered = map[*types.Type]bool{}
-		options    = map[string][]token.Position{}
+		notes      = &validationNotes{options: map[string][]token.Position{}, handWritten: map[string]bool{}}
 	)
 	err = run(ctx, out, upstream{
 		name:              "validation-gen",
@@ -86,7 +80,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 		inputs:            pkgs,
 		dirs:              dirs,
 		targets: func(c *generator.Context) []generator.Target {
-			targets, err := validationTargets(c, pkgs, kinds, subresources, registered, options, pos)
+			targets, err := validationTargets(c, pkgs, kinds, subresources, registered, notes, pos)
 			runErr = err
 			return targets
 		},
@@ -97,19 +91,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err != nil {
 		return err
 	}
-	names := slices.Sorted(maps.Keys(options))
-	for _, name := range names {
-		at := options[name]
-		slices.SortFunc(at, comparePositions)
-		at = slices.Compact(at)
-		more := ""
-		if len(at) > 1 {
-			more = fmt.Sprintf(" (here and in %d more places)", len(at)-1)
-		}
-		ctx.Warn(at[0], "rules conditioned on validation option %s (+k8s:ifEnabled(%[1]s), +k8s:ifDisabled(%[1]s)) run as in a "+
-			"kube-apiserver with %[1]s disabled: kube-apiserver sets the option from its feature gate of that name, which "+
-			"the generated server does not have%s", name, more)
-	}
+	names := notes.warn(ctx)
 	for _, v := range versions(ctx.Project) {
 		for _, r := range v.Resources {
 			r.DeclarativeValidation = registered[ctx.Load.Universe[v.Package].Types[r.Kind]]
@@ -121,8 +103,43 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 	return nil
 }
 
+// warn reports the notes and returns the validation options, sorted.
+func (n *validationNotes) warn(ctx *engine.Context) []string {
+	if len(n.handWritten) > 0 {
+		ctx.Warn(token.Position{}, "the Kubernetes types the kinds use have rules kube-apiserver implements by hand "+
+			"(+k8s:customValidation, functions of k8s.io/kubernetes), which the generated server does not run: %s",
+			strings.Join(slices.Sorted(maps.Keys(n.handWritten)), ", "))
+	}
+	names := slices.Sorted(maps.Keys(n.options))
+	for _, name := range names {
+		at := n.options[name]
+		slices.SortFunc(at, comparePositions)
+		at = slices.Compact(at)
+		more := ""
+		switch len(at) {
+		case 1:
+		case 2:
+			more = " (here and in 1 more place)"
+		default:
+			more = fmt.Sprintf(" (here and in %d more places)", len(at)-1)
+		}
+		ctx.Warn(at[0], "rules conditioned on validation option %s (+k8s:ifEnabled(%[1]s), +k8s:ifDisabled(%[1]s)) run as in a "+
+			"kube-apiserver with %[1]s disabled: kube-apiserver sets the option from its feature gate of that name, which "+
+			"the generated server does not have%s", name, more)
+	}
+	return names
+}
+
 func comparePositions(a, b token.Position) int {
 	return cmp.Or(cmp.Compare(a.Filename, b.Filename), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+}
+
+// validationNotes are what a run of the walk tells the user about: the validation options
+// rules depend on, with where each is used, and the hand-written rules of Kubernetes types it
+// cannot run.
+type validationNotes struct {
+	options     map[string][]token.Position
+	handWritten map[string]bool
 }
 
 // servedSubresources are the subresource paths a kind's rules are registered for: the kind
@@ -180,22 +197,33 @@ func startValidationRun(c *generator.Context, canonical map[string]string) (vali
 
 // validationTargets walks the kinds of every version package and returns a target for each
 // package that has rules to run. registered gets the kinds whose rules RegisterValidations adds.
-func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, registered map[*types.Type]bool, options map[string][]token.Position, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
+func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, registered map[*types.Type]bool, notes *validationNotes, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
 	canonical := map[string]string{}
 	for _, p := range pkgs {
 		canonical[p] = p
+	}
+	// The Kubernetes types a kind uses (a PodTemplateSpec) carry rules of their own, which
+	// kube-apiserver runs inside the built-in types that use them; k8s.io/api has no
+	// Validate_ functions, so each version package gets its own copy of the ones it needs, as
+	// k8s.io/kubernetes generates them for its internal packages (+k8s:validation-gen-input).
+	external := map[string]bool{}
+	for path := range c.Universe {
+		if strings.HasPrefix(path, "k8s.io/api/") {
+			canonical[path], external[path] = path, true
+		}
 	}
 	extractor, prefix := startValidationRun(c, canonical)
 	d := &discoverer{
 		extractor: extractor,
 		included:  canonical,
+		external:  external,
 		prefix:    prefix,
 		pos:       pos,
-		options:   options,
+		notes:     notes,
 		consts:    map[*types.Type][]*validators.Constant{},
 		nodes:     map[*types.Type]*vnode{},
 	}
-	for _, p := range pkgs {
+	for _, p := range slices.Sorted(maps.Keys(canonical)) {
 		d.addConstants(c.Universe[p])
 	}
 	for _, p := range pkgs {
@@ -247,20 +275,22 @@ func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*
 // validation-gen's tags give each type, field, list element and map key.
 type discoverer struct {
 	extractor validators.ValidationExtractor
-	// included maps each package whose types are walked to the package their Validate_
-	// functions are generated in (itself).
+	// included maps each package whose types are walked to itself (validation-gen's
+	// canonical package, where it looks for hand-written ValidateCustom_ functions).
 	included map[string]string
+	// external are the included packages outside the project (k8s.io/api's), whose Validate_
+	// functions each version package that uses them declares for itself.
+	external map[string]bool
 	// prefix starts every path of this run (see validationTags).
 	prefix string
 	// pos is where a type, or a field of it, is declared.
 	pos func(t *types.Type, member string) token.Position
 	// errs are the fields whose tags validation-gen refused; the walk goes on past them.
 	errs model.ErrorList
-	// options are the validation options rules depend on (+k8s:ifEnabled(<option>),
-	// +k8s:ifDisabled(<option>)), each with where it is used.
-	options map[string][]token.Position
-	consts  map[*types.Type][]*validators.Constant
-	nodes   map[*types.Type]*vnode
+	// notes are what the run tells the user about.
+	notes  *validationNotes
+	consts map[*types.Type][]*validators.Constant
+	nodes  map[*types.Type]*vnode
 }
 
 // vnode is a type (never a pointer) in the graph.
@@ -340,7 +370,7 @@ var optionTag = regexp.MustCompile(`\+k8s:(ifEnabled|ifDisabled)\(\s*"?([^")]*)"
 func (d *discoverer) recordOptions(comments []string, t *types.Type, member string) {
 	for _, line := range comments {
 		for _, m := range optionTag.FindAllStringSubmatch(line, -1) {
-			d.options[m[2]] = append(d.options[m[2]], d.pos(t, member))
+			d.notes.options[m[2]] = append(d.notes.options[m[2]], d.pos(t, member))
 		}
 	}
 }
@@ -493,11 +523,33 @@ func (d *discoverer) child(t *types.Type, path *field.Path) (*vchild, error) {
 
 // validations extracts the validations the tags in comments give a context.
 func (d *discoverer) validations(vctx validators.Context, comments []string) (validators.Validations, error) {
+	if owner := vctx.Type; d.external[owner.Name.Package] || vctx.ParentType != nil && d.external[vctx.ParentType.Name.Package] {
+		comments = d.withoutHandWritten(comments, vctx)
+	}
 	found, err := d.extractor.ExtractTags(vctx, comments)
 	if err != nil || len(found) == 0 {
 		return validators.Validations{}, err
 	}
 	return d.extractor.ExtractValidations(vctx, found...)
+}
+
+// withoutHandWritten drops +k8s:customValidation from a Kubernetes type's comments: that rule
+// is a function of kube-apiserver's own (ValidateCustom_<Type>_<Field> in k8s.io/kubernetes),
+// which the generated server cannot call. Each is noted for a warning.
+func (d *discoverer) withoutHandWritten(comments []string, vctx validators.Context) []string {
+	var out []string
+	for _, line := range comments {
+		if !strings.Contains(line, "+k8s:customValidation") {
+			out = append(out, line)
+			continue
+		}
+		where := vctx.Type.Name.String()
+		if vctx.Member != nil {
+			where = vctx.ParentType.Name.String() + "." + vctx.Member.Name
+		}
+		d.notes.handWritten[where] = true
+	}
+	return out
 }
 
 // iterations adds the calls of the element and key types' own Validate_ functions for each
@@ -699,11 +751,13 @@ type validationFile struct {
 	kinds        []*types.Type // the package's kinds with rules, registered with the scheme
 	subresources map[*types.Type][]string
 	imports      namer.ImportTracker
+	// current is the type whose function is being written.
+	current *types.Type
 }
 
 // hasContent says whether the package gets a file: a kind, or a type a kind uses, has rules.
 func (g *validationFile) hasContent(pkg *types.Package) bool {
-	if len(g.kinds) > 0 {
+	if len(g.kinds) > 0 || len(g.externalTypes()) > 0 {
 		return true
 	}
 	for _, t := range pkg.Types {
@@ -717,6 +771,50 @@ func (g *validationFile) hasContent(pkg *types.Package) bool {
 func (g *validationFile) Filter(_ *generator.Context, t *types.Type) bool {
 	n := g.d.nodes[t]
 	return t.Name.Package == g.pkg && n != nil && (n.referenced || slices.Contains(g.kinds, t)) && g.d.hasValidations(n)
+}
+
+// externalTypes are the Kubernetes types with rules the package's kinds use, by name.
+func (g *validationFile) externalTypes() []*types.Type {
+	seen := map[*vnode]bool{}
+	var out []*types.Type
+	var walk func(n *vnode)
+	walk = func(n *vnode) {
+		if n == nil || seen[n] || n.typeVals.OpaqueType {
+			return
+		}
+		seen[n] = true
+		if g.d.external[n.t.Name.Package] && n.fn.Name != "" && g.d.hasValidations(n) {
+			out = append(out, n.t)
+		}
+		for _, c := range append([]*vchild{n.key, n.elem, n.underlying}, n.fields...) {
+			if c != nil {
+				walk(c.node)
+			}
+		}
+	}
+	for _, t := range g.kinds {
+		walk(g.d.nodes[t])
+	}
+	slices.SortFunc(out, func(a, b *types.Type) int { return cmp.Compare(a.Name.String(), b.Name.String()) })
+	return out
+}
+
+// fn is the function a validator name refers to from this package: a Kubernetes type's
+// Validate_ function is this package's copy, named after its package (Validate_corev1_PodSpec).
+func (g *validationFile) fn(name types.Name) *types.Type {
+	if g.d.external[name.Package] {
+		name = types.Name{Package: g.pkg, Name: "Validate_" + packageAlias(name.Package) + "_" + strings.TrimPrefix(name.Name, "Validate_")}
+	}
+	return named(name)
+}
+
+// packageAlias is a Kubernetes API package's usual alias: k8s.io/api/core/v1 is corev1.
+func packageAlias(path string) string {
+	parts := strings.Split(path, "/")
+	if len(parts) >= 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return sanitized(strings.Join(parts, ""))
 }
 
 func (g *validationFile) Namers(*generator.Context) namer.NameSystems {
@@ -782,14 +880,31 @@ func (g *validationFile) Init(c *generator.Context, w io.Writer) error {
 }
 
 func (g *validationFile) GenerateType(c *generator.Context, t *types.Type, w io.Writer) error {
+	return g.emitFunction(c, t, w)
+}
+
+// Finalize writes the package's copies of the Validate_ functions of the Kubernetes types its
+// kinds use, after its own.
+func (g *validationFile) Finalize(c *generator.Context, w io.Writer) error {
+	for _, t := range g.externalTypes() {
+		if err := g.emitFunction(c, t, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emitFunction writes the Validate_ function of a type, and the variables its rules use.
+func (g *validationFile) emitFunction(c *generator.Context, t *types.Type, w io.Writer) error {
 	sw := generator.NewSnippetWriter(w, c, "$", "$")
 	n := g.d.nodes[t]
+	g.current = t
 	g.emitVariables(sw, n)
 	pfx := "*"
 	if vgutil.IsNilableType(t) {
 		pfx = ""
 	}
-	args := generator.Args{"type": t, "fn": named(n.fn), "ctx": contextContext, "op": operationOp, "path": fieldPath, "errs": fieldErrorList, "pfx": pfx}
+	args := generator.Args{"type": t, "fn": g.fn(n.fn), "ctx": contextContext, "op": operationOp, "path": fieldPath, "errs": fieldErrorList, "pfx": pfx}
 	sw.Do("// $.fn|raw$ validates an instance of $.type|raw$ according\n// to declarative validation rules in the API schema.\n", args)
 	sw.Do("func $.fn|raw$(ctx $.ctx|raw$, op $.op|raw$, fldPath *$.path|raw$, obj, oldObj $.pfx$$.type|raw$) (errs $.errs|raw$) {\n", args)
 	g.emitChild(sw, &vchild{node: n, t: t})
@@ -818,6 +933,11 @@ func (g *validationFile) emitVariables(sw *generator.SnippetWriter, n *vnode) {
 // named after the walk's path, from which the run's prefix is taken out again.
 func (g *validationFile) private(v validators.PrivateVar) string {
 	name := strings.Replace(v.Name, "_"+sanitized(g.d.prefix), "_", 1)
+	if g.current != nil && g.d.external[g.current.Name.Package] {
+		// A Kubernetes type's enum symbols are named after the type alone, which a type of the
+		// package may share.
+		name = packageAlias(g.current.Name.Package) + "_" + name
+	}
 	return namer.NewPrivateNamer(0).Name(named(types.Name{Package: v.Package, Name: name}))
 }
 
@@ -903,7 +1023,15 @@ func (g *validationFile) emitField(sw *generator.SnippetWriter, n *vnode, f *vch
 		if k := f.node.t.Kind; (k == types.Alias || k == types.Struct) && g.d.hasValidations(f.node) {
 			ratchet()
 			bsw.Do("// call the type's validation function\n", nil)
-			bsw.Do("errs = append(errs, $.|raw$(ctx, op, fldPath, obj, oldObj)...)\n", named(f.node.fn))
+			if f.t.Kind == types.Pointer {
+				// An absent value has no rules of its own; validation-gen's linter has the
+				// field marked optional, which returns first, and this holds without it.
+				bsw.Do("if obj != nil {\n", nil)
+			}
+			bsw.Do("errs = append(errs, $.|raw$(ctx, op, fldPath, obj, oldObj)...)\n", g.fn(f.node.fn))
+			if f.t.Kind == types.Pointer {
+				bsw.Do("}\n", nil)
+			}
 		}
 		for _, it := range []struct {
 			vals validators.Validations
@@ -1090,7 +1218,7 @@ func cohorts(fns []validators.FunctionGen) [][]validators.FunctionGen {
 // stability marks the errors of alpha and beta rules (kube-apiserver shadows alpha ones and
 // enforces beta ones only while the DeclarativeValidationBeta gate is on).
 func (g *validationFile) emitCall(sw *generator.SnippetWriter, fn validators.FunctionGen, leading ...string) {
-	sw.Do("$.|raw$", named(fn.Function))
+	sw.Do("$.|raw$", g.fn(fn.Function))
 	if len(fn.TypeArgs) > 0 {
 		sw.Do("[", nil)
 		for i, ta := range fn.TypeArgs {
@@ -1169,7 +1297,7 @@ func (g *validationFile) literal(sw *generator.SnippetWriter, value any, newline
 			for _, c := range v.Function.Comments {
 				sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
 			}
-			sw.Do("$.|raw$", named(v.Function.Function))
+			sw.Do("$.|raw$", g.fn(v.Function.Function))
 			return
 		}
 		validatorFunc(v.ObjType, func() {
