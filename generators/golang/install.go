@@ -67,6 +67,9 @@ func emitInstall(f *jen.File, g *model.Group) {
 				// The package's own registration leaves its defaults to whoever installs it.
 				b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "RegisterDefaults").Call(jen.Id("scheme")))
 			}
+			if v.InstallRegistersValidations {
+				b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "RegisterValidations").Call(jen.Id("scheme")))
+			}
 		}
 		if in := g.Internal; in != nil && in.OwnRegistration {
 			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(in.Package, "AddToScheme").Call(jen.Id("scheme")))

@@ -56,7 +56,12 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 		return err
 	}
 	kinds, subresources := map[string][]*types.Type{}, map[*types.Type][]string{}
+	// A package that registers its types itself without a localSchemeBuilder (k8s.io/api's)
+	// leaves its validations to whoever installs it, as its defaults.
+	installed := map[string]bool{}
 	for _, v := range versions(ctx.Project) {
+		_, builder := v.DeclPos["localSchemeBuilder"]
+		installed[v.Package] = v.OwnRegistration && !builder
 		for _, r := range v.Resources {
 			if t := ctx.Load.Universe[v.Package].Types[r.Kind]; t != nil {
 				kinds[v.Package] = append(kinds[v.Package], t)
@@ -80,7 +85,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 		inputs:            pkgs,
 		dirs:              dirs,
 		targets: func(c *generator.Context) []generator.Target {
-			targets, err := validationTargets(c, pkgs, kinds, subresources, registered, notes, pos)
+			targets, err := validationTargets(c, pkgs, kinds, subresources, installed, registered, notes, pos)
 			runErr = err
 			return targets
 		},
@@ -97,6 +102,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 			r.DeclarativeValidation = registered[ctx.Load.Universe[v.Package].Types[r.Kind]]
 			if r.DeclarativeValidation {
 				r.ValidationOptions = names
+				v.InstallRegistersValidations = installed[v.Package]
 			}
 		}
 	}
@@ -109,6 +115,10 @@ func (n *validationNotes) warn(ctx *engine.Context) []string {
 		ctx.Warn(token.Position{}, "the Kubernetes types the kinds use have rules kube-apiserver implements by hand "+
 			"(+k8s:customValidation, functions of k8s.io/kubernetes), which the generated server does not run: %s",
 			strings.Join(slices.Sorted(maps.Keys(n.handWritten)), ", "))
+	}
+	for _, m := range n.missing {
+		ctx.Warn(m.pos, "+k8s:customValidation has no effect: the package declares no %s(ctx context.Context, op operation.Operation, "+
+			"fldPath *field.Path, obj, oldObj <the value's nilable type>) field.ErrorList for it to call; write one to run the rule", m.name)
 	}
 	names := slices.Sorted(maps.Keys(n.options))
 	for _, name := range names {
@@ -140,6 +150,13 @@ func comparePositions(a, b token.Position) int {
 type validationNotes struct {
 	options     map[string][]token.Position
 	handWritten map[string]bool
+	missing     []missingFunction
+}
+
+// missingFunction is a +k8s:customValidation whose function the project does not declare.
+type missingFunction struct {
+	pos  token.Position
+	name string
 }
 
 // servedSubresources are the subresource paths a kind's rules are registered for: the kind
@@ -197,7 +214,7 @@ func startValidationRun(c *generator.Context, canonical map[string]string) (vali
 
 // validationTargets walks the kinds of every version package and returns a target for each
 // package that has rules to run. registered gets the kinds whose rules RegisterValidations adds.
-func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, registered map[*types.Type]bool, notes *validationNotes, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
+func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, installed map[string]bool, registered map[*types.Type]bool, notes *validationNotes, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
 	canonical := map[string]string{}
 	for _, p := range pkgs {
 		canonical[p] = p
@@ -220,6 +237,7 @@ func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*
 		prefix:    prefix,
 		pos:       pos,
 		notes:     notes,
+		universe:  c.Universe,
 		consts:    map[*types.Type][]*validators.Constant{},
 		nodes:     map[*types.Type]*vnode{},
 	}
@@ -247,6 +265,7 @@ func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*
 			d:            d,
 			imports:      generator.NewImportTrackerForPackage(p),
 			subresources: subresources,
+			installed:    installed[p],
 		}
 		for _, t := range kinds[p] {
 			if d.hasValidations(d.nodes[t]) {
@@ -288,9 +307,10 @@ type discoverer struct {
 	// errs are the fields whose tags validation-gen refused; the walk goes on past them.
 	errs model.ErrorList
 	// notes are what the run tells the user about.
-	notes  *validationNotes
-	consts map[*types.Type][]*validators.Constant
-	nodes  map[*types.Type]*vnode
+	notes    *validationNotes
+	universe types.Universe
+	consts   map[*types.Type][]*validators.Constant
+	nodes    map[*types.Type]*vnode
 }
 
 // vnode is a type (never a pointer) in the graph.
@@ -523,9 +543,7 @@ func (d *discoverer) child(t *types.Type, path *field.Path) (*vchild, error) {
 
 // validations extracts the validations the tags in comments give a context.
 func (d *discoverer) validations(vctx validators.Context, comments []string) (validators.Validations, error) {
-	if owner := vctx.Type; d.external[owner.Name.Package] || vctx.ParentType != nil && d.external[vctx.ParentType.Name.Package] {
-		comments = d.withoutHandWritten(comments, vctx)
-	}
+	comments = d.withoutMissingHandWritten(comments, vctx)
 	found, err := d.extractor.ExtractTags(vctx, comments)
 	if err != nil || len(found) == 0 {
 		return validators.Validations{}, err
@@ -533,21 +551,39 @@ func (d *discoverer) validations(vctx validators.Context, comments []string) (va
 	return d.extractor.ExtractValidations(vctx, found...)
 }
 
-// withoutHandWritten drops +k8s:customValidation from a Kubernetes type's comments: that rule
-// is a function of kube-apiserver's own (ValidateCustom_<Type>_<Field> in k8s.io/kubernetes),
-// which the generated server cannot call. Each is noted for a warning.
-func (d *discoverer) withoutHandWritten(comments []string, vctx validators.Context) []string {
+// withoutMissingHandWritten drops +k8s:customValidation from comments when the hand-written
+// function it calls (ValidateCustom_<Type>[_<Field>], in the type's package) does not exist,
+// and notes it for a warning: a Kubernetes type's is kube-apiserver's own, in k8s.io/kubernetes,
+// which the generated server cannot call; a project's is the user's to write (a copy of a
+// k8s.io/api package has none). validation-gen would stop the run.
+func (d *discoverer) withoutMissingHandWritten(comments []string, vctx validators.Context) []string {
+	owner, fn := vctx.Type, "ValidateCustom_"+vctx.Type.Name.Name
+	if vctx.Member != nil {
+		owner, fn = vctx.ParentType, "ValidateCustom_"+vctx.ParentType.Name.Name+"_"+vctx.Member.Name
+	}
 	var out []string
 	for _, line := range comments {
 		if !strings.Contains(line, "+k8s:customValidation") {
 			out = append(out, line)
 			continue
 		}
-		where := vctx.Type.Name.String()
-		if vctx.Member != nil {
-			where = vctx.ParentType.Name.String() + "." + vctx.Member.Name
+		pkg := d.universe[owner.Name.Package]
+		switch {
+		case d.external[owner.Name.Package]:
+			where := owner.Name.String()
+			if vctx.Member != nil {
+				where += "." + vctx.Member.Name
+			}
+			d.notes.handWritten[where] = true
+		case pkg != nil && pkg.Functions[fn] != nil:
+			out = append(out, line) // validation-gen checks its signature
+		default:
+			member := ""
+			if vctx.Member != nil {
+				member = vctx.Member.Name
+			}
+			d.notes.missing = append(d.notes.missing, missingFunction{d.pos(owner, member), fn})
 		}
-		d.notes.handWritten[where] = true
 	}
 	return out
 }
@@ -753,6 +789,9 @@ type validationFile struct {
 	imports      namer.ImportTracker
 	// current is the type whose function is being written.
 	current *types.Type
+	// installed says the install package registers the validations (the package has no
+	// localSchemeBuilder).
+	installed bool
 }
 
 // hasContent says whether the package gets a file: a kind, or a type a kind uses, has rules.
@@ -854,7 +893,9 @@ func (g *validationFile) Init(c *generator.Context, w io.Writer) error {
 		return nil
 	}
 	sw := generator.NewSnippetWriter(w, c, "$", "$")
-	sw.Do("func init() { localSchemeBuilder.Register(RegisterValidations) }\n\n", nil)
+	if !g.installed {
+		sw.Do("func init() { localSchemeBuilder.Register(RegisterValidations) }\n\n", nil)
+	}
 	sw.Do("// RegisterValidations adds the declarative validation of this package's kinds to a scheme.\n", nil)
 	sw.Do("func RegisterValidations(scheme *$.|raw$) error {\n", runtimeScheme)
 	for _, t := range g.kinds {

@@ -139,6 +139,10 @@ type Version struct {
 	// defaults (k8s.io/api's packages leave them to k8s.io/kubernetes): the generated install
 	// package registers them.
 	InstallRegistersDefaults bool `json:"installRegistersDefaults,omitempty"`
+	// InstallRegistersValidations says the package registers its types itself, without a
+	// localSchemeBuilder, and has declarative validation (kube.Validation sets it): the generated
+	// install package registers the validations.
+	InstallRegistersValidations bool `json:"-"`
 	// DeclPos is where each package-level name (type, function, variable, constant) of the
 	// package is declared, for errors about declarations that are not resources (a
 	// conversion function missing or mistyped, a hand-written registration).
