@@ -17,9 +17,15 @@
 // RSS. Ratios are medians of the per-round pairs. It also times the generated
 // server's local mode (embedded etcd) from exec to /readyz.
 //
+// With -crd it is the CRD comparison of issue 26 instead (crd.go): one held-out
+// kind (testdata/gizmo) as a CRD in kube-apiserver, through kube-apiserver's
+// aggregation proxy to the server apigen generates from the same types, and
+// to that server directly.
+//
 //	go run ./hack/bench/serverload -rounds 6          (what make bench-server runs)
 //	go run ./hack/bench/serverload -smoke             (tiny counts, one round: does it work)
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
+//	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
 package main
