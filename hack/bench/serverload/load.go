@@ -340,10 +340,11 @@ func operations(c config) []operation {
 		{Name: "get", run: (*session).get},
 		{Name: "update", run: (*session).update},
 	}
-	if c.Patches > 0 {
+	// 0: none; below 0 (profiles): no count bound.
+	if c.Patches != 0 {
 		ops = append(ops, operation{Name: "patch", run: (*session).patch})
 	}
-	if c.Applies > 0 {
+	if c.Applies != 0 {
 		ops = append(ops, operation{Name: "apply", run: (*session).apply})
 	}
 	for _, l := range []struct{ objects, n int }{{c.ListSmall, c.ListSmallN}, {c.ListLarge, c.ListLargeN}} {
@@ -359,6 +360,15 @@ func operations(c config) []operation {
 		})
 	}
 	return ops
+}
+
+// unbounded is an optional operation's count for a profile: none stays none
+// (0), any other is without a count bound (-1).
+func unbounded(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return -1
 }
 
 // measure runs op on s, with the server's CPU time around it and hook (if not

@@ -401,6 +401,7 @@ func profile(ctx context.Context, b *bench, o *options, servers []server) error 
 	}
 	c := o.config
 	c.Creates, c.Gets, c.Updates, c.ListSmallN, c.ListLargeN, c.WatchEvents, c.WatchPacedEvents = 0, 0, 0, 0, 0, 0, 0
+	c.Patches, c.Applies = unbounded(c.Patches), unbounded(c.Applies)
 	c.PhaseTimeout = time.Duration(o.pprofSeconds) * time.Second
 	for _, s := range servers {
 		r, err := b.start(ctx, s, s.Name+"-pprof")
@@ -517,7 +518,9 @@ func brief(r *runResult) string {
 		}
 		parts = append(parts, s)
 	}
-	parts = append(parts, "peak RSS "+mib(r.Memory.HWM))
+	if r.Memory.HWM > 0 {
+		parts = append(parts, "peak RSS "+mib(r.Memory.HWM))
+	}
 	return strings.Join(parts, ", ")
 }
 
