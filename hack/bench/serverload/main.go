@@ -167,9 +167,12 @@ func run(ctx context.Context, o *options) error {
 	if err != nil {
 		return err
 	}
-	sampleBin, err := buildTool(root, "sample-apiserver")
-	if err != nil {
-		return err
+	// -only apigen needs no sample-apiserver (nor its build).
+	sampleBin := ""
+	if o.only != "apigen" {
+		if sampleBin, err = buildTool(root, "sample-apiserver"); err != nil {
+			return err
+		}
 	}
 	wardleBin, err := buildWardle(o.wardle, dir)
 	if err != nil {
