@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server bench-crd clean
 
 all: build
 
@@ -57,6 +57,9 @@ bench: build ## Generation speed and memory vs the upstream generators, then ben
 
 bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see BENCHMARKS.md).
 	hack/bench/server.sh 6
+
+bench-crd: ## The same kind as a CRD, through the aggregation proxy to the generated server, and direct (see BENCHMARKS.md).
+	hack/bench/server.sh 6 -crd
 
 clean:
 	rm -rf $(BIN)

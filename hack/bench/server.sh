@@ -18,13 +18,24 @@
 # issue's targets. Figures per round are kept in $BENCH_OUT (default: a temp dir, printed at
 # the end); BENCH_KEEP=1 keeps the servers' logs and data. Extra arguments after ROUNDS go to
 # the load generator (go run ./hack/bench/serverload -h).
+#
+# hack/bench/server.sh ROUNDS -crd (= make bench-crd) is the CRD comparison of issue 26 instead:
+# testdata/gizmo's kind as a CRD in kube-apiserver, through an APIService to the server apigen
+# generates from the same types, and to that server directly, on one etcd and one kube-apiserver.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 runs=${1:-6}
 shift || true
 
-for tool in etcd kube-apiserver sample-apiserver; do
+# -crd (the CRD comparison) needs no sample-apiserver; the load generator builds what it uses.
+tools=(etcd kube-apiserver sample-apiserver)
+for a in "$@"; do
+	if [[ $a == -crd || $a == --crd ]]; then
+		tools=(etcd kube-apiserver controller-gen kubectl)
+	fi
+done
+for tool in "${tools[@]}"; do
 	"$root/hack/tools/build.sh" "$tool" >&2
 done
 

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"net/http"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
 )
@@ -25,10 +28,13 @@ type phaseResult struct {
 	Lat     []time.Duration `json:"-"`
 	P50     time.Duration
 	P99     time.Duration
-	CPU     time.Duration // the server process's CPU time (user+sys) during the operation
-	Load    string        // 1-minute load average before it
-	Paced   bool          // the load was a fixed rate: throughput does not compare
-	Note    string        `json:",omitempty"`
+	CPU     time.Duration // the CPU time (user+sys) of the processes serving the path during the operation
+	// CPUBy is CPU by process, when more than one serves the path
+	// (kube-apiserver and the aggregated server behind it).
+	CPUBy map[string]time.Duration `json:",omitempty"`
+	Load  string                   // 1-minute load average before it
+	Paced bool                     // the load was a fixed rate: throughput does not compare
+	Note  string                   `json:",omitempty"`
 }
 
 // CPUPerOp is the server's CPU time per successful request (watch: per
@@ -167,42 +173,97 @@ func paced(ctx context.Context, op string, workers, count int, rate float64, lim
 	return r
 }
 
-// target is one running server as the workload sees it.
+// target is one path to a kind as the workload sees it: a server reached
+// directly, or a kind served by kube-apiserver (a CRD, or an APIService it
+// proxies to an aggregated server).
 type target struct {
-	rc  *rest.RESTClient
-	url string
-	cr  *credentials
-	pid int // the server process, for its CPU time
+	name string // the side of the comparison
+	k    *kind
+	rc   *rest.RESTClient
+	// newClient is another client of the same path on its own connection, as
+	// a separate program would have (each watcher); close releases it.
+	newClient func() (rc *rest.RESTClient, close func(), err error)
+	// procs serve this path (kube-apiserver first on a proxied one): their
+	// CPU time is the operation's, and profiles are taken of each.
+	procs []*proc
+	// prefix is nsPrefix.
+	prefix string
 }
 
-func (t *target) create(ctx context.Context, f *flunder) (*flunder, error) {
-	out := &flunder{}
-	err := t.rc.Post().Namespace(f.Namespace).Resource("flunders").Body(f).Do(ctx).Into(out)
+// nsPrefix distinguishes the round namespaces of sides that share a server;
+// empty in the sample-apiserver comparison, where each side is its own.
+func (t *target) nsPrefix() string { return t.prefix }
+
+// proc is a server process and a client that may read its /debug/pprof.
+type proc struct {
+	Name string
+	Pid  int
+	URL  string
+	HC   *http.Client
+}
+
+func (t *target) req(verb func() *rest.Request, ns string) *rest.Request {
+	return verb().Namespace(ns).Resource(t.k.Resource)
+}
+
+func (t *target) create(ctx context.Context, o *object) (*object, error) {
+	out := &object{}
+	err := t.req(t.rc.Post, o.Namespace).Body(o).Do(ctx).Into(out)
 	return out, err
 }
 
-func (t *target) get(ctx context.Context, ns, name string) (*flunder, error) {
-	out := &flunder{}
-	err := t.rc.Get().Namespace(ns).Resource("flunders").Name(name).Do(ctx).Into(out)
+func (t *target) get(ctx context.Context, ns, name string) (*object, error) {
+	out := &object{}
+	err := t.req(t.rc.Get, ns).Name(name).Do(ctx).Into(out)
 	return out, err
 }
 
-func (t *target) update(ctx context.Context, f *flunder) (*flunder, error) {
-	out := &flunder{}
-	err := t.rc.Put().Namespace(f.Namespace).Resource("flunders").Name(f.Name).Body(f).Do(ctx).Into(out)
+func (t *target) update(ctx context.Context, o *object) (*object, error) {
+	out := &object{}
+	err := t.req(t.rc.Put, o.Namespace).Name(o.Name).Body(o).Do(ctx).Into(out)
+	return out, err
+}
+
+// patch sends a JSON merge patch.
+func (t *target) patch(ctx context.Context, ns, name string, body []byte) (*object, error) {
+	out := &object{}
+	err := t.req(func() *rest.Request { return t.rc.Patch(types.MergePatchType) }, ns).Name(name).Body(body).Do(ctx).Into(out)
+	return out, err
+}
+
+// apply is server-side apply of the whole object (apiVersion, kind, name and
+// spec) by the field manager serverload, forcing conflicts.
+func (t *target) apply(ctx context.Context, o *object) (*object, error) {
+	body := mustJSON(map[string]any{
+		"apiVersion": t.k.GV.String(), "kind": t.k.Kind,
+		"metadata": map[string]any{"name": o.Name, "namespace": o.Namespace},
+		"spec":     o.Spec,
+	})
+	out := &object{}
+	err := t.req(func() *rest.Request { return t.rc.Patch(types.ApplyPatchType) }, o.Namespace).Name(o.Name).
+		Param("fieldManager", "serverload").Param("force", "true").Body(body).Do(ctx).Into(out)
 	return out, err
 }
 
 // listRaw is a full list of a namespace, read to the last byte and not
 // decoded: the server's work, not the client's.
 func (t *target) listRaw(ctx context.Context, ns string) ([]byte, error) {
-	return t.rc.Get().Namespace(ns).Resource("flunders").Do(ctx).Raw()
+	return t.req(t.rc.Get, ns).Do(ctx).Raw()
 }
 
-func (t *target) list(ctx context.Context, ns string) (*flunderList, error) {
-	out := &flunderList{}
-	err := t.rc.Get().Namespace(ns).Resource("flunders").Do(ctx).Into(out)
+func (t *target) list(ctx context.Context, ns string) (*objectList, error) {
+	out := &objectList{}
+	err := t.req(t.rc.Get, ns).Do(ctx).Into(out)
 	return out, err
+}
+
+// cpu is the CPU time each process of the path has used so far.
+func (t *target) cpu() map[string]time.Duration {
+	m := map[string]time.Duration{}
+	for _, p := range t.procs {
+		m[p.Name] = processCPU(p.Pid)
+	}
+	return m
 }
 
 // config is the workload's size.
@@ -211,6 +272,8 @@ type config struct {
 	Creates     int
 	Gets        int
 	Updates     int
+	Patches     int // JSON merge patches of the spec
+	Applies     int // server-side applies of the whole spec
 	ListSmall   int // objects in the small list's namespace
 	ListLarge   int // objects in the large list's namespace
 	ListSmallN  int // lists of the small namespace
@@ -222,25 +285,45 @@ type config struct {
 	WatchPacedEvents int
 	WatchRate        float64
 	PhaseTimeout     time.Duration
+	// The CRD comparison only.
+	DescriptionBytes int // spec.description of each gizmo
+	MemObjects       int // objects created through each store for its memory growth
 }
 
 func listNamespace(n int) string { return fmt.Sprintf("list-%d", n) }
 
 // session is one server's state during a round: the objects its creates
-// made, which get and update then use.
+// made, which get, update, patch and apply then use.
 type session struct {
 	t       *target
 	c       config
 	round   int
-	created [][]*flunder // per worker: what it created, kept current by update
+	created [][]*object // per worker: what it created, kept current by update
 	names   []string
 }
 
 func newSession(t *target, c config, round int) *session {
-	return &session{t: t, c: c, round: round, created: make([][]*flunder, c.Workers)}
+	return &session{t: t, c: c, round: round, created: make([][]*object, c.Workers)}
 }
 
-func (s *session) crud() string { return fmt.Sprintf("crud-r%d", s.round) }
+// roundNamespaces are the namespaces the operations of side in round use:
+// crud, watch and paced watch. Two sides served by the same process (the
+// aggregated server reached through kube-apiserver and directly) need their
+// own.
+func roundNamespaces(side string, round int) []string {
+	var ns []string
+	for _, what := range []string{"crud", "watch", "watchpaced"} {
+		n := fmt.Sprintf("%s-r%d", what, round)
+		if side != "" {
+			n = side + "-" + n
+		}
+		ns = append(ns, n)
+	}
+	return ns
+}
+
+func (s *session) namespace(i int) string { return roundNamespaces(s.t.nsPrefix(), s.round)[i] }
+func (s *session) crud() string           { return s.namespace(0) }
 
 // operation is one measured operation; the operations run in this order, and
 // each one is run on every server before the next one starts.
@@ -257,6 +340,13 @@ func operations(c config) []operation {
 		{Name: "get", run: (*session).get},
 		{Name: "update", run: (*session).update},
 	}
+	// 0: none; below 0 (profiles): no count bound.
+	if c.Patches != 0 {
+		ops = append(ops, operation{Name: "patch", run: (*session).patch})
+	}
+	if c.Applies != 0 {
+		ops = append(ops, operation{Name: "apply", run: (*session).apply})
+	}
 	for _, l := range []struct{ objects, n int }{{c.ListSmall, c.ListSmallN}, {c.ListLarge, c.ListLargeN}} {
 		ops = append(ops, operation{Name: fmt.Sprintf("list %d", l.objects), run: func(s *session, ctx context.Context) (*phaseResult, error) {
 			return s.list(ctx, l.objects, l.n)
@@ -272,17 +362,35 @@ func operations(c config) []operation {
 	return ops
 }
 
+// unbounded is an optional operation's count for a profile: none stays none
+// (0), any other is without a count bound (-1).
+func unbounded(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return -1
+}
+
 // measure runs op on s, with the server's CPU time around it and hook (if not
 // nil) called before it and what hook returns after it.
 func (op operation) measure(ctx context.Context, s *session, hook func(op string) func()) (*phaseResult, error) {
 	if hook != nil {
 		defer hook(op.Name)()
 	}
-	cpu := processCPU(s.t.pid)
+	before := s.t.cpu()
 	r, err := op.run(s, ctx)
 	if r != nil {
 		r.Op, r.Paced = op.Name, op.Paced
-		r.CPU = processCPU(s.t.pid) - cpu
+		r.CPU = 0
+		for name, after := range s.t.cpu() {
+			r.CPU += after - before[name]
+			if len(s.t.procs) > 1 {
+				if r.CPUBy == nil {
+					r.CPUBy = map[string]time.Duration{}
+				}
+				r.CPUBy[name] = after - before[name]
+			}
+		}
 	}
 	return r, err
 }
@@ -292,7 +400,7 @@ func (s *session) create(ctx context.Context) (*phaseResult, error) {
 	var n atomic.Int64
 	r := runPhase(ctx, "create", s.c.Workers, s.c.Creates, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		i := int(n.Add(1))
-		out, err := s.t.create(ctx, newFlunder(s.crud(), fmt.Sprintf("c-%d", i), i))
+		out, err := s.t.create(ctx, s.t.k.newObject(s.crud(), fmt.Sprintf("c-%d", i), i))
 		if err == nil {
 			s.created[w] = append(s.created[w], out)
 		}
@@ -321,20 +429,45 @@ func (s *session) get(ctx context.Context) (*phaseResult, error) {
 // resourceVersion it last saw (sample-apiserver refuses unconditional updates)
 // and a changed spec. No two workers touch the same object: no conflicts.
 func (s *session) update(ctx context.Context) (*phaseResult, error) {
-	return runPhase(ctx, "update", s.c.Workers, s.c.Updates, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
+	return s.eachOwn(ctx, "update", s.c.Updates, func(ctx context.Context, o *object, i, rev int) (*object, error) {
+		o.Spec = s.t.k.Spec(i, rev)
+		return s.t.update(ctx, o)
+	}), nil
+}
+
+// patch: as update, a JSON merge patch of the spec without a resourceVersion.
+func (s *session) patch(ctx context.Context) (*phaseResult, error) {
+	return s.eachOwn(ctx, "patch", s.c.Patches, func(ctx context.Context, o *object, i, rev int) (*object, error) {
+		return s.t.patch(ctx, o.Namespace, o.Name, s.t.k.Patch(rev))
+	}), nil
+}
+
+// apply: as update, a server-side apply of the whole spec.
+func (s *session) apply(ctx context.Context) (*phaseResult, error) {
+	return s.eachOwn(ctx, "apply", s.c.Applies, func(ctx context.Context, o *object, i, rev int) (*object, error) {
+		o.Spec = s.t.k.Spec(i, rev)
+		return s.t.apply(ctx, o)
+	}), nil
+}
+
+// eachOwn runs count writes from the workers, each writing the objects it
+// created in turn (its k-th write is revision k+1 of its object k mod n) and
+// keeping what the server returned.
+func (s *session) eachOwn(ctx context.Context, op string, count int, write func(ctx context.Context, o *object, i, rev int) (*object, error)) *phaseResult {
+	return runPhase(ctx, op, s.c.Workers, count, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		own := s.created[w]
 		if len(own) == 0 {
-			return fmt.Errorf("worker %d created nothing to update", w)
+			return fmt.Errorf("worker %d created nothing to %s", w, op)
 		}
 		j := k % len(own)
-		f := own[j].DeepCopyObject().(*flunder)
-		f.Spec.Reference = fmt.Sprintf("ref-%s-u%d", f.Name, k)
-		out, err := s.t.update(ctx, f)
+		o := own[j].DeepCopyObject().(*object)
+		i, _ := strconv.Atoi(o.Labels["serverload/index"])
+		out, err := write(ctx, o, i, k+1)
 		if err == nil {
 			own[j] = out
 		}
 		return err
-	}), nil
+	})
 }
 
 // list: n full lists of the namespace holding objects objects, each read to
@@ -350,7 +483,7 @@ func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error
 		return err
 	})
 	if last != nil {
-		var list flunderList
+		var list objectList
 		if err := runtimeDecode(last, &list); err != nil {
 			return r, fmt.Errorf("list %s: decoding the response: %w", ns, err)
 		}
@@ -363,11 +496,11 @@ func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error
 }
 
 func (s *session) watch(ctx context.Context) (*phaseResult, error) {
-	return watchFanOut(ctx, s.t, s.c, fmt.Sprintf("watch-r%d", s.round), s.c.WatchEvents, 0, s.c.PhaseTimeout)
+	return watchFanOut(ctx, s.t, s.c, s.namespace(1), s.c.WatchEvents, 0, s.c.PhaseTimeout)
 }
 
 func (s *session) watchPaced(ctx context.Context) (*phaseResult, error) {
-	return watchFanOut(ctx, s.t, s.c, fmt.Sprintf("watchpaced-r%d", s.round), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout)
+	return watchFanOut(ctx, s.t, s.c, s.namespace(2), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout)
 }
 
 func joinNote(a, b string) string {
@@ -377,7 +510,7 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-func runtimeDecode(data []byte, into *flunderList) error {
+func runtimeDecode(data []byte, into *objectList) error {
 	obj, _, err := codecs.UniversalDeserializer().Decode(data, nil, into)
 	if err != nil {
 		return err
@@ -417,7 +550,7 @@ func watchFanOut(ctx context.Context, t *target, c config, ns string, events int
 	}
 	type watcher struct {
 		w        watch.Interface
-		hc       interface{ CloseIdleConnections() }
+		close    func()
 		got      []delivery
 		n        atomic.Int64
 		err      error
@@ -425,23 +558,25 @@ func watchFanOut(ctx context.Context, t *target, c config, ns string, events int
 	}
 	ws := make([]*watcher, c.Watchers)
 	for i := range ws {
-		hc := t.cr.httpClient()
-		rc, err := restClient(t.url, hc)
+		rc, closeRC, err := t.newClient()
 		if err != nil {
 			return nil, err
 		}
-		wi, err := rc.Get().Namespace(ns).Resource("flunders").
+		wi, err := rc.Get().Namespace(ns).Resource(t.k.Resource).
 			VersionedParams(&metav1.ListOptions{Watch: true, ResourceVersion: list.ResourceVersion}, parameterCodec).
 			Watch(wctx)
 		if err != nil {
+			closeRC()
 			return nil, fmt.Errorf("%s: starting watcher %d: %w", op, i, err)
 		}
-		ws[i] = &watcher{w: wi, hc: hc.Transport.(proxyHeaders).rt, finished: make(chan struct{})}
+		ws[i] = &watcher{w: wi, close: closeRC, finished: make(chan struct{})}
 	}
 	defer func() {
 		for _, w := range ws {
-			w.w.Stop()
-			w.hc.CloseIdleConnections()
+			if w != nil {
+				w.w.Stop()
+				w.close()
+			}
 		}
 	}()
 	for _, w := range ws {
@@ -451,7 +586,7 @@ func watchFanOut(ctx context.Context, t *target, c config, ns string, events int
 				at := time.Now()
 				switch ev.Type {
 				case watch.Added:
-					f, ok := ev.Object.(*flunder)
+					f, ok := ev.Object.(*object)
 					if !ok {
 						w.err = fmt.Errorf("ADDED event with a %T", ev.Object)
 						return
@@ -472,7 +607,7 @@ func watchFanOut(ctx context.Context, t *target, c config, ns string, events int
 	var n atomic.Int64
 	create := func(ctx context.Context, w, k int) error {
 		i := int(n.Add(1))
-		f := newFlunder(ns, fmt.Sprintf("w-%d", i), i)
+		f := t.k.newObject(ns, fmt.Sprintf("w-%d", i), i)
 		sent.Store(f.Name, time.Now())
 		_, err := t.create(ctx, f)
 		if err != nil {
@@ -576,7 +711,7 @@ func ensureObjects(ctx context.Context, t *target, ns string, n, workers int) er
 					return
 				}
 				i := todo[j]
-				if _, err := t.create(ctx, newFlunder(ns, fmt.Sprintf("f-%d", i), i)); err != nil && !apierrors.IsAlreadyExists(err) {
+				if _, err := t.create(ctx, t.k.newObject(ns, fmt.Sprintf("f-%d", i), i)); err != nil && !apierrors.IsAlreadyExists(err) {
 					failed.Add(1)
 					mu.Lock()
 					if firstErr == nil {
@@ -622,7 +757,7 @@ func waitAdmits(ctx context.Context, t *target, round int) error {
 	name := fmt.Sprintf("warm-r%d", round)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		_, err := t.create(ctx, newFlunder("warm", name, round))
+		_, err := t.create(ctx, t.k.newObject("warm", name, round))
 		if err == nil || apierrors.IsAlreadyExists(err) {
 			break
 		}

@@ -17,9 +17,15 @@
 // RSS. Ratios are medians of the per-round pairs. It also times the generated
 // server's local mode (embedded etcd) from exec to /readyz.
 //
+// With -crd it is the CRD comparison of issue 26 instead (crd.go): one held-out
+// kind (testdata/gizmo) as a CRD in kube-apiserver, through kube-apiserver's
+// aggregation proxy to the server apigen generates from the same types, and
+// to that server directly.
+//
 //	go run ./hack/bench/serverload -rounds 6          (what make bench-server runs)
 //	go run ./hack/bench/serverload -smoke             (tiny counts, one round: does it work)
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
+//	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
 package main
@@ -31,12 +37,14 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -54,6 +62,7 @@ import (
 type options struct {
 	root, wardle, out string
 	keep, smoke       bool
+	crd               bool
 	rounds            int
 	startupRuns       int
 	only              string
@@ -84,6 +93,11 @@ func main() {
 	flag.IntVar(&o.Creates, "creates", 2000, "creates per round")
 	flag.IntVar(&o.Gets, "gets", 5000, "gets per round")
 	flag.IntVar(&o.Updates, "updates", 2000, "updates per round")
+	flag.IntVar(&o.Patches, "patches", 2000, "JSON merge patches per round (0: none)")
+	flag.IntVar(&o.Applies, "applies", 2000, "server-side applies per round (0: none)")
+	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
+	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
+	flag.IntVar(&o.MemObjects, "mem-objects", 5000, "with -crd: objects created through each store to measure the memory it adds (0: none)")
 	flag.IntVar(&o.ListSmall, "list-small", 1000, "objects in the small list")
 	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
 	flag.IntVar(&o.ListSmallN, "list-small-n", 200, "lists of the small namespace per round")
@@ -94,10 +108,12 @@ func main() {
 	flag.Float64Var(&o.WatchRate, "watch-rate", 40, "creates per second of the paced watch (0: none)")
 	flag.DurationVar(&o.PhaseTimeout, "phase-timeout", 2*time.Minute, "time limit of each operation")
 	flag.Parse()
+	register(flunderKind)
 	if o.smoke {
 		o.rounds, o.startupRuns = 1, 1
-		o.config = config{Workers: 4, Creates: 40, Gets: 40, Updates: 40, ListSmall: 30, ListLarge: 100,
-			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second}
+		o.config = config{Workers: 4, Creates: 40, Gets: 40, Updates: 40, Patches: 40, Applies: 40, ListSmall: 30, ListLarge: 100,
+			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
+			DescriptionBytes: o.DescriptionBytes, MemObjects: 200}
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -141,6 +157,9 @@ func run(ctx context.Context, o *options) error {
 	} else {
 		defer os.RemoveAll(dir)
 	}
+	if o.crd {
+		return runCRD(ctx, o, root, dir)
+	}
 	b := &bench{dir: dir}
 
 	log.Printf("building etcd, kube-apiserver, sample-apiserver (hack/tools/build.sh) and %s ...", o.wardle)
@@ -148,9 +167,12 @@ func run(ctx context.Context, o *options) error {
 	if err != nil {
 		return err
 	}
-	sampleBin, err := buildTool(root, "sample-apiserver")
-	if err != nil {
-		return err
+	// -only apigen needs no sample-apiserver (nor its build).
+	sampleBin := ""
+	if o.only != "apigen" {
+		if sampleBin, err = buildTool(root, "sample-apiserver"); err != nil {
+			return err
+		}
 	}
 	wardleBin, err := buildWardle(o.wardle, dir)
 	if err != nil {
@@ -212,7 +234,7 @@ func run(ctx context.Context, o *options) error {
 	if err != nil {
 		return err
 	}
-	if b.cred, err = newCredentials(servingCA, proxy); err != nil {
+	if b.cred, err = newCredentials(servingCA, proxy, "bench", "system:masters"); err != nil {
 		return err
 	}
 
@@ -220,7 +242,7 @@ func run(ctx context.Context, o *options) error {
 	// namespaces kube-apiserver does not have.
 	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge)}
 	for r := 0; r <= o.rounds; r++ {
-		namespaces = append(namespaces, fmt.Sprintf("crud-r%d", r), fmt.Sprintf("watch-r%d", r), fmt.Sprintf("watchpaced-r%d", r))
+		namespaces = append(namespaces, roundNamespaces("", r)...)
 	}
 	if err := createNamespaces(ctx, b.kas, namespaces); err != nil {
 		return err
@@ -275,22 +297,28 @@ func run(ctx context.Context, o *options) error {
 
 	summary := report(o, servers, results, local)
 	fmt.Print(summary)
-	if o.out != "" {
-		if err := os.MkdirAll(o.out, 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(o.out, "summary.md"), []byte(summary), 0o644); err != nil {
-			return err
-		}
-		data, _ := json.MarshalIndent(struct {
-			Local  []localRun
-			Rounds []*runResult
-		}{local, results}, "", "  ")
-		if err := os.WriteFile(filepath.Join(o.out, "rounds.json"), data, 0o644); err != nil {
-			return err
-		}
+	return writeResults(o, summary, struct {
+		Local  []localRun
+		Rounds []*runResult
+	}{local, results})
+}
+
+// writeResults writes summary.md and rounds.json (every figure) into -out.
+func writeResults(o *options, summary string, figures any) error {
+	if o.out == "" {
+		return nil
 	}
-	return nil
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(o.out, "summary.md"), []byte(summary), 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(figures, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(o.out, "rounds.json"), data, 0o644)
 }
 
 // round starts every server of order (in that order, timing each start-up),
@@ -376,53 +404,86 @@ func profile(ctx context.Context, b *bench, o *options, servers []server) error 
 	}
 	c := o.config
 	c.Creates, c.Gets, c.Updates, c.ListSmallN, c.ListLargeN, c.WatchEvents, c.WatchPacedEvents = 0, 0, 0, 0, 0, 0, 0
+	c.Patches, c.Applies = unbounded(c.Patches), unbounded(c.Applies)
 	c.PhaseTimeout = time.Duration(o.pprofSeconds) * time.Second
 	for _, s := range servers {
 		r, err := b.start(ctx, s, s.Name+"-pprof")
 		if err != nil {
 			return err
 		}
-		hook := func(op string) func() {
-			file := filepath.Join(o.pprofDir, s.Name+"-"+strings.NewReplacer(" ", "-", ",", "", "/", "per").Replace(op)+".pprof")
-			done := make(chan error, 1)
-			go func() { done <- fetchProfile(ctx, r.target, o.pprofSeconds, file) }()
-			return func() {
-				if err := <-done; err != nil {
-					log.Printf("%s %s: profile: %v", s.Name, op, err)
-				} else {
-					log.Printf("%s %s: %s", s.Name, op, file)
-				}
-			}
-		}
 		err = warmUp(ctx, r.target, 0, c)
-		var phases []*phaseResult
-		sess := newSession(r.target, c, 0)
-		for _, op := range operations(c) {
-			if err != nil {
-				break
-			}
-			var p *phaseResult
-			if p, err = op.measure(ctx, sess, hook); p != nil {
-				phases = append(phases, p)
-			}
+		if err == nil {
+			err = profileOps(ctx, o, r.target, c, 0)
 		}
 		r.stop()
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.Name, err)
 		}
-		for _, p := range phases {
-			log.Printf("%s %s: %d ok, %.0f/s, p50 %v, p99 %v, server CPU/op %v", s.Name, p.Op, p.OK, p.Throughput(), p.P50, p.P99, p.CPUPerOp())
-		}
 	}
 	return nil
 }
 
-func fetchProfile(ctx context.Context, t *target, seconds int, file string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", t.url, seconds), nil)
+// profileOps runs each operation of c on t for -pprof-seconds while
+// /debug/pprof/profile records every process serving t, into
+// <side>-<op>[-<process>].pprof.
+func profileOps(ctx context.Context, o *options, t *target, c config, round int) error {
+	hook := func(op string) func() {
+		var files []string
+		var dones []chan error
+		for _, p := range t.procs {
+			name := t.name + "-" + strings.NewReplacer(" ", "-", ",", "", "/", "per").Replace(op)
+			if len(t.procs) > 1 || p.Name != t.name {
+				name += "-" + p.Name
+			}
+			file := filepath.Join(o.pprofDir, name+".pprof")
+			done := make(chan error, 1)
+			go func() { done <- fetchProfile(ctx, p, o.pprofSeconds, file) }()
+			files, dones = append(files, file), append(dones, done)
+		}
+		return func() {
+			for i, done := range dones {
+				if err := <-done; err != nil {
+					log.Printf("%s %s: profile: %v", t.name, op, err)
+				} else {
+					log.Printf("%s %s: %s", t.name, op, files[i])
+				}
+			}
+		}
+	}
+	var phases []*phaseResult
+	sess := newSession(t, c, round)
+	for _, op := range operations(c) {
+		p, err := op.measure(ctx, sess, hook)
+		if err != nil {
+			return err
+		}
+		phases = append(phases, p)
+	}
+	for _, p := range phases {
+		log.Printf("%s %s: %d ok, %.0f/s, p50 %v, p99 %v, server CPU/op %v%s", t.name, p.Op, p.OK, p.Throughput(), p.P50, p.P99, p.CPUPerOp(), cpuSplit(p))
+	}
+	return nil
+}
+
+// cpuSplit is ", of which <process> <CPU/op>..." when more than one process
+// serves the path.
+func cpuSplit(p *phaseResult) string {
+	if len(p.CPUBy) == 0 || p.OK == 0 {
+		return ""
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(p.CPUBy)) {
+		parts = append(parts, fmt.Sprintf("%s %v", name, p.CPUBy[name]/time.Duration(p.OK)))
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func fetchProfile(ctx context.Context, p *proc, seconds int, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", p.URL, seconds), nil)
 	if err != nil {
 		return err
 	}
-	resp, err := t.rc.Client.Do(req)
+	resp, err := p.HC.Do(req)
 	if err != nil {
 		return err
 	}
@@ -460,7 +521,9 @@ func brief(r *runResult) string {
 		}
 		parts = append(parts, s)
 	}
-	parts = append(parts, "peak RSS "+mib(r.Memory.HWM))
+	if r.Memory.HWM > 0 {
+		parts = append(parts, "peak RSS "+mib(r.Memory.HWM))
+	}
 	return strings.Join(parts, ", ")
 }
 

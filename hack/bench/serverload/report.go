@@ -58,8 +58,8 @@ type table struct {
 	runs    map[string]map[int]*runResult              // server, round
 }
 
-func newTable(servers []server, results []*runResult) *table {
-	t := &table{servers: names(servers), cell: map[string]map[string]map[int]*phaseResult{}, runs: map[string]map[int]*runResult{}}
+func newTable(servers []string, results []*runResult) *table {
+	t := &table{servers: servers, cell: map[string]map[string]map[int]*phaseResult{}, runs: map[string]map[int]*runResult{}}
 	for _, r := range results {
 		if !slices.Contains(t.rounds, r.Round) {
 			t.rounds = append(t.rounds, r.Round)
@@ -146,29 +146,11 @@ func (t *table) runRatio(a, b string, f func(*runResult) float64) float64 {
 func report(o *options, servers []server, results []*runResult, local []localRun) string {
 	var sb strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
-	t := newTable(servers, results)
+	t := newTable(names(servers), results)
 
-	var loads []float64
-	for _, r := range results {
-		for _, ph := range r.Phases {
-			var l float64
-			if _, err := fmt.Sscan(ph.Load, &l); err == nil {
-				loads = append(loads, l)
-			}
-		}
-	}
 	p("Generated server (examples/wardle) vs k8s.io/sample-apiserver v0.37.2, %d rounds, %s, %s.\n",
 		len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
-	p("Per round and server: %d workers; %d creates, %d gets, %d updates, %d lists of %d objects, %d lists of %d objects, %d watchers × %d creates as fast as the server takes them",
-		o.Workers, o.Creates, o.Gets, o.Updates, o.ListSmallN, o.ListSmall, o.ListLargeN, o.ListLarge, o.Watchers, o.WatchEvents)
-	if o.WatchRate > 0 {
-		p(", %d watchers × %d creates at %g/s", o.Watchers, o.WatchPacedEvents, o.WatchRate)
-	}
-	p(".\n")
-	if len(loads) > 0 {
-		p("1-minute load average before each operation: median %.1f, min %.1f, max %.1f.\n", median(loads), slices.Min(loads), slices.Max(loads))
-	}
-	p("\n")
+	workload(p, o, results)
 
 	if len(servers) == 2 {
 		a, b := servers[0].Name, servers[1].Name
@@ -247,12 +229,52 @@ func report(o *options, servers []server, results []*runResult, local []localRun
 			len(local), ms(median(ts)), ms(slices.Min(ts)), ms(slices.Max(ts)), targetLocalReady, status, mib(int64(median(m))))
 	}
 
-	// Every round, to judge the noise.
-	p("Throughput per round (ops/s), and start-up and peak RSS:\n\n| round | server |")
+	t.perRound(p, true)
+	return sb.String()
+}
+
+// workload says what each side did per round and how loaded the machine was.
+func workload(p func(string, ...any), o *options, results []*runResult) {
+	var loads []float64
+	for _, r := range results {
+		for _, ph := range r.Phases {
+			var l float64
+			if _, err := fmt.Sscan(ph.Load, &l); err == nil {
+				loads = append(loads, l)
+			}
+		}
+	}
+	p("Per round and side: %d workers; %d creates, %d gets, %d updates, %d merge patches, %d server-side applies, %d lists of %d objects, %d lists of %d objects, %d watchers × %d creates as fast as the server takes them",
+		o.Workers, o.Creates, o.Gets, o.Updates, o.Patches, o.Applies, o.ListSmallN, o.ListSmall, o.ListLargeN, o.ListLarge, o.Watchers, o.WatchEvents)
+	if o.WatchRate > 0 {
+		p(", %d watchers × %d creates at %g/s", o.Watchers, o.WatchPacedEvents, o.WatchRate)
+	}
+	p(".\n")
+	if len(loads) > 0 {
+		p("1-minute load average before each operation: median %.1f, min %.1f, max %.1f.\n", median(loads), slices.Min(loads), slices.Max(loads))
+	}
+	p("\n")
+}
+
+// perRound is every round's throughput, to judge the noise; with processes,
+// each server's start-up and peak RSS too. Then the operations' notes.
+func (t *table) perRound(p func(string, ...any), processes bool) {
+	p("Throughput per round (ops/s)")
+	if processes {
+		p(", and start-up and peak RSS")
+	}
+	p(":\n\n| round | server |")
 	for _, op := range t.ops {
 		p(" %s |", op)
 	}
-	p(" start-up | peak RSS |\n|---|---|%s---|---|\n", strings.Repeat("---|", len(t.ops)))
+	if processes {
+		p(" start-up | peak RSS |")
+	}
+	p("\n|---|---|%s", strings.Repeat("---|", len(t.ops)))
+	if processes {
+		p("---|---|")
+	}
+	p("\n")
 	for _, round := range t.rounds {
 		for _, s := range t.servers {
 			r := t.runs[s][round]
@@ -274,7 +296,10 @@ func report(o *options, servers []server, results []*runResult, local []localRun
 				}
 				p(" %s |", cell)
 			}
-			p(" %s | %s |\n", ms(r.Startup.Seconds()), mib(r.Memory.HWM))
+			if processes {
+				p(" %s | %s |", ms(r.Startup.Seconds()), mib(r.Memory.HWM))
+			}
+			p("\n")
 		}
 	}
 	var notes []string
@@ -292,6 +317,68 @@ func report(o *options, servers []server, results []*runResult, local []localRun
 	if len(notes) > 0 {
 		p("\nNotes: %s.\n", strings.Join(notes, "; "))
 	}
+}
+
+// reportCRD is the CRD comparison's summary: each metric's medians per side,
+// and the ratios of the paths to the generated server over the CRD's.
+func reportCRD(o *options, results []*runResult, mem []memGrowth) string {
+	var sb strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
+	t := newTable(crdSides, results)
+	p("Gizmo (testdata/gizmo: kubebuilder validation and a CEL rule) as a CRD in kube-apiserver (crd), through kube-apiserver to the generated server (aggregated) and to that server directly (direct), %d rounds, %s, %s.\n",
+		len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
+	workload(p, o, results)
+	p("Medians over the rounds; ratios are the median of each round's ratio to crd. CPU/op is the CPU of every process serving the path (aggregated: kube-apiserver and the generated server; direct: the generated server and kube-apiserver answering its SubjectAccessReviews).\n\n")
+	for _, m := range []struct {
+		name string
+		f    func(*phaseResult) float64
+		unit func(float64) string
+	}{
+		{"throughput (ops/s; watch: deliveries/s)", tput, func(x float64) string { return fmt.Sprintf("%.0f", x) }},
+		{"p50", p50, ms}, {"p99", p99, ms}, {"server CPU per request", cpu, ms},
+	} {
+		p("| %s | crd | aggregated | direct | aggregated / crd | direct / crd |\n|---|---|---|---|---|---|\n", m.name)
+		for _, op := range t.ops {
+			if m.name[0] == 't' && t.paced(op) {
+				continue
+			}
+			p("| %s | %s | %s | %s | %.2f | %.2f |\n", op, m.unit(t.med(op, "crd", m.f)), m.unit(t.med(op, "aggregated", m.f)), m.unit(t.med(op, "direct", m.f)),
+				t.ratio(op, "aggregated", "crd", m.f), t.ratio(op, "direct", "crd", m.f))
+		}
+		p("\n")
+	}
+	p("| server CPU per request, by process | crd: kube-apiserver | aggregated: kube-apiserver | aggregated: apigen | direct: apigen | direct: kube-apiserver (SubjectAccessReviews) |\n|---|---|---|---|---|---|\n")
+	by := func(name string) func(*phaseResult) float64 {
+		return func(r *phaseResult) float64 {
+			if r.OK == 0 {
+				return 0
+			}
+			return (r.CPUBy[name] / time.Duration(r.OK)).Seconds()
+		}
+	}
+	for _, op := range t.ops {
+		p("| %s | %s | %s | %s | %s | %s |\n", op, ms(t.med(op, "crd", cpu)), ms(t.med(op, "aggregated", by("kube-apiserver"))), ms(t.med(op, "aggregated", by("apigen"))),
+			ms(t.med(op, "direct", by("apigen"))), ms(t.med(op, "direct", by("kube-apiserver"))))
+	}
+	p("\n")
+	if len(mem) > 0 {
+		p("Memory added per 1000 objects (%d objects created in an empty namespace through each store; live heap after a forced GC, and RSS):\n\n", mem[0].Objects)
+		p("| created through | kube-apiserver heap | apigen heap | total heap | kube-apiserver RSS | apigen RSS | total RSS |\n|---|---|---|---|---|---|---|\n")
+		per := func(b int64, n int) string { return fmt.Sprintf("%.1f MiB", float64(b)/float64(n)*1000/(1<<20)) }
+		for _, g := range mem {
+			h, r := g.Heap["kube-apiserver"]+g.Heap["apigen"], g.RSS["kube-apiserver"]+g.RSS["apigen"]
+			p("| %s | %s | %s | %s | %s | %s | %s |\n", g.Side, per(g.Heap["kube-apiserver"], g.Objects), per(g.Heap["apigen"], g.Objects), per(h, g.Objects),
+				per(g.RSS["kube-apiserver"], g.Objects), per(g.RSS["apigen"], g.Objects), per(r, g.Objects))
+		}
+		if len(mem) == 2 {
+			sum := func(m map[string]int64) float64 { return float64(m["kube-apiserver"] + m["apigen"]) }
+			if c := sum(mem[0].Heap); c != 0 {
+				p("\nHeap per object, aggregated / crd: %.2f.\n", sum(mem[1].Heap)/c)
+			}
+		}
+		p("\n")
+	}
+	t.perRound(p, false)
 	return sb.String()
 }
 

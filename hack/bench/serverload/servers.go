@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/apigen-dev/apigen/test/cluster"
@@ -31,13 +32,20 @@ func buildTool(root, tool string) (string, error) {
 }
 
 // buildWardle builds the generated server of the project at src from a copy
-// in dir, the way hack/tools/build.sh builds sample-apiserver: -trimpath and
-// the release version stamped from the project's k8s.io/component-base.
+// in dir.
 func buildWardle(src, dir string) (string, error) {
 	proj := filepath.Join(dir, "wardle")
 	if err := copyProject(src, proj); err != nil {
 		return "", err
 	}
+	return buildServer(proj, dir, "wardle-apiserver")
+}
+
+// buildServer builds ./cmd/apiserver of the apigen project proj into
+// dir/name, the way hack/tools/build.sh builds sample-apiserver: -trimpath and
+// the release version stamped from the project's k8s.io/component-base.
+func buildServer(proj, dir, name string) (string, error) {
+	src := proj
 	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
 	ldflags := ""
 	list := exec.Command("go", "list", "-mod=readonly", "-m", "-f", "{{.Version}}", "k8s.io/component-base")
@@ -51,7 +59,7 @@ func buildWardle(src, dir string) (string, error) {
 			}
 		}
 	}
-	out := filepath.Join(dir, "wardle-apiserver")
+	out := filepath.Join(dir, name)
 	build := func(extra ...string) ([]byte, error) {
 		args := append([]string{"build"}, extra...)
 		args = append(args, "-trimpath", "-ldflags", ldflags, "-o", out, "./cmd/apiserver")
@@ -109,17 +117,18 @@ type running struct {
 	startup time.Duration
 }
 
-// clusterArgs are the flags both servers get, identical but for the port: the
-// shared etcd, the admin kubeconfig of kube-apiserver for the core API,
-// delegated authentication and authorization, and the same serving
-// certificate.
-func (b *bench) clusterArgs(port int) []string {
+// clusterArgs are the flags every server gets, identical but for the port: the
+// shared etcd, a kubeconfig of kube-apiserver for the core API, delegated
+// authentication and authorization (kube-apiserver's admin in the
+// sample-apiserver comparison, the generated ServiceAccount's token in the
+// CRD comparison), and the same serving certificate.
+func (b *bench) clusterArgs(port int, kubeconfig string) []string {
 	args := []string{
 		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
 		"--tls-cert-file=" + b.serving.CertFile, "--tls-private-key-file=" + b.serving.KeyFile,
-		"--kubeconfig=" + b.kas.AdminKubeconfig,
-		"--authentication-kubeconfig=" + b.kas.AdminKubeconfig,
-		"--authorization-kubeconfig=" + b.kas.AdminKubeconfig,
+		"--kubeconfig=" + kubeconfig,
+		"--authentication-kubeconfig=" + kubeconfig,
+		"--authorization-kubeconfig=" + kubeconfig,
 	}
 	return append(args, b.etcd.Flags()...)
 }
@@ -131,23 +140,42 @@ func (b *bench) start(ctx context.Context, s server, logName string) (*running, 
 		return nil, err
 	}
 	url := "https://127.0.0.1:" + strconv.Itoa(port)
-	hc := b.cred.httpClient()
-	rc, err := restClient(url, hc)
-	if err != nil {
-		return nil, err
-	}
 	begin := time.Now()
-	proc, err := cluster.Start(filepath.Join(b.dir, logName+".log"), s.Bin, b.clusterArgs(port)...)
+	p, err := cluster.Start(filepath.Join(b.dir, logName+".log"), s.Bin, b.clusterArgs(port, b.kas.AdminKubeconfig)...)
 	if err != nil {
 		return nil, err
 	}
-	r := &running{target: &target{rc: rc, url: url, cr: b.cred, pid: proc.Pid()}, proc: proc}
-	if err := waitReady(ctx, hc, url, proc.Done()); err != nil {
-		proc.Stop(10 * time.Second)
-		return nil, fmt.Errorf("%s not ready: %w\n%s", s.Name, err, proc.Describe())
+	t, err := directTarget(s.Name, url, b.cred, flunderKind, p.Pid())
+	if err != nil {
+		p.Stop(10 * time.Second)
+		return nil, err
+	}
+	hc := t.rc.Client
+	r := &running{target: t, proc: p}
+	if err := waitReady(ctx, hc, url, p.Done()); err != nil {
+		p.Stop(10 * time.Second)
+		return nil, fmt.Errorf("%s not ready: %w\n%s", s.Name, err, p.Describe())
 	}
 	r.startup = time.Since(begin)
 	return r, nil
+}
+
+// directTarget is kind k of the server at url, reached directly as the front
+// proxy with cred.
+func directTarget(name, url string, cred *credentials, k *kind, pid int) (*target, error) {
+	newClient := func() (*rest.RESTClient, func(), error) {
+		hc := cred.httpClient()
+		rc, err := restClient(url, hc, k)
+		return rc, func() { closeIdle(hc) }, err
+	}
+	rc, _, err := newClient()
+	if err != nil {
+		return nil, err
+	}
+	// Profiles and memory statistics are read as system:masters, whatever
+	// user the workload is.
+	admin := cred.as("serverload-admin", "system:masters").httpClient()
+	return &target{name: name, k: k, rc: rc, newClient: newClient, procs: []*proc{{Name: name, Pid: pid, URL: url, HC: admin}}}, nil
 }
 
 func (r *running) stop() {

@@ -1,0 +1,546 @@
+package main
+
+// The CRD comparison (-crd): one kind, testdata/gizmo's Gizmo (kubebuilder
+// validation and a CEL rule), served three ways at once on one etcd and one
+// kube-apiserver:
+//
+//   - crd: a CustomResourceDefinition that bin/controller-gen makes of the Go
+//     types, installed into kube-apiserver, under group crd.bench.example.com
+//     (the CRD's group is rewritten, nothing else, so both can be registered);
+//   - aggregated: the server apigen generates from the same types, in cluster
+//     mode as deployed (its ServiceAccount's token and generated RBAC,
+//     delegated authentication and authorization), registered under
+//     bench.example.com with an APIService, reached through kube-apiserver;
+//   - direct: that same server process reached directly, authenticated as
+//     kube-apiserver's front proxy for the same user (its CPU per request
+//     counts kube-apiserver's too: the SubjectAccessReviews it answers).
+//
+// The workload's user is an ordinary one (bench, group bench-users, with a
+// ClusterRole on both groups), not system:masters: kube-apiserver authorizes
+// it with RBAC, and the generated server with SubjectAccessReviews to
+// kube-apiserver, as for any user of a deployed server.
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/yaml"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+const (
+	gizmoGroup     = "bench.example.com"
+	crdGroup       = "crd." + gizmoGroup
+	gizmoNamespace = "gizmo-system"    // +apigen:deploy's defaults for
+	gizmoService   = "gizmo-apiserver" // a project named gizmo
+	benchUser      = "bench"
+	benchGroup     = "bench-users"
+)
+
+// crdSides are the three paths, in the order of the first round.
+var crdSides = []string{"crd", "aggregated", "direct"}
+
+// crdBench is the running comparison.
+type crdBench struct {
+	*bench
+	kubectl   string
+	server    *cluster.Process
+	serverURL string
+	targets   map[string]*target
+}
+
+func runCRD(ctx context.Context, o *options, root, dir string) error {
+	log.Printf("building etcd, kube-apiserver, controller-gen, kubectl (hack/tools/build.sh), apigen, and the gizmo project ...")
+	bins, err := cluster.Build(root)
+	if err != nil {
+		return err
+	}
+	controllerGen, err := buildTool(root, "controller-gen")
+	if err != nil {
+		return err
+	}
+	kubectl, err := buildTool(root, "kubectl")
+	if err != nil {
+		return err
+	}
+	proj, serverBin, crdFile, err := gizmoProject(root, dir, controllerGen)
+	if err != nil {
+		return err
+	}
+
+	c := &crdBench{bench: &bench{dir: dir}, kubectl: kubectl, targets: map[string]*target{}}
+	if c.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(dir, "etcd"), 1); err != nil {
+		return err
+	}
+	defer c.etcd.Stop()
+	if c.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, "kube-apiserver"), c.etcd, "--profiling=true"); err != nil {
+		return err
+	}
+	defer c.kas.Stop()
+
+	pki := filepath.Join(dir, "pki")
+	if err := os.MkdirAll(pki, 0o700); err != nil {
+		return err
+	}
+	servingCA, err := cluster.NewCA(pki, "serving-ca", "serverload-serving-ca")
+	if err != nil {
+		return err
+	}
+	// kube-apiserver dials <service>.<namespace>.svc for the APIService.
+	if c.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
+		CommonName: "localhost", Server: true,
+		DNSNames: []string{"localhost", gizmoService + "." + gizmoNamespace + ".svc"}, IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}); err != nil {
+		return err
+	}
+	proxy, err := c.kas.FrontProxyCA.Issue(pki, "proxy-client", cluster.CertOptions{CommonName: cluster.FrontProxyClientName})
+	if err != nil {
+		return err
+	}
+	// The user a direct request names is the one kube-apiserver's proxy
+	// would name: the user, its groups and system:authenticated.
+	if c.cred, err = newCredentials(servingCA, proxy, benchUser, benchGroup, "system:authenticated"); err != nil {
+		return err
+	}
+
+	// The CRD, the server's generated namespace, ServiceAccount and RBAC, and
+	// the workload's user's role on both groups.
+	crdYAML, err := os.ReadFile(crdFile)
+	if err != nil {
+		return err
+	}
+	if crdYAML, err = renameCRDGroup(crdYAML, gizmoGroup, crdGroup); err != nil {
+		return err
+	}
+	if err := c.apply(string(crdYAML)); err != nil {
+		return err
+	}
+	for _, f := range []string{"namespace.yaml", "serviceaccount.yaml", "rbac.yaml"} {
+		if _, err := c.run("", "apply", "-f", filepath.Join(proj, "config", "generated", f)); err != nil {
+			return err
+		}
+	}
+	if err := c.apply(benchRBAC); err != nil {
+		return err
+	}
+	if _, err := c.run("", "wait", "--for=condition=Established", "--timeout=60s", "crd/gizmos."+crdGroup); err != nil {
+		return err
+	}
+	token, err := c.run("", "create", "token", gizmoService, "-n", gizmoNamespace, "--duration=24h")
+	if err != nil {
+		return err
+	}
+	saKubeconfig, err := c.kas.TokenKubeconfig(gizmoService, strings.TrimSpace(token))
+	if err != nil {
+		return err
+	}
+
+	// The generated server, as its Deployment runs it, and its APIService.
+	port, err := cluster.FreePort()
+	if err != nil {
+		return err
+	}
+	c.serverURL = "https://127.0.0.1:" + strconv.Itoa(port)
+	c.server, err = cluster.Start(filepath.Join(dir, "gizmo-apiserver.log"), serverBin, c.clusterArgs(port, saKubeconfig)...)
+	if err != nil {
+		return err
+	}
+	defer c.server.Stop(20 * time.Second)
+	adminHC := c.cred.as("serverload-admin", "system:masters").httpClient()
+	if err := waitReady(ctx, adminHC, c.serverURL, c.server.Done()); err != nil {
+		return fmt.Errorf("the generated server is not ready: %w\n%s", err, c.server.Describe())
+	}
+	if err := c.apply(apiService(port, servingCA.CertPEM)); err != nil {
+		return err
+	}
+	if _, err := c.run("", "wait", "--for=condition=Available", "--timeout=90s", "apiservice/v1."+gizmoGroup); err != nil {
+		return fmt.Errorf("%w\n%s", err, c.server.Describe())
+	}
+
+	if err := c.makeTargets(o.DescriptionBytes); err != nil {
+		return err
+	}
+	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge), memNamespace("crd"), memNamespace("aggregated")}
+	for r := 0; r <= o.rounds; r++ {
+		for _, side := range crdSides {
+			namespaces = append(namespaces, roundNamespaces(side, r)...)
+		}
+	}
+	if err := createNamespaces(ctx, c.kas, namespaces); err != nil {
+		return err
+	}
+
+	// Two stores: the CRD's and the generated server's (aggregated and
+	// direct read the same objects). Filled once, untimed, directly.
+	for _, side := range []string{"crd", "direct"} {
+		t := c.targets[side]
+		log.Printf("%s: preparing %s and %s", side, listNamespace(o.ListSmall), listNamespace(o.ListLarge))
+		err := waitAdmits(ctx, t, 0)
+		if err == nil {
+			err = ensureObjects(ctx, t, listNamespace(o.ListSmall), o.ListSmall, o.Workers)
+		}
+		if err == nil {
+			err = ensureObjects(ctx, t, listNamespace(o.ListLarge), o.ListLarge, o.Workers)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: preparing: %w", side, err)
+		}
+	}
+
+	if o.pprofDir != "" {
+		if err := os.MkdirAll(o.pprofDir, 0o755); err != nil {
+			return err
+		}
+		cfg := o.config
+		cfg.Creates, cfg.Gets, cfg.Updates = 0, 0, 0
+		cfg.Patches, cfg.Applies = unbounded(cfg.Patches), unbounded(cfg.Applies)
+		cfg.ListSmallN, cfg.ListLargeN, cfg.WatchEvents, cfg.WatchPacedEvents = 0, 0, 0, 0
+		// Without a count bound, every write op needs objects: create runs
+		// first, bounded by time only.
+		cfg.PhaseTimeout = time.Duration(o.pprofSeconds) * time.Second
+		for i, side := range crdSides {
+			t := c.targets[side]
+			if err := warmUp(ctx, t, i+1, cfg); err != nil {
+				return fmt.Errorf("%s: %w", side, err)
+			}
+			if err := profileOps(ctx, o, t, cfg, i+1); err != nil {
+				return fmt.Errorf("%s: %w", side, err)
+			}
+		}
+		return nil
+	}
+
+	// Memory first, on processes that have served nothing but the list
+	// preparation: after the rounds, shrinking watch-cache event windows and
+	// expiring caches hide the objects' share (measured after the rounds, the
+	// generated server grew by 2.6 and by -0.2 MiB per 1000 objects in two
+	// runs; on fresh processes by 4.3).
+	mem, err := c.memory(ctx, o)
+	if err != nil {
+		return err
+	}
+
+	// Every process stays up; each operation runs on each side in turn, the
+	// order rotating between rounds, so that each side goes first as often.
+	var results []*runResult
+	ops := operations(o.config)
+	for round := 1; round <= o.rounds; round++ {
+		var order []string
+		for i := range crdSides {
+			order = append(order, crdSides[(i+round-1)%len(crdSides)])
+		}
+		var rs []*runResult
+		var sessions []*session
+		for i, side := range order {
+			if err := warmUp(ctx, c.targets[side], round, o.config); err != nil {
+				return fmt.Errorf("round %d: %s: %w", round, side, err)
+			}
+			rs = append(rs, &runResult{Server: side, Round: round, First: i == 0})
+			sessions = append(sessions, newSession(c.targets[side], o.config, round))
+		}
+		for _, op := range ops {
+			for i, side := range order {
+				load := load1()
+				p, err := op.measure(ctx, sessions[i], nil)
+				if err != nil {
+					return fmt.Errorf("round %d: %s %s: %w", round, side, op.Name, err)
+				}
+				p.Load = load
+				rs[i].Phases = append(rs[i].Phases, p)
+			}
+		}
+		for _, rr := range rs {
+			log.Printf("round %d/%d %s: %s", round, o.rounds, rr.Server, brief(rr))
+		}
+		results = append(results, rs...)
+	}
+
+	summary := reportCRD(o, results, mem)
+	fmt.Print(summary)
+	return writeResults(o, summary, struct {
+		Rounds []*runResult
+		Memory []memGrowth
+	}{results, mem})
+}
+
+// gizmoProject makes the apigen project of testdata/gizmo in dir/gizmo (apigen
+// init and generate, by an apigen built from root), builds its server, and
+// makes the CRD of the same types with controller-gen. It returns the
+// project, the server binary and the CRD's file.
+func gizmoProject(root, dir, controllerGen string) (proj, bin, crd string, err error) {
+	apigen := filepath.Join(dir, "apigen")
+	if err := command(root, nil, "go", "build", "-o", apigen, "./cmd/apigen"); err != nil {
+		return "", "", "", err
+	}
+	proj = filepath.Join(dir, "gizmo")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		return "", "", "", err
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	if err := command(proj, env, apigen, "init", "--repo", "example.com/gizmo", "--domain", "example.com"); err != nil {
+		return "", "", "", err
+	}
+	if err := copyProject(filepath.Join(root, "hack", "bench", "serverload", "testdata", "gizmo"), proj); err != nil {
+		return "", "", "", err
+	}
+	if err := command(proj, env, apigen, "generate"); err != nil {
+		return "", "", "", err
+	}
+	crds := filepath.Join(dir, "crds")
+	if err := command(proj, env, controllerGen, "crd", "paths=./pkg/apis/...", "output:crd:dir="+crds); err != nil {
+		return "", "", "", err
+	}
+	bin, err = buildServer(proj, dir, "gizmo-apiserver")
+	if err != nil {
+		return "", "", "", err
+	}
+	return proj, bin, filepath.Join(crds, gizmoGroup+"_gizmos.yaml"), nil
+}
+
+func command(dir string, env []string, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s %s (in %s): %v\n%s", filepath.Base(name), strings.Join(args, " "), dir, err, out)
+	}
+	return nil
+}
+
+// renameCRDGroup moves a CRD from group from to group to: its spec.group and
+// its name; the schema is untouched.
+func renameCRDGroup(data []byte, from, to string) ([]byte, error) {
+	var crd map[string]any
+	if err := yaml.Unmarshal(data, &crd); err != nil {
+		return nil, err
+	}
+	meta, _ := crd["metadata"].(map[string]any)
+	spec, _ := crd["spec"].(map[string]any)
+	if meta == nil || spec == nil || spec["group"] != from {
+		return nil, fmt.Errorf("not a CRD of group %s", from)
+	}
+	spec["group"] = to
+	meta["name"] = strings.TrimSuffix(meta["name"].(string), from) + to
+	return yaml.Marshal(crd)
+}
+
+// benchRBAC lets the workload's user do everything to gizmos of both groups.
+var benchRBAC = fmt.Sprintf(`apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: serverload-gizmos
+rules:
+- apiGroups: [%[1]q, %[2]q]
+  resources: [gizmos, gizmos/status]
+  verbs: ["*"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: serverload-gizmos
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: serverload-gizmos}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: Group, name: %[3]q}
+`, gizmoGroup, crdGroup, benchGroup)
+
+// apiService is the generated APIService with its caBundle, behind a Service
+// of type ExternalName for 127.0.0.1 on the server's port (the test overlay
+// of DESIGN.md: loopback endpoints are refused).
+func apiService(port int, caPEM []byte) string {
+	return fmt.Sprintf(`apiVersion: v1
+kind: Service
+metadata: {name: %[1]s, namespace: %[2]s}
+spec: {type: ExternalName, externalName: 127.0.0.1, ports: [{name: https, port: %[3]d, protocol: TCP}]}
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1.%[4]s}
+spec:
+  group: %[4]s
+  version: v1
+  service: {namespace: %[2]s, name: %[1]s, port: %[3]d}
+  caBundle: %[5]s
+  groupPriorityMinimum: 1000
+  versionPriority: 100
+`, gizmoService, gizmoNamespace, port, gizmoGroup, base64.StdEncoding.EncodeToString(caPEM))
+}
+
+// run runs kubectl as kube-apiserver's admin with stdin; it returns stdout.
+func (c *crdBench) run(stdin string, args ...string) (string, error) {
+	cmd := exec.Command(c.kubectl, append([]string{"--kubeconfig=" + c.kas.AdminKubeconfig}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("kubectl %s: %v\n%s%s", strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String(), nil
+}
+
+func (c *crdBench) apply(manifest string) error {
+	_, err := c.run(manifest, "apply", "-f", "-")
+	return err
+}
+
+// makeTargets builds the three paths. Through kube-apiserver the workload
+// authenticates with a client certificate of the bench user; every client,
+// there and direct, is the same HTTP/2 transport.
+func (c *crdBench) makeTargets(descriptionBytes int) error {
+	crdK, genK := gizmoKind(crdGroup, descriptionBytes), gizmoKind(gizmoGroup, descriptionBytes)
+	register(crdK)
+	register(genK)
+
+	user, err := c.kas.ClientCA.Issue(c.kas.Dir, "user-"+benchUser, cluster.CertOptions{CommonName: benchUser, Groups: []string{benchGroup}})
+	if err != nil {
+		return err
+	}
+	cert, err := tls.X509KeyPair(user.CertPEM, user.KeyPEM)
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(c.kas.ServingCA.Cert)
+	userTLS := &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+
+	adminCfg, err := c.kas.AdminConfig()
+	if err != nil {
+		return err
+	}
+	adminHC, err := rest.HTTPClientFor(adminCfg)
+	if err != nil {
+		return err
+	}
+	kasProc := &proc{Name: "kube-apiserver", Pid: c.kas.Process.Pid(), URL: c.kas.URL, HC: adminHC}
+	direct, err := directTarget("direct", c.serverURL, c.cred, genK, c.server.Pid())
+	if err != nil {
+		return err
+	}
+	direct.procs[0].Name, direct.prefix = "apigen", "direct"
+	apigenProc := direct.procs[0]
+	// The SubjectAccessReviews the server sends are the direct path's cost
+	// in kube-apiserver.
+	direct.procs = append(direct.procs, kasProc)
+	c.targets["direct"] = direct
+
+	through := func(name string, k *kind, procs ...*proc) error {
+		newClient := func() (*rest.RESTClient, func(), error) {
+			hc := &http.Client{Transport: newTransport(userTLS)}
+			rc, err := restClient(c.kas.URL, hc, k)
+			return rc, func() { closeIdle(hc) }, err
+		}
+		rc, _, err := newClient()
+		if err != nil {
+			return err
+		}
+		c.targets[name] = &target{name: name, k: k, rc: rc, newClient: newClient, procs: procs, prefix: name}
+		return nil
+	}
+	if err := through("crd", crdK, kasProc); err != nil {
+		return err
+	}
+	return through("aggregated", genK, kasProc, apigenProc)
+}
+
+func memNamespace(side string) string { return "mem-" + side }
+
+// memGrowth is what creating Objects objects through one side added to each
+// process: the live heap (after a forced garbage collection) and the RSS.
+type memGrowth struct {
+	Side    string
+	Objects int
+	Heap    map[string]int64
+	RSS     map[string]int64
+}
+
+// memory creates -mem-objects objects of each store (the CRD's, then the
+// generated server's, through kube-apiserver) in an empty namespace and
+// measures what each process grew by: the live heap after a forced garbage
+// collection, and the RSS.
+func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) {
+	if o.MemObjects <= 0 {
+		return nil, nil
+	}
+	procs := c.targets["aggregated"].procs
+	sample := func() (map[string]int64, map[string]int64, error) {
+		heap, rss := map[string]int64{}, map[string]int64{}
+		for _, p := range procs {
+			// Twice: the first collection's finalizers free more.
+			h, err := liveHeap(ctx, p)
+			if err == nil {
+				h, err = liveHeap(ctx, p)
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", p.Name, err)
+			}
+			m, err := readMemory(p.Pid)
+			if err != nil {
+				return nil, nil, err
+			}
+			heap[p.Name], rss[p.Name] = h, m.RSS
+		}
+		return heap, rss, nil
+	}
+	var out []memGrowth
+	for _, side := range []string{"crd", "aggregated"} {
+		h0, r0, err := sample()
+		if err != nil {
+			return nil, err
+		}
+		if err := ensureObjects(ctx, c.targets[side], memNamespace(side), o.MemObjects, o.Workers); err != nil {
+			return nil, fmt.Errorf("memory, %s: %w", side, err)
+		}
+		time.Sleep(2 * time.Second) // the watch caches catch up
+		h1, r1, err := sample()
+		if err != nil {
+			return nil, err
+		}
+		g := memGrowth{Side: side, Objects: o.MemObjects, Heap: map[string]int64{}, RSS: map[string]int64{}}
+		for name := range h0 {
+			g.Heap[name], g.RSS[name] = h1[name]-h0[name], r1[name]-r0[name]
+		}
+		log.Printf("memory, %d objects through %s: heap %v, RSS %v", o.MemObjects, side, g.Heap, g.RSS)
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// liveHeap is the process's heap in use right after a garbage collection
+// (GET /debug/pprof/heap?gc=1, the runtime.MemStats it prints).
+func liveHeap(ctx context.Context, p *proc) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/debug/pprof/heap?gc=1&debug=1", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := p.HC.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("/debug/pprof/heap: %s", resp.Status)
+	}
+	for line := range strings.Lines(string(body)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "# HeapAlloc = "); ok {
+			return strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("/debug/pprof/heap: no HeapAlloc")
+}
