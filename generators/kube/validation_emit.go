@@ -382,52 +382,60 @@ func (g *validationFile) emitCalls(sw *generator.SnippetWriter, fns []validators
 		if name := cohort[0].Cohort; name != "" {
 			sw.Do("func() { // cohort = $.$\n", strconv.Quote(name))
 		}
-		last := -1
-		for i, fn := range cohort {
-			if fn.Flags.IsSet(validators.ShortCircuit) {
-				last = i
-			}
-		}
-		if last >= 0 {
-			sw.Do("earlyReturn := false\n", nil)
-		}
-		for i, fn := range cohort {
-			shortCircuit, nonError := fn.Flags.IsSet(validators.ShortCircuit), fn.Flags.IsSet(validators.NonError)
-			for _, c := range fn.Comments {
-				sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
-			}
+		g.emitSequence(sw, cohort, func(fn validators.FunctionGen) {
 			call := func() {
 				g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
-				if shortCircuit {
+				if fn.Flags.IsSet(validators.ShortCircuit) {
 					sw.Do(".MarkShortCircuit()", nil)
 				}
 			}
 			if !fn.Conditions.Empty() {
 				call = g.conditional(sw, fn, call)
 			}
-			switch {
-			case shortCircuit:
-				sw.Do("if e := ", nil)
-				call()
-				sw.Do("; len(e) != 0 {\n", nil)
-				if !nonError {
-					sw.Do("errs = append(errs, e...)\n", nil)
-				}
-				sw.Do("earlyReturn = true\n}\n", nil)
-				if i == last {
-					sw.Do("if earlyReturn {\nreturn // do not proceed\n}\n", nil)
-				}
-			case nonError:
-				call()
-				sw.Do("\n", nil)
-			default:
-				sw.Do("if e := ", nil)
-				call()
-				sw.Do("; len(e) != 0 {\nerrs = append(errs, e...)\n}\n", nil)
-			}
-		}
+			call()
+		}, "return // do not proceed")
 		if cohort[0].Cohort != "" {
 			sw.Do("}()\n", nil)
+		}
+	}
+}
+
+// emitSequence writes calls of validation functions in order, adding their errors to errs: a
+// short-circuiting call that fails ends the checks after the last such call (with ret), a
+// non-error call only runs.
+func (g *validationFile) emitSequence(sw *generator.SnippetWriter, fns []validators.FunctionGen, call func(validators.FunctionGen), ret string) {
+	last := -1
+	for i, fn := range fns {
+		if fn.Flags.IsSet(validators.ShortCircuit) {
+			last = i
+		}
+	}
+	if last >= 0 {
+		sw.Do("earlyReturn := false\n", nil)
+	}
+	for i, fn := range fns {
+		for _, c := range fn.Comments {
+			sw.Do("// "+strings.ReplaceAll(c, "$", "$$")+"\n", nil)
+		}
+		switch {
+		case fn.Flags.IsSet(validators.ShortCircuit):
+			sw.Do("if e := ", nil)
+			call(fn)
+			sw.Do("; len(e) != 0 {\n", nil)
+			if !fn.Flags.IsSet(validators.NonError) {
+				sw.Do("errs = append(errs, e...)\n", nil)
+			}
+			sw.Do("earlyReturn = true\n}\n", nil)
+			if i == last {
+				sw.Do("if earlyReturn {\n"+ret+"\n}\n", nil)
+			}
+		case fn.Flags.IsSet(validators.NonError):
+			call(fn)
+			sw.Do("\n", nil)
+		default:
+			sw.Do("if e := ", nil)
+			call(fn)
+			sw.Do("; len(e) != 0 {\nerrs = append(errs, e...)\n}\n", nil)
 		}
 	}
 }
@@ -589,38 +597,9 @@ func (g *validationFile) literal(sw *generator.SnippetWriter, value any, newline
 	case validators.MultiWrapperFunction:
 		validatorFunc(v.ObjType, func() {
 			sw.Do("errs := $.|raw${}\n", fieldErrorList)
-			last := -1
-			for i, fn := range v.Functions {
-				if fn.Flags.IsSet(validators.ShortCircuit) {
-					last = i
-				}
-			}
-			if last >= 0 {
-				sw.Do("earlyReturn := false\n", nil)
-			}
-			for i, fn := range v.Functions {
-				nonError := fn.Flags.IsSet(validators.NonError)
-				switch {
-				case fn.Flags.IsSet(validators.ShortCircuit):
-					sw.Do("if e := ", nil)
-					g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
-					sw.Do("; len(e) != 0 {\n", nil)
-					if !nonError {
-						sw.Do("errs = append(errs, e...)\n", nil)
-					}
-					sw.Do("earlyReturn = true\n}\n", nil)
-					if i == last {
-						sw.Do("if earlyReturn {\nreturn errs\n}\n", nil)
-					}
-				case nonError:
-					g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
-					sw.Do("\n", nil)
-				default:
-					sw.Do("errs = append(errs, ", nil)
-					g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
-					sw.Do("...)\n", nil)
-				}
-			}
+			g.emitSequence(sw, v.Functions, func(fn validators.FunctionGen) {
+				g.emitCall(sw, fn, "ctx", "op", "fldPath", "obj", "oldObj")
+			}, "return errs")
 			sw.Do("return errs\n", nil)
 		})
 	case validators.FunctionLiteral:
