@@ -156,8 +156,9 @@ type missingFunction struct {
 }
 
 // servedSubresources are the subresource paths a kind's rules are registered for: the kind
-// itself, and the status and scale subresources, which write the same object (kube-apiserver's
-// built-in types list theirs with +k8s:supportsSubresource; a kind here has the ones it serves).
+// itself and every subresource it serves (status, scale, and the custom ones, whose storage may
+// write the object through the kind's strategies). kube-apiserver's built-in types list theirs
+// with +k8s:supportsSubresource; a kind here has the ones it serves.
 func servedSubresources(r *model.Resource) []string {
 	paths := []string{"/"}
 	if r.Subresources.Status {
@@ -166,7 +167,11 @@ func servedSubresources(r *model.Resource) []string {
 	if r.Subresources.Scale != nil {
 		paths = append(paths, "/scale")
 	}
-	return paths
+	for _, c := range r.Subresources.Custom {
+		paths = append(paths, "/"+c.Name)
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths)
 }
 
 func validationNameSystems() namer.NameSystems {
