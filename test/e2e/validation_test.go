@@ -492,6 +492,11 @@ type corpusResource struct {
 var corpusResources = map[schema.GroupKind]corpusResource{
 	{Group: checksGroup, Kind: "Widget"}: {resource: "widgets", namespaced: true},
 	{Group: checksGroup, Kind: "Gauge"}:  {resource: "gauges", namespaced: false},
+	// resource.k8s.io/v1's, for TestDeclarativeValidationDiff. kube-apiserver's
+	// ResourceClaim strategy, alone of the group's, does not set metadata.generation.
+	{Group: draGroup, Kind: "DeviceClass"}:   {resource: "deviceclasses", namespaced: false},
+	{Group: draGroup, Kind: "ResourceClaim"}: {resource: "resourceclaims", namespaced: true, noGeneration: true},
+	{Group: draGroup, Kind: "ResourceSlice"}: {resource: "resourceslices", namespaced: false},
 }
 
 // groupName is the case's group: checks.example.com unless it names another.
