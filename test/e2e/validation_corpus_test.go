@@ -7,13 +7,18 @@ package e2e
 type validationCase struct {
 	name    string
 	markers []string // the markers (or behaviour) the case is about
-	kind    string   // Widget or Gauge
+	group   string   // the API group; checks.example.com when empty
+	kind    string   // Widget or Gauge in checks.example.com, a kind of corpusResources in another group
 	version string   // of the create; v1 when empty
 	meta    string   // JSON of the object's metadata besides name and namespace
 	content string   // JSON without apiVersion, kind and metadata
 	patches []validationPatch
 	strict  bool // the create asks for strict field validation (kubectl's default)
-	want    []string
+	// stored: the object (content) is not created through the API but written into each
+	// server's storage beforehand (storeObjects), past validation, so that it may break a
+	// rule: the requests are the patches, which ratcheting must judge.
+	stored bool
+	want   []string
 	// wantCode is the HTTP status of a refusal that is not a 422.
 	wantCode int
 
