@@ -26,14 +26,15 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-// declarativeOnly are the +k8s: tags controller-tools maps into a schema that stay out of it:
-// declarative validation (kube.Validation) runs them as kube-apiserver does for a built-in
-// type, and the schema's form differs. +k8s:immutable becomes a CEL transition rule there
-// (self == oldSelf), which lets a field left empty at create be set later; kube-apiserver
-// refuses that, and a CEL rule also makes every refused write report "some validation rules
-// were not checked". The other tags keep their schema form for the served OpenAPI; the server
-// reports a cause both find once.
-var declarativeOnly = map[string]bool{"k8s:immutable": true}
+// declarativeOnly says which of the markers controller-tools maps into a schema stay out of it:
+// its +k8s: tags (required, optional, minimum, maximum, maxItems, enum, listType, listMapKey,
+// immutable). Declarative validation (kube.Validation) runs them as kube-apiserver runs a
+// built-in type's, and the schema's forms differ: a list-set's items cannot be correlated for
+// ratcheting there, so an unchanged item broke an update the rules let through; +k8s:immutable
+// became a CEL transition rule (self == oldSelf), which lets a field left empty at create be set
+// later. kube-apiserver does not publish them in a built-in type's OpenAPI either (openapi-gen
+// reads +optional, +listType, ...).
+func declarativeOnly(name string) bool { return strings.HasPrefix(name, "k8s:") }
 
 // Build computes the schema of every served kind of the project and stores it in the model
 // (Resource.Schema, one per version). It reads the run's one load: controller-tools parses
@@ -59,7 +60,7 @@ func Build(load *loader.Result, p *model.Project) error {
 	}
 	registry := &ctmarkers.Registry{}
 	for _, def := range crdmarkers.AllDefinitions {
-		if declarativeOnly[def.Name] {
+		if declarativeOnly(def.Name) {
 			continue
 		}
 		if err := def.Register(registry); err != nil {

@@ -32,8 +32,7 @@ const draGroup = "resource.k8s.io"
 // answers instead.
 //
 // Objects that break a rule are also written straight into both servers' etcd and then
-// updated, for ratcheting. A listed difference whose reason starts with APIGEN BUG is a bug
-// of the generated server, kept visible here until it is fixed.
+// updated, for ratcheting.
 //
 // resource.k8s.io is chosen because kube-apiserver serves it by default and most of its
 // hand-written validation has moved to declarative rules: kube-apiserver marks those errors
@@ -169,12 +168,6 @@ func draProject(t *testing.T, tc *toolchain, work string) string {
 			writeFile(t, filepath.Join(dst, name), readFile(t, f))
 		}
 	}
-	// Workaround for an apigen bug: zz_generated.validations.go registers with the package's
-	// localSchemeBuilder, which k8s.io/api's register.go does not declare (only SchemeBuilder),
-	// so the unchanged copy does not compile. Declared here the way k8s.io/kubernetes'
-	// register.go files declare it.
-	register := filepath.Join(dst, "register.go")
-	writeFile(t, register, readFile(t, register)+"\nvar localSchemeBuilder = &SchemeBuilder\n")
 	mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv}, tc.apigen, "generate"))
 	return proj
 }
@@ -186,8 +179,6 @@ const (
 	diffDefaulting  = "kube-apiserver's hand-written defaulting (pkg/apis/resource/v1/defaults.go) sets it; the types have no +default for it, so the generated server keeps it empty"
 	// kube-apiserver's migration rule (k8s.io/apimachinery validate.FilterCoveredHandwrittenErrors).
 	diffHandWrittenNoRatcheting = "kube-apiserver's hand-written validation checks this field too, without ratcheting, and drops its own error (marked covered by declarative) only where an enforced beta declarative error matches it; the rule ratchets the unchanged value, so no declarative error matches and the hand-written one refuses the update; the generated server runs only the rules, which ratchet"
-	// An apigen bug, not a difference by design: see the report of issue 24's proof.
-	bugSchemaSetNotRatcheted = "APIGEN BUG: the generated server also enforces the enum through the CRD-style schema (controller-tools maps +k8s:enum into it), whose ratcheting cannot correlate the items of a listType=set list (k8s.io/apiserver pkg/cel/common: sets are not correlatable), so the unchanged invalid item [0] is refused; the declarative rule ratchets it by value (validate.EachValSliceVal), as kube-apiserver, which has no schema validation for built-in types, does; reportedOnce drops a schema cause only when a rule reports the same one"
 	// A device's status names the device by driver, pool, device and shareID, and an
 	// allocated device with that shareID would break the same rule in the allocation.
 	diffDeviceNotAllocated = "kube-apiserver's hand-written validation refuses a device status that names no allocated device (\"must be an allocated device in the claim\"); the allocation cannot hold the same invalid shareID, which its own +k8s:format=k8s-uuid refuses, so the rule cannot be broken alone"
@@ -331,10 +322,8 @@ var declarativeCorpus = func() []validationCase {
 		// A stable rule with no hand-written counterpart: kube-apiserver keeps a field of a
 		// disabled gate that the stored object already uses, and ratchets like the generated server.
 		{name: "stored slice ratchets an unchanged invalid item", markers: markers("ratcheting", "enum"), kind: "ResourceSlice", stored: true, content: slice(`"devices":[{"name":"dev-0"}],"skipNodeOperations":["Never"]`), patches: patches(mainPatch(`{"metadata":{"labels":{"a":"b"}}}`))},
-		{name: "stored slice refuses a new invalid item", markers: markers("ratcheting", "enum"), kind: "ResourceSlice", stored: true, content: slice(`"devices":[{"name":"dev-0"}],"skipNodeOperations":["Never"]`), patches: patches(mainPatch(`{"spec":{"skipNodeOperations":["Never","Sometimes"]}}`)), want: fields("spec.skipNodeOperations[1]"),
-			differs: bugSchemaSetNotRatcheted, typedCode: 422, typedWant: fields("spec.skipNodeOperations[0]", "spec.skipNodeOperations[1]")},
-		{name: "stored slice ratchets an unchanged item of a changed set", markers: markers("ratcheting", "enum"), kind: "ResourceSlice", stored: true, content: slice(`"devices":[{"name":"dev-0"}],"skipNodeOperations":["Never"]`), patches: patches(mainPatch(`{"spec":{"skipNodeOperations":["Never","*"]}}`)),
-			differs: bugSchemaSetNotRatcheted, typedCode: 422, typedWant: fields("spec.skipNodeOperations[0]")},
+		{name: "stored slice refuses a new invalid item", markers: markers("ratcheting", "enum"), kind: "ResourceSlice", stored: true, content: slice(`"devices":[{"name":"dev-0"}],"skipNodeOperations":["Never"]`), patches: patches(mainPatch(`{"spec":{"skipNodeOperations":["Never","Sometimes"]}}`)), want: fields("spec.skipNodeOperations[1]")},
+		{name: "stored slice ratchets an unchanged item of a changed set", markers: markers("ratcheting", "enum"), kind: "ResourceSlice", stored: true, content: slice(`"devices":[{"name":"dev-0"}],"skipNodeOperations":["Never"]`), patches: patches(mainPatch(`{"spec":{"skipNodeOperations":["Never","*"]}}`))},
 
 		{name: "slice valid", kind: "ResourceSlice", content: slice(`"devices":[{"name":"dev-0","attributes":{"model":{"string":"a"}}}]`)},
 		{name: "slice attribute union two members", markers: markers("unionMember"), kind: "ResourceSlice", content: slice(`"devices":[{"name":"dev-0","attributes":{"model":{"string":"a","int":1}}}]`), want: fields("spec.devices[0].attributes[model]")},
