@@ -102,7 +102,7 @@ func main() {
 	flag.IntVar(&o.Applies, "applies", 2000, "server-side applies per round (0: none)")
 	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
-	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
+	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
 	flag.IntVar(&o.MemObjects, "mem-objects", 5000, "with -crd: objects created through each store to measure the memory it adds (0: none)")
 	flag.IntVar(&o.ListSmall, "list-small", 1000, "objects in the small list")
 	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
@@ -120,6 +120,9 @@ func main() {
 		o.config = config{Workers: 4, Creates: 40, Gets: 40, Updates: 40, Patches: 40, Applies: 40, ListSmall: 30, ListLarge: 100,
 			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
 			DescriptionBytes: o.DescriptionBytes, MemObjects: 200}
+	}
+	if o.dv && o.crd {
+		log.Fatal("-dv and -crd are two different comparisons: choose one")
 	}
 	if o.dv {
 		// Lists and watches do not validate; the list namespaces only feed
