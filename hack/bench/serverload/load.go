@@ -767,8 +767,10 @@ func waitAdmits(ctx context.Context, t *target, round int) error {
 		if err == nil || apierrors.IsAlreadyExists(err) {
 			break
 		}
-		// Only "not ready yet" is worth waiting for (BanFlunder answers 403).
-		retry := apierrors.IsForbidden(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsTooManyRequests(err)
+		// Only "not ready yet" is worth waiting for (BanFlunder answers 403;
+		// a server whose request-header authenticator has not yet read
+		// kube-apiserver's front-proxy CA answers 401).
+		retry := apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsTooManyRequests(err)
 		if !retry || time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Errorf("warm-up create: %w", err)
 		}
