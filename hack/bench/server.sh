@@ -22,6 +22,10 @@
 # hack/bench/server.sh ROUNDS -crd (= make bench-crd) is the CRD comparison of issue 26 instead:
 # testdata/gizmo's kind as a CRD in kube-apiserver, through an APIService to the server apigen
 # generates from the same types, and to that server directly, on one etcd and one kube-apiserver.
+#
+# hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
+# kind's rules as +k8s: tags and as kubebuilder markers (testdata/dv), two generated servers
+# reached directly, create, get, update, patch and apply.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -33,6 +37,9 @@ tools=(etcd kube-apiserver sample-apiserver)
 for a in "$@"; do
 	if [[ $a == -crd || $a == --crd ]]; then
 		tools=(etcd kube-apiserver controller-gen kubectl)
+	fi
+	if [[ $a == -dv || $a == --dv ]]; then
+		tools=(etcd kube-apiserver)
 	fi
 done
 for tool in "${tools[@]}"; do

@@ -283,25 +283,16 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 // makes the CRD of the same types with controller-gen. It returns the
 // project, the server binary and the CRD's file.
 func gizmoProject(root, dir, controllerGen string) (proj, bin, crd string, err error) {
-	apigen := filepath.Join(dir, "apigen")
-	if err := command(root, nil, "go", "build", "-o", apigen, "./cmd/apigen"); err != nil {
+	apigen, err := buildApigen(root, dir)
+	if err != nil {
 		return "", "", "", err
 	}
 	proj = filepath.Join(dir, "gizmo")
-	if err := os.MkdirAll(proj, 0o755); err != nil {
-		return "", "", "", err
-	}
-	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
-	if err := command(proj, env, apigen, "init", "--repo", "example.com/gizmo", "--domain", "example.com"); err != nil {
-		return "", "", "", err
-	}
-	if err := copyProject(filepath.Join(root, "hack", "bench", "serverload", "testdata", "gizmo"), proj); err != nil {
-		return "", "", "", err
-	}
-	if err := command(proj, env, apigen, "generate"); err != nil {
+	if err := generateProject(apigen, filepath.Join(root, "hack", "bench", "serverload", "testdata", "gizmo"), proj); err != nil {
 		return "", "", "", err
 	}
 	crds := filepath.Join(dir, "crds")
+	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
 	if err := command(proj, env, controllerGen, "crd", "paths=./pkg/apis/...", "output:crd:dir="+crds); err != nil {
 		return "", "", "", err
 	}
@@ -310,6 +301,28 @@ func gizmoProject(root, dir, controllerGen string) (proj, bin, crd string, err e
 		return "", "", "", err
 	}
 	return proj, bin, filepath.Join(crds, gizmoGroup+"_gizmos.yaml"), nil
+}
+
+// buildApigen builds apigen from root into dir.
+func buildApigen(root, dir string) (string, error) {
+	apigen := filepath.Join(dir, "apigen")
+	return apigen, command(root, nil, "go", "build", "-o", apigen, "./cmd/apigen")
+}
+
+// generateProject makes an apigen project named gizmo in proj of the API
+// packages under src (apigen init, a copy of src, apigen generate).
+func generateProject(apigen, src, proj string) error {
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		return err
+	}
+	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	if err := command(proj, env, apigen, "init", "--repo", "example.com/gizmo", "--domain", "example.com"); err != nil {
+		return err
+	}
+	if err := copyProject(src, proj); err != nil {
+		return err
+	}
+	return command(proj, env, apigen, "generate")
 }
 
 func command(dir string, env []string, name string, args ...string) error {

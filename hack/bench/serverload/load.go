@@ -268,6 +268,9 @@ func (t *target) cpu() map[string]time.Duration {
 
 // config is the workload's size.
 type config struct {
+	// WritesOnly runs only create, get, update, patch and apply (the -dv
+	// comparison: what validation costs), no lists and no watches.
+	WritesOnly  bool
 	Workers     int
 	Creates     int
 	Gets        int
@@ -346,6 +349,9 @@ func operations(c config) []operation {
 	}
 	if c.Applies != 0 {
 		ops = append(ops, operation{Name: "apply", run: (*session).apply})
+	}
+	if c.WritesOnly {
+		return ops
 	}
 	for _, l := range []struct{ objects, n int }{{c.ListSmall, c.ListSmallN}, {c.ListLarge, c.ListLargeN}} {
 		ops = append(ops, operation{Name: fmt.Sprintf("list %d", l.objects), run: func(s *session, ctx context.Context) (*phaseResult, error) {
@@ -761,8 +767,10 @@ func waitAdmits(ctx context.Context, t *target, round int) error {
 		if err == nil || apierrors.IsAlreadyExists(err) {
 			break
 		}
-		// Only "not ready yet" is worth waiting for (BanFlunder answers 403).
-		retry := apierrors.IsForbidden(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsTooManyRequests(err)
+		// Only "not ready yet" is worth waiting for (BanFlunder answers 403;
+		// a server whose request-header authenticator has not yet read
+		// kube-apiserver's front-proxy CA answers 401).
+		retry := apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsTooManyRequests(err)
 		if !retry || time.Now().After(deadline) || ctx.Err() != nil {
 			return fmt.Errorf("warm-up create: %w", err)
 		}

@@ -17,6 +17,10 @@
 // RSS. Ratios are medians of the per-round pairs. It also times the generated
 // server's local mode (embedded etcd) from exec to /readyz.
 //
+// With -dv it is the declarative validation comparison (dv.go): one kind's
+// rules as +k8s: tags against the same rules as kubebuilder markers, two
+// generated servers reached directly, create, get and the updates only.
+//
 // With -crd it is the CRD comparison of issue 26 instead (crd.go): one held-out
 // kind (testdata/gizmo) as a CRD in kube-apiserver, through kube-apiserver's
 // aggregation proxy to the server apigen generates from the same types, and
@@ -25,6 +29,7 @@
 //	go run ./hack/bench/serverload -rounds 6          (what make bench-server runs)
 //	go run ./hack/bench/serverload -smoke             (tiny counts, one round: does it work)
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
+//	go run ./hack/bench/serverload -dv -rounds 6      (what make bench-dv runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
@@ -62,7 +67,7 @@ import (
 type options struct {
 	root, wardle, out string
 	keep, smoke       bool
-	crd               bool
+	crd, dv           bool
 	rounds            int
 	startupRuns       int
 	only              string
@@ -95,8 +100,9 @@ func main() {
 	flag.IntVar(&o.Updates, "updates", 2000, "updates per round")
 	flag.IntVar(&o.Patches, "patches", 2000, "JSON merge patches per round (0: none)")
 	flag.IntVar(&o.Applies, "applies", 2000, "server-side applies per round (0: none)")
+	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
-	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
+	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
 	flag.IntVar(&o.MemObjects, "mem-objects", 5000, "with -crd: objects created through each store to measure the memory it adds (0: none)")
 	flag.IntVar(&o.ListSmall, "list-small", 1000, "objects in the small list")
 	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
@@ -114,6 +120,16 @@ func main() {
 		o.config = config{Workers: 4, Creates: 40, Gets: 40, Updates: 40, Patches: 40, Applies: 40, ListSmall: 30, ListLarge: 100,
 			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
 			DescriptionBytes: o.DescriptionBytes, MemObjects: 200}
+	}
+	if o.dv && o.crd {
+		log.Fatal("-dv and -crd are two different comparisons: choose one")
+	}
+	if o.dv {
+		// Lists and watches do not validate; the list namespaces only feed
+		// the warm-up's gets.
+		o.WritesOnly = true
+		o.ListSmall = min(o.ListSmall, 200)
+		o.ListLarge = o.ListSmall
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -162,23 +178,31 @@ func run(ctx context.Context, o *options) error {
 	}
 	b := &bench{dir: dir}
 
-	log.Printf("building etcd, kube-apiserver, sample-apiserver (hack/tools/build.sh) and %s ...", o.wardle)
+	log.Printf("building etcd and kube-apiserver (hack/tools/build.sh) ...")
 	bins, err := cluster.Build(root)
 	if err != nil {
 		return err
 	}
-	// -only apigen needs no sample-apiserver (nor its build).
-	sampleBin := ""
-	if o.only != "apigen" {
-		if sampleBin, err = buildTool(root, "sample-apiserver"); err != nil {
+	var servers []server
+	wardleBin := ""
+	if o.dv {
+		if servers, err = dvServers(root, dir, o.DescriptionBytes); err != nil {
 			return err
 		}
+	} else {
+		// -only apigen needs no sample-apiserver (nor its build).
+		sampleBin := ""
+		if o.only != "apigen" {
+			log.Printf("building sample-apiserver (hack/tools/build.sh) and %s ...", o.wardle)
+			if sampleBin, err = buildTool(root, "sample-apiserver"); err != nil {
+				return err
+			}
+		}
+		if wardleBin, err = buildWardle(o.wardle, dir); err != nil {
+			return err
+		}
+		servers = []server{{Name: "apigen", Bin: wardleBin}, {Name: "sample-apiserver", Bin: sampleBin}}
 	}
-	wardleBin, err := buildWardle(o.wardle, dir)
-	if err != nil {
-		return err
-	}
-	servers := []server{{"apigen", wardleBin}, {"sample-apiserver", sampleBin}}
 	if o.only != "" {
 		var keep []server
 		for _, s := range servers {
@@ -187,14 +211,14 @@ func run(ctx context.Context, o *options) error {
 			}
 		}
 		if len(keep) == 0 {
-			return fmt.Errorf("-only %q: want apigen or sample-apiserver", o.only)
+			return fmt.Errorf("-only %q: want one of %v", o.only, names(servers))
 		}
 		servers = keep
 	}
 
 	// Local mode first, while nothing else of ours runs.
 	var local []localRun
-	if o.pprofDir == "" {
+	if o.pprofDir == "" && wardleBin != "" {
 		for i := range o.startupRuns {
 			d := filepath.Join(dir, fmt.Sprintf("local-%d", i))
 			if err := os.MkdirAll(d, 0o700); err != nil {

@@ -108,6 +108,8 @@ func copyProject(src, dst string) error {
 type server struct {
 	Name string
 	Bin  string
+	// Kind is what the workload drives (nil: flunderKind).
+	Kind *kind
 }
 
 // running is a server process in cluster mode.
@@ -145,7 +147,11 @@ func (b *bench) start(ctx context.Context, s server, logName string) (*running, 
 	if err != nil {
 		return nil, err
 	}
-	t, err := directTarget(s.Name, url, b.cred, flunderKind, p.Pid())
+	k := s.Kind
+	if k == nil {
+		k = flunderKind
+	}
+	t, err := directTarget(s.Name, url, b.cred, k, p.Pid())
 	if err != nil {
 		p.Stop(10 * time.Second)
 		return nil, err
