@@ -1,5 +1,7 @@
-// Package kube runs the Kubernetes-standard generators (deepcopy-gen, openapi-gen) in
-// process, over the one load every generator shares, and captures their files in memory.
+// Package kube runs the Kubernetes-standard generators (deepcopy-gen, defaulter-gen,
+// conversion-gen, openapi-gen, the client generators, and validation-gen's validators under a
+// walk of its own: validation.go) in process, over the one load every generator shares, and
+// captures their files in memory.
 //
 // Each upstream generator runs on a shallow copy of the load's gengo context with its own
 // inputs, canonical order and file types (an upstream generator given every package of the
