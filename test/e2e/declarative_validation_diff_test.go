@@ -41,24 +41,11 @@ const draGroup = "resource.k8s.io"
 // see diffHandWrittenNoRatcheting).
 func TestDeclarativeValidationDiff(t *testing.T) {
 	tc := tools(t)
-	bins, err := controlPlane()
-	if err != nil {
-		t.Fatal(err)
-	}
 	work := t.TempDir()
 	proj := draProject(t, tc, work)
 
 	start := time.Now()
-	etcd, err := cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(etcd.Stop)
-	kas, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), etcd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kas.Stop)
+	etcd, kas := startControlPlane(t, work)
 	t.Logf("etcd and kube-apiserver ready in %s", time.Since(start).Round(time.Millisecond))
 
 	bin := filepath.Join(work, "apiserver")

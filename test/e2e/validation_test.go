@@ -36,10 +36,6 @@ const checksGroup = "checks.example.com"
 // Then kubectl checks the generation and server-side apply behaviour of both kinds.
 func TestValidationDiff(t *testing.T) {
 	tc := tools(t)
-	bins, err := controlPlane()
-	if err != nil {
-		t.Fatal(err)
-	}
 	mustSucceed(t, runCmd(cmdOpts{Dir: tc.root, Timeout: buildTimeout}, filepath.Join(tc.root, "hack", "tools", "build.sh"), "controller-gen"))
 	work := t.TempDir()
 	proj := validationProject(t, tc, work)
@@ -49,16 +45,7 @@ func TestValidationDiff(t *testing.T) {
 	mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout},
 		filepath.Join(tc.root, "bin", "controller-gen"), "crd", "paths=./pkg/apis/...", "output:crd:dir="+crds))
 	start := time.Now()
-	etcd, err := cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(etcd.Stop)
-	kas, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), etcd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kas.Stop)
+	_, kas := startControlPlane(t, work)
 	crdKubectl := &kubectl{bin: tc.kubectl, kubeconfig: kas.AdminKubeconfig, cacheDir: filepath.Join(work, "kube-cache-crd")}
 	crdKubectl.ok(t, "apply", "-f", crds)
 	crdKubectl.ok(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/widgets."+checksGroup, "crd/gauges."+checksGroup)
@@ -124,6 +111,27 @@ spec:
 			t.Errorf("kube-apiserver refused the CRD %s, but not with %q:\n%s", c.name, c.want, r)
 		}
 	}
+}
+
+// startControlPlane starts etcd and kube-apiserver (built once per run by controlPlane) in
+// work, both stopped when the test ends.
+func startControlPlane(t *testing.T, work string) (*cluster.Etcd, *cluster.KubeAPIServer) {
+	t.Helper()
+	bins, err := controlPlane()
+	if err != nil {
+		t.Fatal(err)
+	}
+	etcd, err := cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(etcd.Stop)
+	kas, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), etcd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kas.Stop)
+	return etcd, kas
 }
 
 // validationProject is a new project with test/e2e/testdata/validation's API, in v1 (the
