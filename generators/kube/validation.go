@@ -174,11 +174,12 @@ func servedSubresources(r *model.Resource) []string {
 	return slices.Compact(paths)
 }
 
+// validationNameSystems are the walk's: public orders the types, raw names them in the code
+// (each file's own raw namer tracks its imports).
 func validationNameSystems() namer.NameSystems {
 	return namer.NameSystems{
-		"public":  namer.NewPublicNamer(1),
-		"raw":     namer.NewRawNamer("", nil),
-		"private": namer.NewPrivateNamer(0),
+		"public": namer.NewPublicNamer(1),
+		"raw":    namer.NewRawNamer("", nil),
 	}
 }
 
