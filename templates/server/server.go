@@ -165,6 +165,9 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if customize != nil {
 		customize(config)
 	}
+	if o.trustFrontProxy && !o.localMode {
+		trustFrontProxy(&config.Config)
+	}
 	config.BuildHandlerChainFunc = apis.Deprecations.handlerChain(config.BuildHandlerChainFunc)
 
 	s, err := config.Complete().New(apis.Name+"-apiserver", genericapiserver.NewEmptyDelegate())

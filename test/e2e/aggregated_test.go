@@ -87,6 +87,7 @@ func TestAggregated(t *testing.T) {
 	t.Run("admission: policies, namespaces and the project's own plugin", func(t *testing.T) { a.checkAdmission(t) })
 	t.Run("request headers are trusted only from the front proxy", func(t *testing.T) { a.checkForgedHeaders(t) })
 	t.Run("a Prometheus ServiceAccount scrapes /metrics with the generated ClusterRole", func(t *testing.T) { a.checkMetricsScrape(t) })
+	t.Run("kube-apiserver's authorization of a proxied request is not asked again", func(t *testing.T) { a.checkProxiedNotReviewed(t) })
 	t.Run("the monitoring component parses and names only exported metrics", func(t *testing.T) { a.checkMonitoring(t) })
 	// Before the failover kills one: neither replica was refused anything
 	// by kube-apiserver, so the generated RBAC covers what the server reads.

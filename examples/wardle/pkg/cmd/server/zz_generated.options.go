@@ -155,6 +155,8 @@ type options struct {
 
 	// cluster is --cluster: cluster mode without etcd or kubeconfig flags.
 	cluster bool
+	// trustFrontProxy is --authorization-trust-front-proxy (proxyauthz.go).
+	trustFrontProxy bool
 
 	// Local mode only.
 	dataDir        string
@@ -171,10 +173,11 @@ func newOptions(apis APIs) *options {
 			"/registry/"+apis.Name,
 			storageCodec(apis),
 		),
-		dataDir:        defaultDataDir,
-		kubeconfigPath: defaultKubeconfig,
-		admission:      &admissionPlugins{plugins: apis.Admission},
-		datastore:      newDatastoreOptions(apis.Name),
+		dataDir:         defaultDataDir,
+		kubeconfigPath:  defaultKubeconfig,
+		admission:       &admissionPlugins{plugins: apis.Admission},
+		datastore:       newDatastoreOptions(apis.Name),
+		trustFrontProxy: true,
 	}
 	o.admission.register(o.recommended)
 	// Lets discovery report each resource's storage version hash, from the
@@ -206,6 +209,12 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	ro.SecureServing.AddFlags(fss.FlagSet("secure serving"))
 	ro.Authentication.AddFlags(fss.FlagSet("authentication"))
 	ro.Authorization.AddFlags(fss.FlagSet("authorization"))
+	fss.FlagSet("authorization").BoolVar(&o.trustFrontProxy, "authorization-trust-front-proxy", o.trustFrontProxy,
+		"Cluster mode: a request kube-apiserver proxied (it carries the front proxy's client certificate, "+
+			"see --requestheader-client-ca-file) was authorized by kube-apiserver before it was proxied, "+
+			"so its own user, verb and object are not sent back in a SubjectAccessReview. "+
+			"Every other check and every direct request still is. The front proxy's certificate "+
+			"already chooses any user and group, system:masters included; false reviews proxied requests too.")
 	ro.Audit.AddFlags(fss.FlagSet("audit"))
 	ro.Features.AddFlags(fss.FlagSet("features"))
 	ro.CoreAPI.AddFlags(fss.FlagSet("core API"))
