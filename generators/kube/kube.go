@@ -60,6 +60,9 @@ type upstream struct {
 	ignoredFileTypes []string
 	// targets is the upstream GetTargets-style function.
 	targets func(*generator.Context) []generator.Target
+	// universe, if set, narrows the universe the run sees (a new map; the load's is
+	// never changed). It must keep every package the run reads.
+	universe func(u types.Universe, inputs []string) types.Universe
 }
 
 // run executes u over the load in ctx and adds the files it produced to out, in path order.
@@ -69,6 +72,9 @@ func run(ctx *engine.Context, out *engine.Output, u upstream) error {
 	c := *ctx.Load.Context // pitfall 1: one context per load, a shallow copy per generator
 	c.Namers = maps.Clone(u.nameSystems)
 	c.Inputs = slices.Clone(u.inputs)
+	if u.universe != nil {
+		c.Universe = u.universe(c.Universe, u.inputs)
+	}
 	c.Order = order(c.Universe, u.inputs, u.nameSystems[u.defaultNameSystem])
 	c.FileTypes = map[string]generator.FileType{generator.GoFileType: files}
 

@@ -11,6 +11,7 @@ import (
 	oacommon "k8s.io/kube-openapi/pkg/common"
 	oagen "k8s.io/kube-openapi/pkg/generators"
 
+	"k8s.io/gengo/v2"
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
@@ -51,11 +52,14 @@ const (
 // server's namer expects for types without an OpenAPIModelName method.
 func OpenAPI() engine.Generator { return openAPI{} }
 
-type openAPI struct{}
+type openAPI struct {
+	// wholeUniverse gives openapi-gen the whole load, as its own main would (a test compares).
+	wholeUniverse bool
+}
 
 func (openAPI) Name() string { return "openapi" }
 
-func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
+func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	pkgs, dirs, err := versionPackages(ctx)
 	if err != nil {
 		return err
@@ -116,7 +120,56 @@ func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 		targets: func(c *generator.Context) []generator.Target {
 			return oagen.GetOpenAPITargets(c, args, nil)
 		},
+		universe: o.universe(),
 	})
+}
+
+// universe narrows the definitions run's universe to what openapi-gen reads (enumUniverse),
+// unless the generator was made to see the whole load.
+func (o openAPI) universe() func(types.Universe, []string) types.Universe {
+	if o.wholeUniverse {
+		return nil
+	}
+	return enumUniverse
+}
+
+// enumUniverse is the part of u openapi-gen's definitions read: the inputs (every type a
+// definition refers to is in one, see openAPIInputs), the builtins, and every package that
+// declares an +enum type or a value of one, which is where openapi-gen looks for enums. It
+// scans the universe for them once per type it writes (kube-openapi's newOpenAPITypeWriter
+// calls parseEnums, which parses the comment tags of every string type), so every definition
+// paid for every package of the load: the dependencies' hundreds. isEnum is openapi-gen's
+// test (isEnumType), so the scan over this part finds the same enums with the same values.
+func enumUniverse(u types.Universe, inputs []string) types.Universe {
+	stringType := u.Type(types.Name{Name: "string"})
+	isEnum := func(t *types.Type) bool {
+		return t.Kind == types.Alias && t.Underlying == stringType &&
+			gengo.ExtractCommentTags("+", t.CommentLines)["enum"] != nil
+	}
+	keep := types.Universe{"": u[""]}
+	for _, p := range inputs {
+		if pkg, ok := u[p]; ok {
+			keep[p] = pkg
+		}
+	}
+	enums := map[*types.Type]bool{}
+	for path, pkg := range u {
+		for _, t := range pkg.Types {
+			if isEnum(t) {
+				enums[t] = true
+				keep[path] = pkg
+			}
+		}
+	}
+	for path, pkg := range u {
+		for _, c := range pkg.Constants {
+			if enums[c.Underlying] {
+				keep[path] = pkg
+				break
+			}
+		}
+	}
+	return keep
 }
 
 // openAPIInputs returns the packages openapi-gen needs as inputs so that every definition it
