@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -136,6 +137,8 @@ type options struct {
 	cluster bool
 	// trustFrontProxy is --authorization-trust-front-proxy (proxyauthz.go).
 	trustFrontProxy bool
+	// watchTermination is --shutdown-watch-termination-grace-period.
+	watchTermination time.Duration
 
 	// Local mode only.
 	dataDir        string
@@ -157,6 +160,9 @@ func newOptions(apis APIs) *options {
 		admission:       &admissionPlugins{plugins: apis.Admission},
 		datastore:       newDatastoreOptions(apis.Name),
 		trustFrontProxy: true,
+		// Long enough for every watch to end (they are told to at once), short enough
+		// that a stop is never held for the 60 s request timeout by an open watch.
+		watchTermination: 5 * time.Second,
 	}
 	o.admission.register(o.recommended)
 	// Lets discovery report each resource's storage version hash, from the
@@ -206,6 +212,12 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	serving.Lookup("secure-port").Usage += fmt.Sprintf(
 		" Local mode defaults to %d instead, and 0 picks a free port.", localSecurePort)
 	serving.Lookup("bind-address").Usage += " Local mode defaults to 127.0.0.1 instead."
+
+	fss.FlagSet("shutdown").DurationVar(&o.watchTermination, "shutdown-watch-termination-grace-period", o.watchTermination,
+		"On SIGINT or SIGTERM every open watch is ended at once (clients re-establish it, with another "+
+			"replica in a cluster), and the server waits at most this long for them to end before it "+
+			"stops serving. 0 leaves watches open until the HTTP server's 60 s shutdown timeout, as "+
+			"kube-apiserver's default does.")
 
 	compatibility.DefaultComponentGlobalsRegistry.AddFlags(fss.FlagSet("compatibility"))
 

@@ -165,6 +165,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if customize != nil {
 		customize(config)
 	}
+	config.ShutdownWatchTerminationGracePeriod = o.watchTermination
 	if o.trustFrontProxy && !o.localMode {
 		trustFrontProxy(&config.Config)
 	}

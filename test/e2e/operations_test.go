@@ -71,8 +71,28 @@ func TestLocalOperations(t *testing.T) {
 	checkAudit(t, auditLog)
 	checkSlowRequestTrace(t, srv, k)
 
+	// An open watch (kubectl get -w in another terminal) does not hold the stop: the server
+	// ends it, and stops within its watch grace period rather than after the HTTP server's
+	// 60 s shutdown timeout, which would log "Failed to shutdown server".
+	watch := startProcess(t, cmdOpts{Dir: work}, filepath.Join(work, "watch.log"), k.bin, k.args("get", "flunders", "-n", "default", "-w")...)
+	if err := poll(eventTimeout, func() error {
+		if !strings.Contains(watch.Log(), "audited") {
+			return fmt.Errorf("kubectl get -w printed %q", watch.Log())
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	if code, err := srv.proc.Signal(os.Interrupt, stopTimeout); err != nil || code != 0 {
 		t.Errorf("after SIGINT the server should exit 0; got exit %d, %v\n%s", code, err, srv.proc.Describe())
+	}
+	select {
+	case <-watch.Done():
+	case <-time.After(eventTimeout):
+		t.Errorf("kubectl get -w still runs after the server stopped:\n%s", watch.Describe())
+	}
+	if strings.Contains(srv.proc.Log(), "Failed to shutdown server") {
+		t.Errorf("an open watch held the server's stop until the shutdown timeout:\n%s", srv.proc.Describe())
 	}
 	// A clean stop is quiet: etcd logs closing its listeners as errors unless told not to.
 	for _, line := range strings.Split(readFile(t, filepath.Join(dataDir, "etcd.log")), "\n") {
