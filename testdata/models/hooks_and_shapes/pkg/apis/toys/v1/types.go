@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Robot has every hook and a pointer status.
+// Robot has every hook, a declarative default beside its Default hook, and a pointer status.
 //
 // +apigen:resource
 // +apigen:subresource:status
@@ -22,6 +22,7 @@ type Robot struct {
 // RobotSpec is a robot's wish.
 type RobotSpec struct {
 	// Arms counts arms.
+	// +kubebuilder:default=2
 	Arms int32 `json:"arms,omitempty"`
 }
 

@@ -1,0 +1,80 @@
+package pipeline
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/engine"
+)
+
+// TestEmittersInAnyOrder runs apigen's own emitters in shuffled orders after the upstream
+// generators and wants the same output every time: no emitter reads another's files or a
+// model fact another emitter sets. examples/wardle, and testdata/models/hooks_and_shapes,
+// whose Robot has a Default hook and a declarative default (the registration calls the object
+// defaulter defaulter-gen writes, a fact of the upstream step).
+func TestEmittersInAnyOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates two projects several times")
+	}
+	hooks := filepath.Join(t.TempDir(), "hooks_and_shapes")
+	if err := os.CopyFS(hooks, os.DirFS("../../testdata/models/hooks_and_shapes")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join("../../examples/wardle", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(hooks, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range []string{"../../examples/wardle", hooks} {
+		t.Run(filepath.Base(dir), func(t *testing.T) { emittersInAnyOrder(t, dir) })
+	}
+}
+
+func emittersInAnyOrder(t *testing.T, dir string) {
+	// Each run gets a model of its own, so that no fact an emitter set in an earlier run
+	// stands in for one set in this run.
+	run := func(gens []engine.Generator) *engine.Output {
+		t.Helper()
+		load, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, err := readHeader(load.Root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		project, err := modelOf(load)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := engine.Run(&engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, "")}, gens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want := run(All())
+	for seed := range uint64(4) {
+		order := emitters()
+		rand.New(rand.NewPCG(seed, seed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		names := make([]string, len(order))
+		for i, g := range order {
+			names[i] = g.Name()
+		}
+		if got := run(append(upstreamGenerators(), order...)); !got.Equal(want) {
+			for _, p := range want.Paths() {
+				a, _ := want.Get(p)
+				if b, ok := got.Get(p); !ok || string(a) != string(b) {
+					t.Errorf("emitters in the order %v: %s differs", names, p)
+				}
+			}
+			t.Errorf("emitters in the order %v: output differs (%d files, want %d)", names, got.Len(), want.Len())
+		}
+	}
+}
