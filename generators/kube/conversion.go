@@ -62,6 +62,7 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	if len(inputs) == 0 {
 		return nil
 	}
+	dropUnloadedPeers(ctx, inputs, peers, &tags)
 	for _, pkg := range inputs {
 		tags.addPackageTagValues(ctx.Load.Universe[pkg], conversionTag, peers[pkg]...)
 	}
@@ -94,6 +95,29 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		}
 	}
 	return nil
+}
+
+// dropUnloadedPeers leaves out of the run, with a warning, a +k8s:conversion-gen tag of the
+// user's that names a package the load does not have (k8s.io/kubernetes' own versions name
+// their internal package this way). conversion-gen would load it by itself, a second load, and
+// fail with no position when it cannot be found; apigen converts every version through its
+// kind's hub without the tag.
+func dropUnloadedPeers(ctx *engine.Context, inputs []string, peers map[string][]string, tags *tagEdits) {
+	for _, v := range versions(ctx.Project) {
+		if !slices.Contains(inputs, v.Package) {
+			continue
+		}
+		pkg := ctx.Load.Universe[v.Package]
+		for _, target := range tagValues(pkg.Comments, conversionTag) {
+			loaded, ok := ctx.Load.Universe[target]
+			if target == "false" || slices.Contains(peers[v.Package], target) || ok && loaded.Name != "" {
+				continue
+			}
+			ctx.Warn(v.Pos, "+k8s:conversion-gen=%s names a package that is neither in this module nor among its dependencies; "+
+				"the tag is ignored: apigen converts %s to and from %s itself", target, v.Package, strings.Join(peers[v.Package], ", "))
+			tags.removePackageTag(pkg, conversionTag, target)
+		}
+	}
 }
 
 // keptConversions reports whether a version directory holds conversion-gen's own

@@ -151,7 +151,13 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	if len(files) == 0 {
 		return
 	}
-	version := &model.Version{Name: versionName, Package: pkgPath, Dir: dir, Pos: p.pos(files[0].Package)}
+	// A version's position is its package clause in the file with the package's doc comment
+	// (doc.go, where its tags are), or in its first file.
+	docFile := files[0]
+	if i := slices.IndexFunc(files, func(f *ast.File) bool { return f.Doc != nil }); i >= 0 {
+		docFile = files[i]
+	}
+	version := &model.Version{Name: versionName, Package: pkgPath, Dir: dir, Pos: p.pos(docFile.Package)}
 	groupName, groupPos := p.groupName(files)
 	version.DeclPos = p.declarations(files)
 	version.Resources, version.Defaults = p.resources(files, gpkg)
