@@ -23,11 +23,21 @@ import (
 // install package's own test converts v1 → hub → v1 through the generated scheme, and the
 // generated round-trip test runs over both kinds. declarative_validation has +k8s: validation
 // tags of every family in two versions; its own tests run each rule through the scheme.
+// reviews_without_list has two create-only reviews with no list type, TokenCheck written as
+// k8s.io/api writes TokenReview (+genclient:onlyVerbs=create) with storage of the project's
+// own, and QuotaReview with +apigen:storage:custom:verbs=create and the scaffolded stub, beside
+// Audit, a +genclient kind without a list type that is not served: the whole of pkg/ builds
+// (scheme, install, storage, clients, OpenAPI, server), and its tests check the scheme and the
+// project's storage. struct_defaults has defaults on struct fields held by value; its test
+// defaults objects through the scheme and with kube-apiserver's structural defaulting over
+// the schema apigen embeds, as for a CRD, and compares.
 var buildCases = map[string]struct{ requires, packages []string }{
 	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
 	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+	"reviews_without_list":          {packages: []string{"./pkg/..."}},
+	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

@@ -110,7 +110,11 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 	if r.Namespaced() {
 		path += "namespaces/{namespace}/"
 	}
-	w.line("- Resource: `%s` (%s), singular `%s`, list kind `%s`: `%s%s`", r.Plural, scope, r.Singular, r.ListKind, path, r.Plural)
+	list := fmt.Sprintf("list kind `%s`", r.ListKind)
+	if r.ListKind == "" {
+		list = "no list kind"
+	}
+	w.line("- Resource: `%s` (%s), singular `%s`, %s: `%s%s`", r.Plural, scope, r.Singular, list, path, r.Plural)
 	if len(r.ShortNames) > 0 {
 		w.line("- Short names: %s", codeList(r.ShortNames))
 	}

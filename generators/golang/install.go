@@ -106,7 +106,9 @@ func emitInstall(f *jen.File, g *model.Group) {
 			c.Line().Id("internal")
 			for _, h := range g.Hubs() {
 				c.Line().Op("&").Qual(h.Version.Package, h.Resource.Kind).Values()
-				c.Line().Op("&").Qual(h.Version.Package, h.Resource.ListKind).Values()
+				if h.Resource.ListKind != "" {
+					c.Line().Op("&").Qual(h.Version.Package, h.Resource.ListKind).Values()
+				}
 			}
 			c.Line()
 		}),

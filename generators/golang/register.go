@@ -161,7 +161,9 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 				c.Line().Add(ref)
 				for _, r := range v.Resources {
 					c.Line().Op("&").Id(r.Kind).Values()
-					c.Line().Op("&").Id(r.ListKind).Values()
+					if r.ListKind != "" {
+						c.Line().Op("&").Id(r.ListKind).Values()
+					}
 				}
 				c.Line()
 			})
@@ -213,7 +215,7 @@ func emitOwnRegistrationHubConversions(f *jen.File, g *model.Group, v *model.Ver
 
 // emitHubConversions registers, for each kind that converts to and from its hub with its own
 // ConvertTo and ConvertFrom (controller-runtime's conversion.Convertible), conversion functions
-// that call them, for the kind and item by item for its list: the scheme then converts
+// that call them, for the kind and item by item for its list (if it has one): the scheme then converts
 // between this version and the hub, registered as the internal version, with the user's code,
 // in process, where a CRD would call a conversion webhook.
 func emitHubConversions(f *jen.File, g *model.Group, spokes []*model.Resource, name string) {
@@ -255,8 +257,10 @@ func emitHubConversions(f *jen.File, g *model.Group, spokes []*model.Resource, n
 					jen.Return(jen.Nil()),
 				}
 			}
-			register(spokeList, hubList, items(spokeList, hubList, hubKind, "ConvertTo", "in", "out")...)
-			register(hubList, spokeList, items(hubList, spokeList, spoke, "ConvertFrom", "out", "in")...)
+			if r.ListKind != "" {
+				register(spokeList, hubList, items(spokeList, hubList, hubKind, "ConvertTo", "in", "out")...)
+				register(hubList, spokeList, items(hubList, spokeList, spoke, "ConvertFrom", "out", "in")...)
+			}
 		}
 		b.Return(jen.Nil())
 	})
@@ -304,7 +308,7 @@ func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv fu
 
 // emitDefaultingHooks registers, for every kind with a Default method, a defaulting function
 // that applies the declarative defaults first (as RegisterDefaults would) and then calls the
-// method, for the kind and for the items of its list.
+// method, for the kind and for the items of its list (if it has one).
 func emitDefaultingHooks(f *jen.File, v *model.Version, name string) {
 	// apply defaults the object ptr points to, which expression value names.
 	apply := func(ptr, value *jen.Statement, r *model.Resource) []jen.Code {
@@ -325,6 +329,9 @@ func emitDefaultingHooks(f *jen.File, v *model.Version, name string) {
 				jen.Func().Params(jen.Id("obj").Any()).Block(
 					append([]jen.Code{jen.Id("o").Op(":=").Id("obj").Assert(jen.Op("*").Id(r.Kind))}, apply(jen.Id("o"), jen.Id("o"), r)...)...),
 			)
+			if r.ListKind == "" {
+				continue
+			}
 			b.Id("scheme").Dot("AddTypeDefaultingFunc").Call(
 				jen.Op("&").Id(r.ListKind).Values(),
 				jen.Func().Params(jen.Id("obj").Any()).Block(

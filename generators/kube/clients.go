@@ -161,7 +161,9 @@ func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
 			served = append(served, v)
 			gv.Versions = append(gv.Versions, cgtypes.PackageVersion{Version: cgtypes.Version(v.Name), Package: v.Package})
 			tags.addPackageTag(pkg, "groupName", g.Name)
+			kinds := map[string]bool{}
 			for _, r := range v.Resources {
+				kinds[r.Kind] = true
 				t := pkg.Types[r.Kind]
 				if t == nil {
 					return in, fmt.Errorf("%stype %s not found in package %s", at(r.Pos), r.Kind, v.Package)
@@ -173,6 +175,7 @@ func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
 					return in, err
 				}
 			}
+			dropUnservedClients(pkg, kinds, tags)
 		}
 		if len(gv.Versions) > 0 {
 			in.groups = append(in.groups, gv)
@@ -188,6 +191,23 @@ func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
 		dropForeignApplyMethods(ctx, served, tags)
 	}
 	return in, err
+}
+
+// dropUnservedClients leaves out of the client generators each type of a served version that
+// client-gen's tag declares a resource but the server does not serve (a +genclient kind with
+// no list type whose verbs need one, which parse warns about): nothing registers it or gives it
+// DeepCopyObject, so its client, lister and informer would not compile. A +genclient:noVerbs
+// type (policy's Eviction) keeps its tags: client-gen gives it only an expansion interface.
+func dropUnservedClients(pkg *types.Package, served map[string]bool, tags *tagEdits) {
+	for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+		t := pkg.Types[name]
+		lines := typeComments(t)
+		values := tagValues(lines, "genclient") // [""] for +genclient
+		if served[name] || len(values) == 0 || slices.Contains(values, "false") || hasTag(lines, "genclient:noVerbs") {
+			continue
+		}
+		tags.removeTypeLines(t, func(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "+genclient") })
+	}
 }
 
 // dropForeignApplyMethods leaves out, for the client generators, each +genclient:method of a
@@ -237,7 +257,8 @@ func dropForeignApplyMethods(ctx *engine.Context, served []*model.Version, tags 
 // resource of the model: every resource gets a client; a cluster-scoped one is
 // nonNamespaced; one without a status subresource gets no UpdateStatus/ApplyStatus. This is
 // the one place where the model becomes client verbs: a read-only resource (custom storage
-// without writes) is "+genclient:readonly", and a scale subresource adds
+// without writes) is "+genclient:readonly", a kind without a list type has
+// "+genclient:onlyVerbs" with its storage's verbs, and a scale subresource adds
 // "+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale"
 // and its UpdateScale counterpart, as Kubernetes' own types write them.
 func genclientTags(r *model.Resource) []string {
@@ -254,11 +275,25 @@ func genclientTags(r *model.Resource) []string {
 	// Storage of the user's own that only reads gets a client that only reads, as
 	// metrics-server's clients are. Other verb sets keep the full client: a verb the storage
 	// does not serve answers 405 Method Not Allowed.
-	if cs := r.CustomStorage; cs != nil && slices.Equal(cs.Verbs, []string{"get", "list", "watch"}) {
+	cs := r.CustomStorage
+	switch {
+	case cs != nil && slices.Equal(cs.Verbs, []string{"get", "list", "watch"}):
 		tags = append(tags, "+genclient:readonly")
+	case cs != nil && r.ListKind == "":
+		// A kind without a list type (a create-only review) gets a client with only its verbs,
+		// as Kubernetes' reviews declare it: List and Watch would name a list that does not
+		// exist, and listers and informers, which need them, are not generated.
+		verbs := make([]string, len(cs.Verbs))
+		for i, v := range cs.Verbs {
+			verbs[i] = clientVerbs[v]
+		}
+		tags = append(tags, "+genclient:onlyVerbs="+strings.Join(verbs, ","))
 	}
 	return tags
 }
+
+// clientVerbs are client-gen's names of the verbs custom storage serves without a list.
+var clientVerbs = map[string]string{"create": "create", "delete": "delete", "get": "get", "patch": "patch", "update": "update"}
 
 // scaleTags are the client methods of a scale subresource, as Kubernetes' own scalable kinds
 // (apps/v1 Deployment) declare them.

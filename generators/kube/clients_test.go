@@ -90,6 +90,11 @@ func TestGenclientTags(t *testing.T) {
 		{model.Resource{Scope: model.Cluster}, []string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"}},
 		{model.Resource{Scope: model.Namespaced, Subresources: model.Subresources{Status: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas"}}},
 			[]string{"+genclient", scaleTags[0], scaleTags[1]}},
+		// A create-only review without a list type: only its verbs, so nothing names the list.
+		{model.Resource{Scope: model.Cluster, CustomStorage: &model.CustomStorage{Verbs: []string{"create", "get"}}},
+			[]string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus", "+genclient:onlyVerbs=create,get"}},
+		{model.Resource{Scope: model.Cluster, ListKind: "ReviewList", CustomStorage: &model.CustomStorage{Verbs: []string{"create"}}},
+			[]string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"}},
 	} {
 		if diff := cmp.Diff(tc.want, genclientTags(&tc.r)); diff != "" {
 			t.Errorf("%+v (-want +got):\n%s", tc.r, diff)

@@ -38,7 +38,7 @@ func at(pos token.Position) string {
 // model, writing <version dir>/zz_generated.deepcopy.go. It supplies the tags users do not
 // write: +k8s:deepcopy-gen=package on each version package, and
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object on each resource's
-// Kind and ListKind; tags already present are honoured.
+// Kind and ListKind (when it has one); tags already present are honoured.
 func DeepCopy() engine.Generator { return deepCopy{} }
 
 type deepCopy struct{}
@@ -71,11 +71,10 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 		pkg := ctx.Load.Universe[v.Package]
 		tags.addPackageTag(pkg, "k8s:deepcopy-gen", "package")
 		for _, r := range v.Resources {
-			listKind := r.ListKind
-			if listKind == "" {
-				listKind = r.Kind + "List"
-			}
-			for _, kind := range []string{r.Kind, listKind} {
+			for _, kind := range []string{r.Kind, r.ListKind} {
+				if kind == "" {
+					continue // a kind without a list type
+				}
 				t := pkg.Types[kind]
 				if t == nil {
 					errs = append(errs, fmt.Errorf("%stype %s of resource %s not found in package %s", at(r.Pos), kind, r.Kind, v.Package))
@@ -139,7 +138,7 @@ func reuseDeepCopy(root string, v *model.Version, own map[string]bool) (bool, er
 	var errs []error
 	for _, r := range v.Resources {
 		for _, kind := range []string{r.Kind, r.ListKind} {
-			if !objects[kind] {
+			if kind != "" && !objects[kind] {
 				errs = append(errs, fmt.Errorf("%s%s, which apigen keeps (written by %s), has no DeepCopyObject for %s; add +kubebuilder:object:root=true to %s and run controller-gen again, or remove the file and apigen generates it",
 					at(r.Pos), name, engine.OtherTool(name, src), kind, kind))
 			}

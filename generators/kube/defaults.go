@@ -1,12 +1,21 @@
 package kube
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	gotypes "go/types"
+	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	dgargs "k8s.io/code-generator/cmd/defaulter-gen/args"
 	dggen "k8s.io/code-generator/cmd/defaulter-gen/generators"
 	"k8s.io/gengo/v2/generator"
@@ -49,7 +58,7 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err := addFieldDefaults(ctx, &tags); err != nil {
 		return err
 	}
-	withholdStructDefaults(ctx, &tags)
+	structFields := structDefaultFields(ctx)
 	args := dgargs.New()
 	args.OutputFile = DefaultsFile
 	// The types each package gets a SetObjectDefaults_ function for, by import path.
@@ -76,6 +85,9 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, v := range versions(ctx.Project) {
 		for _, r := range v.Resources {
 			r.ObjectDefaulter = objectDefaulters[v.Package][r.Kind]
+		}
+		if err := applyStructDefaults(ctx, out, v, structFields[v.Package]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -142,27 +154,161 @@ func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
 		}
 		tags.removeMemberTag(t, d.Field, defaultTag)
 		if structValue(m.Type) {
-			return // withholdStructDefaults warns: the server does not apply it either
+			ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than {} on a field of struct type %s only through a pointer; the server still applies it when the field is empty",
+				d.Marker, d.JSON, d.Type, d.Field, m.Type.Name.Name)
+			return
 		}
 		ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than %s only on a pointer or omitempty field; the server still applies it when the field is %s",
 			d.Marker, d.JSON, d.Type, d.Field, zero, zero)
 	})
 }
 
-// withholdStructDefaults keeps from defaulter-gen the defaults of fields whose type is a struct
-// held by value (flux's +kubebuilder:default={"observedGeneration":-1} on a Status,
-// leaderworkerset's =1 on an intstr.IntOrString): defaulter-gen tests such a field against nil,
-// which does not compile. A CRD applies them; the server does not, which the warning says at
-// the marker (a pointer field takes the default).
-func withholdStructDefaults(ctx *engine.Context, tags *tagEdits) {
-	forEachDefaulted(ctx, func(d *model.FieldDefault, t *types.Type, m types.Member) {
-		if !structValue(m.Type) || sameJSON(d.JSON, "{}") {
-			return
+// structDefaultFields are, by package, the names of the fields with a default whose type is a
+// struct held by value (flux's +kubebuilder:default={"observedGeneration":-1} on a Status,
+// leaderworkerset's =1 on an intstr.IntOrString). defaulter-gen writes the default of such a
+// field as for a pointer, tested against nil, which does not compile; applyStructDefaults
+// tests it for its zero value instead.
+func structDefaultFields(ctx *engine.Context) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, v := range versions(ctx.Project) {
+		for _, d := range v.Defaults {
+			t := ctx.Load.Universe[v.Package].Types[d.Type]
+			if t == nil {
+				continue
+			}
+			for _, m := range t.Members {
+				if m.Name == d.Field && structValue(m.Type) {
+					if out[v.Package] == nil {
+						out[v.Package] = map[string]bool{}
+					}
+					out[v.Package][m.Name] = true
+				}
+			}
 		}
-		tags.removeMemberTag(t, d.Field, defaultTag)
-		ctx.Warn(d.Pos, "%s=%s on %s.%s is not applied by the server: defaulter-gen defaults a field of struct type %s only through a pointer (a CustomResourceDefinition applies it)",
-			d.Marker, d.JSON, d.Type, d.Field, m.Type.Name.Name)
+	}
+	return out
+}
+
+// applyStructDefaults rewrites, in a version's defaulter-gen output, each default of a field
+// the fields name whose type is a struct held by value: defaulter-gen writes
+//
+//	if in.Status == nil {
+//		if err := json.Unmarshal([]byte(`{"observedGeneration":-1}`), &in.Status); err != nil {
+//
+// and the test becomes reflect.ValueOf(in.Status).IsZero(). A CustomResourceDefinition applies
+// such a default to a field absent from the object, before the defaults inside it; here, as
+// defaulter-gen does for every field that is not a pointer, a field left at its zero value is
+// absent, and the defaults inside it are applied after it, as defaulter-gen orders them.
+func applyStructDefaults(ctx *engine.Context, out *engine.Output, v *model.Version, fields map[string]bool) error {
+	name := path.Join(v.Dir, DefaultsFile)
+	src, ok := out.Get(name)
+	if !ok || len(fields) == 0 {
+		return nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	reflectName := freeImportName(ctx.Load.Universe[v.Package], f, "reflect")
+	rewrote := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		stmt, ok := n.(*ast.IfStmt)
+		if !ok {
+			return true
+		}
+		field, ok := nilTestOfUnmarshalled(stmt)
+		if !ok {
+			return true
+		}
+		if sel, isSel := field.(*ast.SelectorExpr); !isSel || !fields[sel.Sel.Name] {
+			return true
+		}
+		stmt.Cond = &ast.CallExpr{Fun: &ast.SelectorExpr{
+			X:   &ast.CallExpr{Fun: &ast.SelectorExpr{X: ast.NewIdent(reflectName), Sel: ast.NewIdent("ValueOf")}, Args: []ast.Expr{field}},
+			Sel: ast.NewIdent("IsZero"),
+		}}
+		rewrote = true
+		return true
 	})
+	if !rewrote {
+		return nil
+	}
+	if reflectName == "reflect" {
+		astutil.AddImport(fset, f, "reflect")
+	} else {
+		astutil.AddNamedImport(fset, f, reflectName, "reflect")
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return out.Replace(name, buf.Bytes())
+}
+
+// nilTestOfUnmarshalled matches defaulter-gen's default of a field that is not a pointer,
+// "if X == nil { if err := json.Unmarshal(..., &X); ... }", and returns X.
+func nilTestOfUnmarshalled(stmt *ast.IfStmt) (ast.Expr, bool) {
+	cond, ok := stmt.Cond.(*ast.BinaryExpr)
+	if !ok || cond.Op != token.EQL || len(stmt.Body.List) == 0 {
+		return nil, false
+	}
+	if id, ok := cond.Y.(*ast.Ident); !ok || id.Name != "nil" {
+		return nil, false
+	}
+	inner, ok := stmt.Body.List[0].(*ast.IfStmt)
+	if !ok {
+		return nil, false
+	}
+	assign, ok := inner.Init.(*ast.AssignStmt)
+	if !ok || len(assign.Rhs) != 1 {
+		return nil, false
+	}
+	call, ok := assign.Rhs[0].(*ast.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		return nil, false
+	}
+	if fn, ok := call.Fun.(*ast.SelectorExpr); !ok || fn.Sel.Name != "Unmarshal" {
+		return nil, false
+	}
+	addr, ok := call.Args[1].(*ast.UnaryExpr)
+	if !ok || addr.Op != token.AND || gotypes.ExprString(addr.X) != gotypes.ExprString(cond.X) {
+		return nil, false
+	}
+	return cond.X, true
+}
+
+// freeImportName is the name to import path reflect as in a generated file of package pkg:
+// want, unless the package or the file declares that name already.
+func freeImportName(pkg *types.Package, f *ast.File, want string) string {
+	for i := 0; ; i++ {
+		name := want
+		if i > 0 {
+			name = fmt.Sprintf("%s%d", want, i)
+		}
+		taken := false
+		if pkg != nil {
+			_, t := pkg.Types[name]
+			_, fn := pkg.Functions[name]
+			_, va := pkg.Variables[name]
+			_, co := pkg.Constants[name]
+			taken = t || fn || va || co
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == "reflect" {
+				if imp.Name == nil {
+					return "reflect"
+				}
+				return imp.Name.Name
+			}
+			if imp.Name != nil && imp.Name.Name == name {
+				taken = true
+			}
+		}
+		if !taken {
+			return name
+		}
+	}
 }
 
 // forEachDefaulted calls f for every field default of the project, with the type and the

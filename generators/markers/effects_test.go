@@ -31,7 +31,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"genclient:method":          "a warning (its subresource is not served)",
 		"genclient:noStatus":        "Resource.Subresources",
 		"genclient:nonNamespaced":   "Resource.Scope",
-		"genclient:onlyVerbs":       "Resource.CustomStorage",
+		"genclient:onlyVerbs":       "Resource.Subresources, Resource.CustomStorage",
 	}
 	// Markers the parser still reads by name: they make a type a resource or name the
 	// group, or are field defaults (parse.fieldMarkers).

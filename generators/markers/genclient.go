@@ -73,7 +73,7 @@ func registerGenClient(r *Registry) {
 
 // genClientOnlyVerbs applies +genclient:onlyVerbs to a resource that +genclient declares: it is
 // served by REST storage the user writes, with those verbs (client-gen's spelling,
-// deleteCollection, taken as the server's). On a resource an apigen or kubebuilder marker
+// deleteCollection, taken as the server's), and no status subresource. On a resource an apigen or kubebuilder marker
 // declares, it shapes only the client.
 func genClientOnlyVerbs(m *Marker, r *model.Resource, kind Kind) error {
 	if r.Marker != "+"+GenClient {
@@ -89,6 +89,10 @@ func genClientOnlyVerbs(m *Marker, r *model.Resource, kind Kind) error {
 		}
 		verbs = append(verbs, v)
 	}
+	// No status subresource, whatever the Status field: kube-apiserver serves such a kind (a
+	// review's status is its answer) from storage of its own, with no /status, and the status
+	// subresource apigen serves is the etcd store's that custom storage replaces.
+	r.Subresources.Status = false
 	// From here it is +apigen:storage:custom with those verbs: the same checks, the same effect.
 	return customStorage(&Marker{Def: m.Def, Name: m.Name, Args: &CustomStorage{Verbs: verbs}, Pos: m.Pos}, r, kind)
 }

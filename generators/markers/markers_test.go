@@ -231,17 +231,17 @@ func TestParseDeploy(t *testing.T) {
 }
 
 // +genclient:onlyVerbs on a kind +genclient declares is +apigen:storage:custom with those
-// verbs (client-gen's spelling taken as the server's); on a kind another marker declares it
-// shapes only the client.
+// verbs (client-gen's spelling taken as the server's) and no status subresource, as
+// kube-apiserver serves a review; on a kind another marker declares it shapes only the client.
 func TestGenClientOnlyVerbs(t *testing.T) {
 	m, err := Apigen().Parse("// +genclient:onlyVerbs=create,get,deleteCollection,updateStatus", Type, pos)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &model.Resource{Kind: "Review", Marker: "+genclient"}
+	r := &model.Resource{Kind: "Review", Marker: "+genclient", HasStatus: true, Subresources: model.Subresources{Status: true}}
 	if err := m.Def.Resource(m, r, nil); err != nil || r.CustomStorage == nil ||
-		!slices.Equal(r.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) {
-		t.Errorf("got %v, %+v", err, r.CustomStorage)
+		!slices.Equal(r.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) || r.Subresources.Status {
+		t.Errorf("got %v, %+v, status subresource %v", err, r.CustomStorage, r.Subresources.Status)
 	}
 	if err := m.Def.Resource(m, r, nil); err == nil || !strings.Contains(err.Error(), "already has custom storage") {
 		t.Errorf("a second custom storage: %v", err)

@@ -191,8 +191,11 @@ const (
 
 // Resource is one kind served as a REST resource.
 type Resource struct {
-	Kind     string `json:"kind"`
-	ListKind string `json:"listKind"`
+	Kind string `json:"kind"`
+	// ListKind is the kind's list type (FlunderList), or empty for a kind the package declares
+	// no list for: a virtual kind that only its own storage serves, with verbs that return no
+	// list (a create-only review, as TokenReview). Nothing registers or serves a list then.
+	ListKind string `json:"listKind,omitempty"`
 	// Plural is the resource name in URLs (flunders); Singular is used by kubectl (flunder).
 	Plural     string   `json:"plural"`
 	Singular   string   `json:"singular"`
@@ -341,6 +344,25 @@ type CustomStorage struct {
 	// Verbs are the verbs it serves, as discovery lists them, sorted.
 	Verbs []string       `json:"verbs"`
 	Pos   token.Position `json:"pos"`
+}
+
+// ListVerbs are the verbs whose answer is a list of the kind: a kind served with one of them
+// needs a list type.
+var ListVerbs = []string{"deletecollection", "list", "watch"}
+
+// NeedsList reports whether the kind is served with a verb that answers with a list of it:
+// always by an etcd store, and by custom storage when one of its verbs is list, watch or
+// deletecollection. A kind that does not can be served without a list type (ListKind empty).
+func (r *Resource) NeedsList() bool {
+	if r.CustomStorage == nil {
+		return true
+	}
+	for _, v := range r.CustomStorage.Verbs {
+		if slices.Contains(ListVerbs, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // Scale is a kind's /scale subresource: an autoscaling/v1 Scale read from and written to

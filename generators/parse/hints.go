@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"slices"
+	"strings"
 
 	"github.com/apigen-dev/apigen/generators/markers"
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // invalidResourceMarker reports whether a type's comments hold a resource marker whose
@@ -30,4 +33,26 @@ func (p *parser_) invalidResourceMarker(comments []*ast.CommentGroup) bool {
 // where it is pasted.
 func listDecl(listKind, kind string) string {
 	return fmt.Sprintf("type %s struct { metav1.TypeMeta `json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []%s `json:\"items\"` }", listKind, kind)
+}
+
+// noListHint says why a kind without a list type needs one, and ends with the declaration to
+// add: a kind served by an etcd store is listed and watched; one that is never listed (a
+// create-only review) can be served by storage of its own without list verbs instead, as
+// kube-apiserver serves its reviews.
+func noListHint(r *model.Resource) string {
+	decl := listDecl(r.Kind+"List", r.Kind)
+	if cs := r.CustomStorage; cs != nil {
+		var verbs []string
+		for _, v := range cs.Verbs {
+			if slices.Contains(model.ListVerbs, v) {
+				verbs = append(verbs, v)
+			}
+		}
+		return fmt.Sprintf("its storage's verbs %s (declared at %s) answer with one; add: %s", strings.Join(verbs, ", "), cs.Pos, decl)
+	}
+	own := "+" + markers.CustomStorageMarker + ":verbs=create"
+	if r.Marker == "+"+markers.GenClient {
+		own = "+" + markers.GenClientOnlyVerbs + "=create"
+	}
+	return fmt.Sprintf("its etcd store lists and watches it (a kind that is never listed, such as a review, can have storage of its own instead: %s); add: %s", own, decl)
 }

@@ -545,11 +545,6 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 			}
 		}
 		return nil
-	} else if _, ok := structs[kind+"List"]; !ok {
-		// A virtual kind (a create-only review): no list to register it with yet.
-		p.warned.Add(res.Pos, "warning: +%s on %s has no effect on the server: %s has no list type (%sList), which apigen needs to serve a kind; the client is generated",
-			res.Name, kind, kind, kind)
-		return nil
 	}
 	resPos := res.Pos
 	st, ok := structs[kind]
@@ -562,7 +557,11 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		return nil
 	}
 	r := &model.Resource{}
-	r.Kind, r.ListKind, r.Pos, r.Marker = kind, kind+"List", resPos, "+"+res.Name
+	r.Kind, r.Pos, r.Marker = kind, resPos, "+"+res.Name
+	list, hasList := structs[kind+"List"]
+	if hasList {
+		r.ListKind = kind + "List"
+	}
 	r.Plural = args.Path
 	if r.Plural == "" {
 		r.Plural = plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
@@ -596,10 +595,17 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 			p.errs.Add(m.Pos, "%v", err)
 		}
 	}
-	list, ok := structs[r.ListKind]
 	switch {
-	case !ok:
-		p.errs.Add(resPos, "+%s is set on %s, which has no list type; add: %s", res.Name, kind, listDecl(r.ListKind, kind))
+	case !hasList && !r.NeedsList():
+		// A virtual kind (a create-only review, as TokenReview): its own storage serves it
+		// with no verb that answers with a list, so it needs none, as in kube-apiserver.
+	case !hasList && r.Marker == "+"+markers.GenClient:
+		// client-gen accepts it: a warning, and no client either (kube.Clients leaves it out),
+		// since nothing registers the kind.
+		p.warned.Add(resPos, "warning: +%s on %s has no effect: %s is not served and gets no client, since it has no list type, and %s", res.Name, kind, kind, noListHint(r))
+		return nil
+	case !hasList:
+		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r))
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}

@@ -209,10 +209,10 @@ func (h *Hooked) Validate() error { return nil }
 	}
 	want := strings.Join([]string{
 		`pkg/apis/other/v1/types.go:1:1: package example.com/wardle/pkg/apis/other/v1 has resources but no +groupName; add "// +groupName=other.<your domain>" to its doc.go`,
-		`pkg/apis/other/v1/types.go:13:1: +apigen:resource is set on Orphan, which has no list type; add: type OrphanList struct { metav1.TypeMeta ` + "`json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []Orphan `json:\"items\"` }",
+		`pkg/apis/other/v1/types.go:13:1: +apigen:resource is set on Orphan, which has no list type, and its etcd store lists and watches it (a kind that is never listed, such as a review, can have storage of its own instead: +apigen:storage:custom:verbs=create); add: type OrphanList struct { metav1.TypeMeta ` + "`json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []Orphan `json:\"items\"` }",
 		`pkg/apis/toys/v1/types.go:13:1: unknown marker "+apigen:resorce" (did you mean "+apigen:resource"?)`,
 		`pkg/apis/toys/v1/types.go:16:1: +apigen:resource: unknown argument "scop" (did you mean "scope"?); known arguments: categories, path, scope, shortName, singular`,
-		`pkg/apis/toys/v1/types.go:19:1: +apigen:resource is set on Nolist, which has no list type; add: type NolistList struct { metav1.TypeMeta ` + "`json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []Nolist `json:\"items\"` }",
+		`pkg/apis/toys/v1/types.go:19:1: +apigen:resource is set on Nolist, which has no list type, and its etcd store lists and watches it (a kind that is never listed, such as a review, can have storage of its own instead: +apigen:storage:custom:verbs=create); add: type NolistList struct { metav1.TypeMeta ` + "`json:\",inline\"`; metav1.ListMeta `json:\"metadata,omitempty\"`; Items []Nolist `json:\"items\"` }",
 		`pkg/apis/toys/v1/types.go:25:1: +apigen:resource is set on NotAStruct, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta`,
 		// Hooked.Validate() error is not a hook: a warning, which a failing run reports too.
 		`pkg/apis/toys/v1/types.go:38:18: warning: method Hooked.Validate has signature func() error, so the generated strategy does not call it; a Validate hook is func(context.Context) k8s.io/apimachinery/pkg/util/validation/field.ErrorList (rename the method if it is not meant as one)`,

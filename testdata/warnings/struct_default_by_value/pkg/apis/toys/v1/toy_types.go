@@ -6,7 +6,8 @@ import (
 )
 
 // Toy has defaults on struct fields held by value, as flux's Status and leaderworkerset's
-// IntOrString: a CRD applies them, defaulter-gen cannot.
+// IntOrString: the server applies them, as a CRD does; openapi-gen publishes only the
+// IntOrString's (a type with its own JSON) and {}.
 // +apigen:resource
 // +apigen:subresource:status
 type Toy struct {
