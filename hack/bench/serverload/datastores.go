@@ -55,7 +55,8 @@ const (
 const wardleDatastoreEnv = "WARDLE_DATASTORE_ENDPOINT"
 
 // storageProc is a storage process outside the server, whose CPU time and
-// memory the comparison counts.
+// memory the comparison counts. Its name must differ from every server's:
+// CPU time is kept by process name.
 type storageProc struct {
 	name string
 	pid  int
@@ -85,11 +86,12 @@ func (b *bench) datastoreServers(bin string) (servers []server, storage map[stri
 	servers = append(servers, server{Name: dsExternal, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
 		r, err := b.start(ctx, server{Name: dsExternal, Bin: bin}, logName)
 		if err == nil {
-			r.target.procs = append(r.target.procs, &proc{Name: "etcd", Pid: b.etcd.Members[0].Process.Pid()})
+			sp := storage[dsExternal]
+			r.target.procs = append(r.target.procs, &proc{Name: sp.name, Pid: sp.pid})
 		}
 		return r, err
 	}})
-	storage[dsExternal] = storageProc{"etcd", b.etcd.Members[0].Process.Pid(), false}
+	storage[dsExternal] = storageProc{"etcd member", b.etcd.Members[0].Process.Pid(), false}
 	servers = append(servers, local(dsSQLite, "sqlite://"+filepath.Join(b.dir, "sqlite", "state.db")))
 	if err := os.MkdirAll(filepath.Join(b.dir, "sqlite"), 0o700); err != nil {
 		return nil, nil, closeAll, err
@@ -109,7 +111,7 @@ func (b *bench) datastoreServers(bin string) (servers []server, storage map[stri
 			return nil, nil, closeAll, fmt.Errorf("%s: %w", db.name, err)
 		}
 		dbs = append(dbs, d)
-		storage[db.name] = storageProc{d.Name, d.Process.Pid(), db.tree}
+		storage[db.name] = storageProc{d.Name + " server", d.Process.Pid(), db.tree}
 		servers = append(servers, local(db.name, d.Endpoint))
 	}
 	return servers, storage, closeAll, nil
