@@ -65,7 +65,7 @@ type storageProc struct {
 
 // datastoreServers starts the databases and returns a server per storage
 // (those whose database is not installed and cannot be are left out, said
-// in the log); close stops the databases.
+// in the log); closeAll stops the databases and removes their data.
 func (b *bench) datastoreServers(bin string) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
 	var dbs []*cluster.Database
 	closeAll = func() {
