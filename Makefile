@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server bench-crd bench-dv clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server bench-crd bench-dv bench-storage clean
 
 all: build
 
@@ -60,6 +60,9 @@ bench-server: ## The generated server vs k8s.io/sample-apiserver under load: thr
 
 bench-crd: ## The same kind as a CRD, through the aggregation proxy to the generated server, and direct (see BENCHMARKS.md).
 	hack/bench/server.sh 6 -crd
+
+bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see BENCHMARKS.md).
+	hack/bench/server.sh 4 -datastores
 
 bench-dv: ## One kind's rules as +k8s: tags vs as kubebuilder markers: create/update CPU per request (see BENCHMARKS.md).
 	hack/bench/server.sh 6 -dv

@@ -23,6 +23,11 @@
 # testdata/gizmo's kind as a CRD in kube-apiserver, through an APIService to the server apigen
 # generates from the same types, and to that server directly, on one etcd and one kube-apiserver.
 #
+# hack/bench/server.sh ROUNDS -datastores (= make bench-storage, 4 rounds) is the storage comparison of
+# issue 25: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite,
+# Postgres 15 and MariaDB (local mode, kine in-process; the databases from Debian's packages, installed
+# when missing and run as root), one process each, order rotating per round, ratios to embedded etcd.
+#
 # hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
 # kind's rules as +k8s: tags and as kubebuilder markers (testdata/dv), two generated servers
 # reached directly, create, get, update, patch and apply.
@@ -38,7 +43,7 @@ for a in "$@"; do
 	if [[ $a == -crd || $a == --crd ]]; then
 		tools=(etcd kube-apiserver controller-gen kubectl)
 	fi
-	if [[ $a == -dv || $a == --dv ]]; then
+	if [[ $a == -dv || $a == --dv || $a == -datastores || $a == --datastores ]]; then
 		tools=(etcd kube-apiserver)
 	fi
 done

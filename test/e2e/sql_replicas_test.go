@@ -569,11 +569,11 @@ func checkWritesAcrossDBCrash(ctx context.Context, t *testing.T, reps []*replica
 		}
 	}
 	waitWrites(20, "writes before the crash")
-	if _, err := db.proc.Signal(syscall.SIGQUIT, 30*time.Second); err != nil {
+	if _, err := db.Process.Signal(syscall.SIGQUIT, 30*time.Second); err != nil {
 		t.Fatalf("crashing postgres: %v", err)
 	}
 	before := count()
-	db.proc = db.start(t)
+	db.restart(t)
 	waitWrites(before+20, "writes after postgres started again")
 	stopWriters()
 	t.Logf("%d creates acknowledged, %d failed, across the crash and restart of postgres", len(acked), failed)

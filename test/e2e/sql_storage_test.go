@@ -2,17 +2,13 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,19 +39,22 @@ var sqlBackends = []sqlBackend{
 	{"mariadb", startMariaDB},
 }
 
-// dbServer is a database server process the test can stop and start again on the same data.
-type dbServer struct {
-	proc  *process
-	start func(t *testing.T) *process
-	// stopSignal shuts the server down cleanly: SIGINT for postgres (its fast shutdown),
-	// SIGTERM for mariadbd, which ignores SIGINT.
-	stopSignal os.Signal
-}
+// dbServer is a database server process (cluster.Database) the test can stop and start
+// again on the same data.
+type dbServer struct{ *cluster.Database }
 
 func (d *dbServer) stop(t *testing.T) {
 	t.Helper()
-	if _, err := d.proc.Signal(d.stopSignal, 30*time.Second); err != nil {
+	if err := d.Stop(); err != nil {
 		t.Errorf("stopping the database: %v", err)
+	}
+}
+
+// restart starts the stopped database again on the same data and port.
+func (d *dbServer) restart(t *testing.T) {
+	t.Helper()
+	if err := d.Start(); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -207,7 +206,7 @@ func checkDatabaseDown(t *testing.T, k *kubectl, srv *server, db *dbServer) {
 		t.Errorf("a create succeeded with the database stopped:\n%s", r)
 	}
 
-	db.proc = db.start(t)
+	db.restart(t)
 	if err := poll(2*time.Minute, func() error {
 		if srv.proc.Exited() {
 			return stopPolling{fmt.Errorf("the server exited")}
@@ -233,178 +232,49 @@ func checkDatabaseDown(t *testing.T, k *kubectl, srv *server, db *dbServer) {
 	k.ok(t, "delete", "flunder", "after-down", "-n", "sql")
 }
 
-// postgresBinDir finds Debian's postgres binaries, installing the package when they are
-// missing and the test runs as root; otherwise it skips, saying why.
+// postgresBinDir is cluster.PostgresBinDir (Debian's postgres binaries, installed when
+// missing and the test runs as root), skipping the test when there are none.
 func postgresBinDir(t *testing.T) string {
 	t.Helper()
-	find := func() string {
-		dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
-		for _, d := range slices.Backward(dirs) {
-			if _, err := os.Stat(filepath.Join(d, "postgres")); err == nil {
-				return d
-			}
-		}
-		return ""
+	d, err := cluster.PostgresBinDir()
+	if errors.Is(err, cluster.ErrNoDatabase) {
+		t.Skip(err)
 	}
-	if d := find(); d != "" {
-		return d
+	if err != nil {
+		t.Fatal(err)
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("postgres is not installed (/usr/lib/postgresql/*/bin/postgres), and only root can apt-get install -y postgresql")
-	}
-	r := runCmd(cmdOpts{Env: []string{"DEBIAN_FRONTEND=noninteractive"}, Timeout: buildTimeout}, "apt-get", "install", "-y", "postgresql")
-	if r.ExitCode != 0 {
-		t.Skipf("postgres is not installed, and installing it failed:\n%s", r)
-	}
-	if d := find(); d != "" {
-		return d
-	}
-	t.Fatalf("apt-get install postgresql succeeded, but there is no /usr/lib/postgresql/*/bin/postgres")
-	return ""
+	return d
 }
 
-// startPostgres starts a fresh postgres cluster on 127.0.0.1 and a free port, as the user
-// postgres (it refuses to run as root) when the test is root, and stops it when the test
-// ends. It returns a kine endpoint for the database kine, which kine creates, and the server,
+// startPostgres starts a fresh postgres cluster on 127.0.0.1 and a free port
+// (cluster.StartPostgres) and stops it when the test ends. It returns a kine endpoint for the
+// database kine, which kine creates, and the server, which can be started again on the same
+// data and port.
+func startPostgres(t *testing.T) (string, *dbServer) { return startDatabase(t, cluster.StartPostgres) }
+
+// startMariaDB starts a fresh MariaDB server on 127.0.0.1 and a free port
+// (cluster.StartMariaDB: kine connects as root without a password and creates its database
+// kine itself) and stops it when the test ends. It returns a kine endpoint and the server,
 // which can be started again on the same data and port.
-func startPostgres(t *testing.T) (string, *dbServer) {
+func startMariaDB(t *testing.T) (string, *dbServer) { return startDatabase(t, cluster.StartMariaDB) }
+
+// startDatabase starts a database server with start, skipping the test when it is not
+// installed and cannot be, and stops it and removes its data when the test ends.
+func startDatabase(t *testing.T, start func() (*cluster.Database, error)) (string, *dbServer) {
 	t.Helper()
-	bin := postgresBinDir(t)
-	dir, err := os.MkdirTemp("", "apigen-postgres-")
+	d, err := start()
+	if errors.Is(err, cluster.ErrNoDatabase) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	data := filepath.Join(dir, "data")
-	var asUser []string
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Skipf("running as root, postgres needs an unprivileged user, and there is no user postgres: %v", err)
+	t.Cleanup(func() {
+		if err := d.Close(); err != nil {
+			t.Errorf("%v", err)
 		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-		asUser = []string{"setpriv", "--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups", "--"}
-	}
-	run := func(name string, args ...string) []string {
-		return append(append(slices.Clone(asUser), filepath.Join(bin, name)), args...)
-	}
-	initdb := run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync")
-	mustSucceed(t, runCmd(cmdOpts{Dir: dir}, initdb[0], initdb[1:]...))
-
-	port := freePort(t)
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	db := startDBServer(t, "postgres", dir, addr, os.Interrupt,
-		run("postgres", "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir, "-c", "fsync=off"))
-	return "postgres://postgres@" + addr + "/kine?sslmode=disable", db
-}
-
-// startDBServer starts a database server with argv in dir and waits until it listens on addr;
-// the server it returns can be stopped (with stopSignal, as when the test ends) and started
-// again on the same data and port, each start logging to a file of its own.
-func startDBServer(t *testing.T, name, dir, addr string, stopSignal os.Signal, argv []string) *dbServer {
-	t.Helper()
-	logs := t.TempDir()
-	starts := 0
-	start := func(t *testing.T) *process {
-		t.Helper()
-		starts++
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir = dir
-		p, err := cluster.StartCommand(filepath.Join(logs, fmt.Sprintf("%s-%d.log", name, starts)), cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if _, err := p.Signal(stopSignal, 30*time.Second); err != nil {
-				t.Errorf("stopping %s: %v", name, err)
-			}
-		})
-		if err := cluster.Poll(time.Minute, p.Done(), func() error {
-			c, err := net.DialTimeout("tcp", addr, time.Second)
-			if err == nil {
-				c.Close()
-			}
-			return err
-		}); err != nil {
-			t.Fatalf("%s did not listen on %s: %v\n%s", name, addr, err, p.Describe())
-		}
-		return p
-	}
-	return &dbServer{proc: start(t), start: start, stopSignal: stopSignal}
-}
-
-// mariadbBinaries finds Debian's MariaDB server and its installer (mariadbd,
-// mariadb-install-db, in /usr/sbin and /usr/bin), installing the package when they are missing
-// and the test runs as root; otherwise it skips, saying why.
-func mariadbBinaries(t *testing.T) (server, install string) {
-	t.Helper()
-	find := func(name string) string {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-		for _, dir := range []string{"/usr/sbin", "/usr/bin"} {
-			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-				return filepath.Join(dir, name)
-			}
-		}
-		return ""
-	}
-	if server, install = find("mariadbd"), find("mariadb-install-db"); server != "" && install != "" {
-		return server, install
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("mariadb-server is not installed (mariadbd, mariadb-install-db), and only root can apt-get install -y mariadb-server")
-	}
-	r := runCmd(cmdOpts{Env: []string{"DEBIAN_FRONTEND=noninteractive"}, Timeout: buildTimeout}, "apt-get", "install", "-y", "mariadb-server")
-	if r.ExitCode != 0 {
-		t.Skipf("mariadb-server is not installed, and installing it failed:\n%s", r)
-	}
-	if server, install = find("mariadbd"), find("mariadb-install-db"); server == "" || install == "" {
-		t.Fatalf("apt-get install mariadb-server succeeded, but there is no mariadbd or mariadb-install-db")
-	}
-	return server, install
-}
-
-// startMariaDB starts a fresh MariaDB server on 127.0.0.1 and a free port, with its data in a
-// temporary directory (as the user mysql when the test is root, as Debian runs it), and stops
-// it when the test ends. The throwaway server skips its grant tables, so kine connects as
-// root without a password and creates its database kine itself. It returns a kine endpoint
-// and the server, which can be started again on the same data and port.
-func startMariaDB(t *testing.T) (string, *dbServer) {
-	t.Helper()
-	server, installer := mariadbBinaries(t)
-	dir, err := os.MkdirTemp("", "apigen-mariadb-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	data := filepath.Join(dir, "data")
-	userArgs := []string{}
-	if os.Geteuid() == 0 {
-		u, err := user.Lookup("mysql")
-		if err != nil {
-			t.Skipf("running as root, mariadbd needs an unprivileged user, and there is no user mysql: %v", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-		userArgs = []string{"--user=mysql"}
-	}
-	install := append([]string{"--no-defaults", "--datadir=" + data, "--skip-test-db", "--auth-root-authentication-method=normal"}, userArgs...)
-	mustSucceed(t, runCmd(cmdOpts{Dir: dir, Timeout: buildTimeout}, installer, install...))
-
-	port := freePort(t)
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	db := startDBServer(t, "mariadbd", dir, addr, syscall.SIGTERM, append([]string{server, "--no-defaults", "--datadir=" + data,
-		"--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port), "--socket=" + filepath.Join(dir, "mysqld.sock"),
-		"--skip-grant-tables", "--innodb-flush-log-at-trx-commit=0"}, userArgs...))
-	return "mysql://root@tcp(" + addr + ")/kine", db
+	})
+	return d.Endpoint, &dbServer{d}
 }
 
 // TestExternalDatastoreComponent builds examples/wardle's config/default with the

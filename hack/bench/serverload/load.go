@@ -200,6 +200,9 @@ type proc struct {
 	Pid  int
 	URL  string
 	HC   *http.Client
+	// Tree: its CPU time is its own and its live descendants' (postgres
+	// serves each connection in a child process).
+	Tree bool
 }
 
 func (t *target) req(verb func() *rest.Request, ns string) *rest.Request {
@@ -261,7 +264,11 @@ func (t *target) list(ctx context.Context, ns string) (*objectList, error) {
 func (t *target) cpu() map[string]time.Duration {
 	m := map[string]time.Duration{}
 	for _, p := range t.procs {
-		m[p.Name] = processCPU(p.Pid)
+		if p.Tree {
+			m[p.Name] = treeCPU(p.Pid)
+		} else {
+			m[p.Name] = processCPU(p.Pid)
+		}
 	}
 	return m
 }

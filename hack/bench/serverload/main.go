@@ -21,6 +21,10 @@
 // rules as +k8s: tags against the same rules as kubebuilder markers, two
 // generated servers reached directly, create, get and the updates only.
 //
+// With -datastores it is the storage comparison of issue 25 instead
+// (datastores.go): the generated server on embedded etcd, external etcd,
+// SQLite, Postgres and MariaDB, one process each, ratios to embedded etcd.
+//
 // With -crd it is the CRD comparison of issue 26 instead (crd.go): one held-out
 // kind (testdata/gizmo) as a CRD in kube-apiserver, through kube-apiserver's
 // aggregation proxy to the server apigen generates from the same types, and
@@ -31,6 +35,7 @@
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
 //	go run ./hack/bench/serverload -dv -rounds 6      (what make bench-dv runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
+//	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
 package main
@@ -68,6 +73,7 @@ type options struct {
 	root, wardle, out string
 	keep, smoke       bool
 	crd, dv           bool
+	datastores        bool
 	rounds            int
 	startupRuns       int
 	only              string
@@ -101,6 +107,7 @@ func main() {
 	flag.IntVar(&o.Patches, "patches", 2000, "JSON merge patches per round (0: none)")
 	flag.IntVar(&o.Applies, "applies", 2000, "server-side applies per round (0: none)")
 	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
+	flag.BoolVar(&o.datastores, "datastores", false, "the storage comparison instead: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite, Postgres and MariaDB (local mode, kine), one process each; with -only NAME, embedded etcd and NAME only")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
 	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
 	flag.IntVar(&o.MemObjects, "mem-objects", 5000, "with -crd: objects created through each store to measure the memory it adds (0: none)")
@@ -121,8 +128,11 @@ func main() {
 			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
 			DescriptionBytes: o.DescriptionBytes, MemObjects: 200}
 	}
-	if o.dv && o.crd {
-		log.Fatal("-dv and -crd are two different comparisons: choose one")
+	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores); n > 1 {
+		log.Fatal("-dv, -crd and -datastores are different comparisons: choose one")
+	}
+	if o.datastores && o.pprofDir != "" {
+		log.Fatal("-pprof does not apply to -datastores")
 	}
 	if o.dv {
 		// Lists and watches do not validate; the list namespaces only feed
@@ -154,6 +164,9 @@ type runResult struct {
 	Startup time.Duration
 	Memory  memory
 	Phases  []*phaseResult
+	// StorageMemory is the Pss of the storage's process (and its children)
+	// after the round, when the storage is outside the server (-datastores).
+	StorageMemory int64 `json:",omitempty"`
 }
 
 func run(ctx context.Context, o *options) error {
@@ -175,6 +188,9 @@ func run(ctx context.Context, o *options) error {
 	}
 	if o.crd {
 		return runCRD(ctx, o, root, dir)
+	}
+	if o.datastores {
+		return runDatastores(ctx, o, root, dir)
 	}
 	b := &bench{dir: dir}
 
@@ -233,64 +249,14 @@ func run(ctx context.Context, o *options) error {
 		}
 	}
 
-	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(dir, "etcd"), 1); err != nil {
-		return err
-	}
-	defer b.etcd.Stop()
-	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, "kube-apiserver"), b.etcd); err != nil {
-		return err
-	}
-	defer b.kas.Stop()
-	pki := filepath.Join(dir, "pki")
-	if err := os.MkdirAll(pki, 0o700); err != nil {
-		return err
-	}
-	servingCA, err := cluster.NewCA(pki, "serving-ca", "serverload-serving-ca")
+	stop, err := b.startControlPlane(bins)
 	if err != nil {
 		return err
 	}
-	if b.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
-		CommonName: "localhost", Server: true, DNSNames: []string{"localhost"}, IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
-	}); err != nil {
-		return err
-	}
-	proxy, err := b.kas.FrontProxyCA.Issue(pki, "proxy-client", cluster.CertOptions{CommonName: cluster.FrontProxyClientName})
-	if err != nil {
-		return err
-	}
-	if b.cred, err = newCredentials(servingCA, proxy, "bench", "system:masters"); err != nil {
-		return err
-	}
+	defer stop()
 
-	// NamespaceLifecycle admission (in both servers) refuses objects in
-	// namespaces kube-apiserver does not have.
-	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge)}
-	for r := 0; r <= o.rounds; r++ {
-		namespaces = append(namespaces, roundNamespaces("", r)...)
-	}
-	if err := createNamespaces(ctx, b.kas, namespaces); err != nil {
+	if err := b.prepare(ctx, o, servers); err != nil {
 		return err
-	}
-
-	// The list namespaces are filled once per server, untimed; each server
-	// keeps its objects under its own etcd prefix across restarts.
-	for _, s := range servers {
-		log.Printf("%s: preparing %s and %s", s.Name, listNamespace(o.ListSmall), listNamespace(o.ListLarge))
-		r, err := b.start(ctx, s, s.Name+"-prepare")
-		if err != nil {
-			return err
-		}
-		err = waitAdmits(ctx, r.target, 0)
-		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.Workers)
-		}
-		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.Workers)
-		}
-		r.stop()
-		if err != nil {
-			return fmt.Errorf("%s: preparing: %w", s.Name, err)
-		}
 	}
 
 	if o.pprofDir != "" {
@@ -325,6 +291,83 @@ func run(ctx context.Context, o *options) error {
 		Local  []localRun
 		Rounds []*runResult
 	}{local, results})
+}
+
+// prepare creates the namespaces of the workload in kube-apiserver (the
+// NamespaceLifecycle admission of a server in cluster mode refuses objects in
+// namespaces kube-apiserver does not have), then fills the list namespaces
+// once per server, untimed; each server keeps its objects (under its own etcd
+// prefix, or in its own store) across restarts.
+func (b *bench) prepare(ctx context.Context, o *options, servers []server) error {
+	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge)}
+	for r := 0; r <= o.rounds; r++ {
+		namespaces = append(namespaces, roundNamespaces("", r)...)
+	}
+	if err := createNamespaces(ctx, b.kas, namespaces); err != nil {
+		return err
+	}
+	for _, s := range servers {
+		log.Printf("%s: preparing %s and %s", s.Name, listNamespace(o.ListSmall), listNamespace(o.ListLarge))
+		r, err := b.start(ctx, s, s.Name+"-prepare")
+		if err != nil {
+			return err
+		}
+		err = waitAdmits(ctx, r.target, 0)
+		if err == nil {
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.Workers)
+		}
+		if err == nil {
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.Workers)
+		}
+		r.stop()
+		if err != nil {
+			return fmt.Errorf("%s: preparing: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
+// startControlPlane starts one etcd member and a kube-apiserver on it, and
+// makes the servers' serving certificate and the load generator's front-proxy
+// credentials (system:masters); stop ends both processes.
+func (b *bench) startControlPlane(bins cluster.Binaries) (stop func(), err error) {
+	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(b.dir, "etcd"), 1); err != nil {
+		return nil, err
+	}
+	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(b.dir, "kube-apiserver"), b.etcd); err != nil {
+		b.etcd.Stop()
+		return nil, err
+	}
+	stop = func() {
+		b.kas.Stop()
+		b.etcd.Stop()
+	}
+	defer func() {
+		if err != nil {
+			stop()
+		}
+	}()
+	pki := filepath.Join(b.dir, "pki")
+	if err := os.MkdirAll(pki, 0o700); err != nil {
+		return nil, err
+	}
+	servingCA, err := cluster.NewCA(pki, "serving-ca", "serverload-serving-ca")
+	if err != nil {
+		return nil, err
+	}
+	if b.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
+		CommonName: "localhost", Server: true, DNSNames: []string{"localhost"}, IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
+	}); err != nil {
+		return nil, err
+	}
+	proxy, err := b.kas.FrontProxyCA.Issue(pki, "proxy-client", cluster.CertOptions{CommonName: cluster.FrontProxyClientName})
+	if err != nil {
+		return nil, err
+	}
+	if b.cred, err = newCredentials(servingCA, proxy, "bench", "system:masters"); err != nil {
+		return nil, err
+	}
+	return stop, nil
 }
 
 // writeResults writes summary.md and rounds.json (every figure) into -out.
@@ -525,6 +568,13 @@ func fetchProfile(ctx context.Context, p *proc, seconds int, file string) error 
 		return err
 	}
 	return f.Close()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func load1() string {

@@ -318,15 +318,30 @@ func (t *table) perRound(p func(string, ...any), processes bool) {
 			p("\n")
 		}
 	}
+	// A note every server has for an operation is given once.
 	var notes []string
 	for _, op := range t.ops {
+		var opNotes []string
+		by := map[string][]string{}
 		for _, s := range t.servers {
 			seen := map[string]bool{}
 			for _, round := range t.rounds {
 				if ph := t.cell[op][s][round]; ph != nil && ph.Note != "" && !seen[ph.Note] && len(seen) < 2 {
 					seen[ph.Note] = true
-					notes = append(notes, fmt.Sprintf("%s on %s: %s", op, s, ph.Note))
+					if by[ph.Note] == nil {
+						opNotes = append(opNotes, ph.Note)
+					}
+					by[ph.Note] = append(by[ph.Note], s)
 				}
+			}
+		}
+		for _, n := range opNotes {
+			if len(by[n]) == len(t.servers) && len(t.servers) > 1 {
+				notes = append(notes, fmt.Sprintf("%s: %s", op, n))
+				continue
+			}
+			for _, s := range by[n] {
+				notes = append(notes, fmt.Sprintf("%s on %s: %s", op, s, n))
 			}
 		}
 	}

@@ -110,6 +110,9 @@ type server struct {
 	Bin  string
 	// Kind is what the workload drives (nil: flunderKind).
 	Kind *kind
+	// launch, when set, starts the server instead of cluster mode on the
+	// shared etcd (the -datastores comparison).
+	launch func(ctx context.Context, logName string) (*running, error)
 }
 
 // running is a server process in cluster mode.
@@ -135,8 +138,11 @@ func (b *bench) clusterArgs(port int, kubeconfig string) []string {
 	return append(args, b.etcd.Flags()...)
 }
 
-// start runs s in cluster mode and waits for /readyz, timing it from exec.
+// start runs s in cluster mode (or as s.launch does) and waits for /readyz, timing it from exec.
 func (b *bench) start(ctx context.Context, s server, logName string) (*running, error) {
+	if s.launch != nil {
+		return s.launch(ctx, logName)
+	}
 	port, err := cluster.FreePort()
 	if err != nil {
 		return nil, err
@@ -227,22 +233,28 @@ func waitReady(ctx context.Context, hc *http.Client, url string, exited <-chan s
 // clock ticks of 10 ms (USER_HZ is 100 on every architecture Go supports), so
 // it is only meaningful over an operation of seconds.
 func processCPU(pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// The command name in parentheses may hold spaces; fields count from after it.
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(data[i+1:]))
+	f := procStat(pid)
 	if len(f) < 13 {
 		return 0
 	}
 	utime, _ := strconv.ParseInt(f[11], 10, 64) // field 14 of proc(5)
 	stime, _ := strconv.ParseInt(f[12], 10, 64) // field 15
 	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// procStat is the fields of /proc/<pid>/stat after the command name (the
+// first is field 3 of proc(5), the state); nil when it cannot be read.
+func procStat(pid int) []string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil
+	}
+	// The command name in parentheses may hold spaces; fields count from after it.
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(data[i+1:]))
 }
 
 // memory is a process's resident set: the peak (VmHWM) and the current

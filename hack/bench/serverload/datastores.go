@@ -1,0 +1,432 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+// The -datastores comparison (issue 25): the same generated server
+// (examples/wardle) on each storage it can use, one server process per
+// storage, under the same client load:
+//
+//   - embedded etcd: local mode, etcd inside the server's process (the baseline);
+//   - external etcd: cluster mode on one etcd member of test/cluster, the only
+//     mode that takes --etcd-servers; it also needs kube-apiserver (for
+//     delegated authentication, authorization and namespaces), and the load
+//     generator reaches it as kube-apiserver's front proxy;
+//   - sqlite, postgres, mariadb: local mode with --datastore-endpoint (from
+//     the environment, as README advises) through kine in the server's
+//     process; Postgres 15 and MariaDB are Debian's servers started by
+//     test/cluster (MySQL itself is not in Debian; MariaDB speaks its
+//     protocol through the same kine driver).
+//
+// Local-mode servers keep their --data-dir across rounds, so each round
+// starts on a store that already holds the list namespaces; the databases
+// run for the whole benchmark. The order of the servers rotates by one each
+// round; ratios are medians of each round's ratio to embedded etcd. The CPU
+// per operation counts the storage's process too (the etcd member; postgres
+// and its connection processes; mariadbd), so that in-process and external
+// storage compare.
+const (
+	dsEmbedded = "embedded-etcd"
+	dsExternal = "external-etcd"
+	dsSQLite   = "sqlite"
+	dsPostgres = "postgres"
+	dsMariaDB  = "mariadb"
+)
+
+// wardleDatastoreEnv is where examples/wardle's server reads
+// --datastore-endpoint from when the flag is not given.
+const wardleDatastoreEnv = "WARDLE_DATASTORE_ENDPOINT"
+
+// storageProc is a storage process outside the server, whose CPU time and
+// memory the comparison counts. Its name must differ from every server's:
+// CPU time is kept by process name.
+type storageProc struct {
+	name string
+	pid  int
+	tree bool
+}
+
+// datastoreServers starts the databases and returns a server per storage
+// (those whose database is not installed and cannot be are left out, said
+// in the log); closeAll stops the databases and removes their data.
+func (b *bench) datastoreServers(bin string) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
+	var dbs []*cluster.Database
+	closeAll = func() {
+		for _, d := range dbs {
+			if err := d.Close(); err != nil {
+				log.Print(err)
+			}
+		}
+	}
+	storage = map[string]storageProc{}
+	local := func(name, endpoint string) server {
+		dataDir := filepath.Join(b.dir, name+"-data")
+		return server{Name: name, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+			return b.startLocal(ctx, name, bin, dataDir, endpoint, logName, storage[name])
+		}}
+	}
+	servers = append(servers, local(dsEmbedded, ""))
+	servers = append(servers, server{Name: dsExternal, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+		r, err := b.start(ctx, server{Name: dsExternal, Bin: bin}, logName)
+		if err == nil {
+			sp := storage[dsExternal]
+			r.target.procs = append(r.target.procs, &proc{Name: sp.name, Pid: sp.pid})
+		}
+		return r, err
+	}})
+	storage[dsExternal] = storageProc{"etcd member", b.etcd.Members[0].Process.Pid(), false}
+	servers = append(servers, local(dsSQLite, "sqlite://"+filepath.Join(b.dir, "sqlite", "state.db")))
+	if err := os.MkdirAll(filepath.Join(b.dir, "sqlite"), 0o700); err != nil {
+		return nil, nil, closeAll, err
+	}
+	for _, db := range []struct {
+		name  string
+		start func() (*cluster.Database, error)
+		tree  bool
+	}{{dsPostgres, cluster.StartPostgres, true}, {dsMariaDB, cluster.StartMariaDB, false}} {
+		log.Printf("starting %s ...", db.name)
+		d, err := db.start()
+		if errors.Is(err, cluster.ErrNoDatabase) {
+			log.Printf("leaving %s out: %v", db.name, err)
+			continue
+		}
+		if err != nil {
+			return nil, nil, closeAll, fmt.Errorf("%s: %w", db.name, err)
+		}
+		dbs = append(dbs, d)
+		storage[db.name] = storageProc{d.Name + " server", d.Process.Pid(), db.tree}
+		servers = append(servers, local(db.name, d.Endpoint))
+	}
+	return servers, storage, closeAll, nil
+}
+
+// startLocal runs bin in local mode on dataDir (embedded etcd, or kine on
+// endpoint, given in the environment), times it from exec to /readyz = 200
+// through the kubeconfig it writes, and reaches it with that kubeconfig's
+// client certificate (the admin, as system:masters is in cluster mode) over
+// the same kind of connection as the cluster-mode servers.
+func (b *bench) startLocal(ctx context.Context, name, bin, dataDir, endpoint, logName string, sp storageProc) (*running, error) {
+	port, err := cluster.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig := filepath.Join(b.dir, logName+".kubeconfig")
+	cmd := exec.Command(bin, "--secure-port="+strconv.Itoa(port), "--data-dir="+dataDir, "--write-kubeconfig="+kubeconfig)
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, wardleDatastoreEnv+"=") {
+			cmd.Env = append(cmd.Env, e)
+		}
+	}
+	if endpoint != "" {
+		cmd.Env = append(cmd.Env, wardleDatastoreEnv+"="+endpoint)
+	}
+	begin := time.Now()
+	p, err := cluster.StartCommand(filepath.Join(b.dir, logName+".log"), cmd)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*running, error) {
+		p.Stop(20 * time.Second)
+		return nil, fmt.Errorf("%s: %w\n%s", name, err, p.Describe())
+	}
+	deadline := begin.Add(2 * time.Minute)
+	var cfg *rest.Config
+	var last error
+	for {
+		if cfg == nil {
+			if c, err := clientcmd.BuildConfigFromFlags("", kubeconfig); err == nil {
+				cfg = c
+			} else {
+				last = err
+			}
+		}
+		if cfg != nil {
+			if last = readyz(ctx, cfg); last == nil {
+				break
+			}
+		}
+		select {
+		case <-p.Done():
+			return fail(fmt.Errorf("exited before it was ready (last: %v)", last))
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fail(fmt.Errorf("not ready after 2m: %v", last))
+		}
+	}
+	took := time.Since(begin)
+	tlsConfig, err := rest.TLSConfigFor(cfg)
+	if err != nil {
+		return fail(err)
+	}
+	newClient := func() (*rest.RESTClient, func(), error) {
+		hc := &http.Client{Transport: newTransport(tlsConfig)}
+		rc, err := restClient(cfg.Host, hc, flunderKind)
+		return rc, func() { closeIdle(hc) }, err
+	}
+	rc, _, err := newClient()
+	if err != nil {
+		return fail(err)
+	}
+	admin := &http.Client{Transport: newTransport(tlsConfig)}
+	t := &target{name: name, k: flunderKind, rc: rc, newClient: newClient,
+		procs: []*proc{{Name: name, Pid: p.Pid(), URL: cfg.Host, HC: admin}}}
+	if sp.pid != 0 {
+		t.procs = append(t.procs, &proc{Name: sp.name, Pid: sp.pid, Tree: sp.tree})
+	}
+	return &running{target: t, proc: p, startup: took}, nil
+}
+
+// readyz is nil once GET /readyz through cfg answers 200.
+func readyz(ctx context.Context, cfg *rest.Config) error {
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return err
+	}
+	defer closeIdle(hc)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, cfg.Host+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("/readyz: %d %s", resp.StatusCode, strings.TrimSpace(string(body)))
+	}
+	return nil
+}
+
+// treeCPU is the CPU time of process pid and its live descendants, each
+// with the children it has reaped (postgres's postmaster reaps the
+// connection processes kine's pool closes), so that no CPU time drops out
+// between two readings.
+func treeCPU(pid int) time.Duration {
+	total := time.Duration(0)
+	for _, p := range processTree(pid) {
+		total += processCPU(p) + childrenCPU(p)
+	}
+	return total
+}
+
+// childrenCPU is the CPU time (user+sys) of the children process pid has
+// reaped, from /proc/<pid>/stat (cutime and cstime, in clock ticks).
+func childrenCPU(pid int) time.Duration {
+	f := procStat(pid)
+	if len(f) < 15 {
+		return 0
+	}
+	cutime, _ := strconv.ParseInt(f[13], 10, 64) // field 16 of proc(5)
+	cstime, _ := strconv.ParseInt(f[14], 10, 64) // field 17
+	return time.Duration(cutime+cstime) * 10 * time.Millisecond
+}
+
+// treeRSS is the proportional set size (Pss, so that shared memory counts
+// once) of process pid and its live descendants, in bytes.
+func treeRSS(pid int) int64 {
+	var total int64
+	for _, p := range processTree(pid) {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", p))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(line); len(f) == 3 && f[0] == "Pss:" {
+				n, _ := strconv.ParseInt(f[1], 10, 64)
+				total += n * 1024
+			}
+		}
+	}
+	return total
+}
+
+// processTree is pid and its live descendants, from /proc/*/stat.
+func processTree(pid int) []int {
+	entries, _ := os.ReadDir("/proc")
+	children := map[int][]int{}
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		f := procStat(p)
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], p)
+	}
+	out := []int{pid}
+	for i := 0; i < len(out); i++ {
+		out = append(out, children[out[i]]...)
+	}
+	return out
+}
+
+// runDatastores is the -datastores comparison: see the comment at the top.
+func runDatastores(ctx context.Context, o *options, root, dir string) error {
+	b := &bench{dir: dir}
+	log.Printf("building etcd and kube-apiserver (hack/tools/build.sh) and %s ...", o.wardle)
+	bins, err := cluster.Build(root)
+	if err != nil {
+		return err
+	}
+	bin, err := buildWardle(o.wardle, dir)
+	if err != nil {
+		return err
+	}
+	stop, err := b.startControlPlane(bins)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	servers, storage, closeDBs, err := b.datastoreServers(bin)
+	defer closeDBs()
+	if err != nil {
+		return err
+	}
+	if o.only != "" {
+		var keep []server
+		for _, s := range servers {
+			if s.Name == o.only || s.Name == dsEmbedded {
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) < 2 {
+			return fmt.Errorf("-only %q: want one of %v", o.only, names(servers))
+		}
+		servers = keep
+	}
+
+	if err := b.prepare(ctx, o, servers); err != nil {
+		return err
+	}
+
+	var results []*runResult
+	ops := operations(o.config)
+	for round := 1; round <= o.rounds; round++ {
+		var order []server
+		for i := range servers {
+			order = append(order, servers[(i+round-1)%len(servers)])
+		}
+		rs, err := b.round(ctx, o, order, ops, round)
+		if err != nil {
+			return fmt.Errorf("round %d: %w", round, err)
+		}
+		for _, rr := range rs {
+			if sp, ok := storage[rr.Server]; ok {
+				rr.StorageMemory = treeRSS(sp.pid)
+			}
+			log.Printf("round %d/%d %s: %s", round, o.rounds, rr.Server, brief(rr))
+		}
+		results = append(results, rs...)
+	}
+	summary := reportDatastores(o, servers, storage, results)
+	fmt.Print(summary)
+	return writeResults(o, summary, struct{ Rounds []*runResult }{results})
+}
+
+// reportDatastores is the -datastores comparison's summary: each
+// operation's median throughput and p99 per storage with its ratio to
+// embedded etcd (the median of the per-round ratios), then start-up and
+// memory.
+func reportDatastores(o *options, servers []server, storage map[string]storageProc, results []*runResult) string {
+	var sb strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
+	t := newTable(names(servers), results)
+	base := dsEmbedded
+	p("The generated server (examples/wardle) on each storage, one process each, %d rounds, %s, %s.\n",
+		len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
+	workload(p, o, results)
+	p("Medians over the rounds; (×r) is the median of each round's ratio to %s (throughput: above 1 is faster; p99 and CPU: above 1 is slower or costlier). CPU/op counts the storage's own process where it is outside the server.\n\n", base)
+	p("| operation |")
+	for _, s := range t.servers {
+		p(" %s |", s)
+	}
+	p("\n|---|%s\n", strings.Repeat("---|", len(t.servers)))
+	cell := func(op, s string, f func(*phaseResult) float64, format func(float64) string) string {
+		v := format(t.med(op, s, f))
+		if s != base {
+			v += fmt.Sprintf(" (×%.2f)", t.ratio(op, s, base, f))
+		}
+		if e := t.errors(op, s); e > 0 {
+			v += fmt.Sprintf(", %d errors", e)
+		}
+		return v
+	}
+	for _, op := range t.ops {
+		rows := []struct {
+			what   string
+			f      func(*phaseResult) float64
+			format func(float64) string
+		}{
+			{"ops/s", tput, func(x float64) string { return fmt.Sprintf("%.0f", x) }},
+			{"p99", p99, ms},
+			{"CPU/op", cpu, ms},
+		}
+		if t.paced(op) {
+			rows = rows[1:]
+		}
+		for _, r := range rows {
+			p("| %s %s |", op, r.what)
+			for _, s := range t.servers {
+				p(" %s |", cell(op, s, r.f, r.format))
+			}
+			p("\n")
+		}
+	}
+	p("\n| measure |")
+	for _, s := range t.servers {
+		p(" %s |", s)
+	}
+	p("\n|---|%s\n", strings.Repeat("---|", len(t.servers)))
+	row := func(what string, f func(r *runResult) float64, format func(float64) string) {
+		p("| %s |", what)
+		for _, s := range t.servers {
+			v := format(t.runMed(s, f))
+			if s != base {
+				if r := t.runRatio(s, base, f); r > 0 {
+					v += fmt.Sprintf(" (×%.2f)", r)
+				}
+			}
+			p(" %s |", v)
+		}
+		p("\n")
+	}
+	row("start-up to /readyz (exec → 200)", func(r *runResult) float64 { return r.Startup.Seconds() }, ms)
+	row("server RSS (VmRSS) after the round", func(r *runResult) float64 { return float64(r.Memory.RSS) }, func(x float64) string { return mib(int64(x)) })
+	row("server peak RSS (VmHWM)", func(r *runResult) float64 { return float64(r.Memory.HWM) }, func(x float64) string { return mib(int64(x)) })
+	p("| storage process (Pss after the round) |")
+	for _, s := range t.servers {
+		if sp, ok := storage[s]; ok {
+			p(" %s: %s |", sp.name, mib(int64(t.runMed(s, func(r *runResult) float64 { return float64(r.StorageMemory) }))))
+		} else {
+			p(" in the server |")
+		}
+	}
+	p("\n\n")
+	t.perRound(p, true)
+	return sb.String()
+}
