@@ -205,12 +205,22 @@ func applyStructDefaults(ctx *engine.Context, out *engine.Output, v *model.Versi
 	if !ok || len(fields) == 0 {
 		return nil
 	}
+	rewritten, err := testZeroValues(name, src, fields, ctx.Load.Universe[v.Package])
+	if err != nil || rewritten == nil {
+		return err
+	}
+	return out.Replace(name, rewritten)
+}
+
+// testZeroValues is applyStructDefaults on the source of one defaults file of package pkg:
+// the source rewritten, or nil when no default of the fields is in it.
+func testZeroValues(name string, src []byte, fields map[string]bool, pkg *types.Package) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	reflectName := freeImportName(ctx.Load.Universe[v.Package], f, "reflect")
+	reflectName := freeImportName(pkg, f, "reflect")
 	rewrote := false
 	ast.Inspect(f, func(n ast.Node) bool {
 		stmt, ok := n.(*ast.IfStmt)
@@ -232,7 +242,7 @@ func applyStructDefaults(ctx *engine.Context, out *engine.Output, v *model.Versi
 		return true
 	})
 	if !rewrote {
-		return nil
+		return nil, nil
 	}
 	if reflectName == "reflect" {
 		astutil.AddImport(fset, f, "reflect")
@@ -241,9 +251,9 @@ func applyStructDefaults(ctx *engine.Context, out *engine.Output, v *model.Versi
 	}
 	var buf bytes.Buffer
 	if err := format.Node(&buf, fset, f); err != nil {
-		return fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	return out.Replace(name, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // nilTestOfUnmarshalled matches defaulter-gen's default of a field that is not a pointer,

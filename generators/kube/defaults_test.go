@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	gengotypes "k8s.io/gengo/v2/types"
+
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
@@ -139,5 +141,56 @@ func TestObjectDefaulters(t *testing.T) {
 		if widget.ObjectDefaulter != defaulted || declared != defaulted {
 			t.Errorf("with a default %v: ObjectDefaulter %v, SetObjectDefaults_Widget declared %v:\n%s", defaulted, widget.ObjectDefaulter, declared, src)
 		}
+	}
+}
+
+// defaulterGenStructDefault is defaulter-gen's output for defaults on a struct held by value
+// (Status), on a pointer (Limits) and on a list held by value (Tags).
+const defaulterGenStructDefault = `package v1
+
+import (
+	json "encoding/json"
+)
+
+func SetObjectDefaults_Toy(in *Toy) {
+	if in.Status == nil {
+		if err := json.Unmarshal([]byte(` + "`{\"observedGeneration\":-1}`" + `), &in.Status); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.Limits == nil {
+		if err := json.Unmarshal([]byte(` + "`{}`" + `), in.Spec.Limits); err != nil {
+			panic(err)
+		}
+	}
+	if in.Spec.Tags == nil {
+		if err := json.Unmarshal([]byte(` + "`[\"a\"]`" + `), &in.Spec.Tags); err != nil {
+			panic(err)
+		}
+	}
+}
+`
+
+// TestZeroValues: only the defaults of the struct fields named test the zero value, through
+// package reflect imported under a name the package leaves free.
+func TestZeroValues(t *testing.T) {
+	fields := map[string]bool{"Status": true}
+	got, err := testZeroValues("zz_generated.defaults.go", []byte(defaulterGenStructDefault), fields, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(got)
+	for _, want := range []string{"\t\"reflect\"\n", "if reflect.ValueOf(in.Status).IsZero() {", "if in.Spec.Limits == nil {", "if in.Spec.Tags == nil {"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("no %q in:\n%s", want, src)
+		}
+	}
+	pkg := &gengotypes.Package{Variables: map[string]*gengotypes.Type{"reflect": {}}}
+	got, err = testZeroValues("zz_generated.defaults.go", []byte(defaulterGenStructDefault), fields, pkg)
+	if err != nil || !strings.Contains(string(got), `reflect1 "reflect"`) || !strings.Contains(string(got), "reflect1.ValueOf(in.Status)") {
+		t.Errorf("with a package variable named reflect: %v\n%s", err, got)
+	}
+	if got, err := testZeroValues("zz_generated.defaults.go", []byte(defaulterGenStructDefault), map[string]bool{"Other": true}, nil); got != nil || err != nil {
+		t.Errorf("no field of the file: %v\n%s", err, got)
 	}
 }
