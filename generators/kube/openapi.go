@@ -76,6 +76,7 @@ func (openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	}
 	withholdUnpublishableDefaults(ctx, &tags)
 	alignPatchTags(ctx, &tags)
+	publishDeclarativeTags(ctx, &tags)
 	inputs, err := openAPIInputs(ctx.Load, pkgs, &tags)
 	if err != nil {
 		return err

@@ -25,7 +25,8 @@ import (
 // version has its own rules; +k8s:immutable refuses setting a field left empty at create (as
 // kube-apiserver does for a built-in type, where a CRD's transition rule allows it); the status
 // subresource runs the rules; alpha rules are only shadowed, beta ones enforced (the
-// DeclarativeValidationBeta gate is on by default, as in kube-apiserver).
+// DeclarativeValidationBeta gate is on by default, as in kube-apiserver); the served OpenAPI
+// carries what kube-apiserver publishes of such tags (required, list types, enums) and no more.
 func TestDeclarativeValidation(t *testing.T) {
 	tc := tools(t)
 	work := t.TempDir()
@@ -94,6 +95,42 @@ func TestDeclarativeValidation(t *testing.T) {
 			}
 		})
 	}
+
+	// The served OpenAPI says what kube-apiserver's says for k8s.io/api's fields with the same
+	// tags: required, list types and enums, and none of the bounds, lengths or counts.
+	t.Run("openapi", func(t *testing.T) {
+		doc := servedOpenAPI(t, restConfig(t, kubeconfig), "toys.example.com/v1", "Toy")
+		if doc == nil {
+			t.Fatal("no Toy in /openapi/v3/apis/toys.example.com/v1")
+		}
+		props, _ := doc.node["properties"].(map[string]any)
+		spec := doc.resolve(props["spec"].(map[string]any))
+		fields, _ := spec["properties"].(map[string]any)
+		prop := func(name string) map[string]any {
+			p, _ := fields[name].(map[string]any)
+			return p
+		}
+		mode := doc.resolve(prop("mode"))
+		for _, c := range []struct {
+			what      string
+			got, want any
+		}{
+			{"spec.required", spec["required"], []any{"name"}},
+			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
+			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
+			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
+			{"spec.mode enum", mode["enum"], []any{"Fast", "Slow"}},
+			{"spec.name maxLength", prop("name")["maxLength"], nil},
+			{"spec.size maximum", prop("size")["maximum"], nil},
+			{"spec.tags maxItems", prop("tags")["maxItems"], nil},
+			{"spec.labels maxProperties", prop("labels")["maxProperties"], nil},
+			{"spec.name format", prop("name")["format"], nil},
+		} {
+			if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+				t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
+			}
+		}
+	})
 }
 
 // causesOf returns the causes of a 422 as "<type> <field>", sorted, or nil for no error.
