@@ -8,6 +8,7 @@ import (
 	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // publishedDeclarativeTags are the +k8s: validation tags whose meaning the served OpenAPI
@@ -45,16 +46,20 @@ func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
 				tags.addTypeLines(t, "+enum")
 			}
 			for _, m := range t.Members {
-				publishMemberTags(ctx, tags, t, m)
+				publishMemberTags(ctx, tags, v, t, m)
 			}
 		}
 	}
 }
 
-func publishMemberTags(ctx *engine.Context, tags *tagEdits, t *types.Type, m types.Member) {
+func publishMemberTags(ctx *engine.Context, tags *tagEdits, v *model.Version, t *types.Type, m types.Member) {
 	written := func(name string) []string { return tagValues(m.CommentLines, name) }
 	warn := func(declared, stated string) {
-		ctx.Warn(declPos(ctx, t, m.Name), "%s.%s: +%s, but +%s: the served OpenAPI says what +%[4]s says, as kube-apiserver's does, and declarative validation enforces +%[3]s",
+		at := declPos(ctx, t, m.Name)
+		if !at.IsValid() {
+			at = v.DeclPos[t.Name.Name]
+		}
+		ctx.Warn(at, "%s.%s: +%s, but +%s: the served OpenAPI says what +%[4]s says, as kube-apiserver's does, and declarative validation enforces +%[3]s",
 			t.Name.Name, m.Name, declared, stated)
 	}
 	// Requiredness: +required and +optional are one openapi-gen property.

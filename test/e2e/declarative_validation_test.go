@@ -24,7 +24,7 @@ import (
 // field paths, each cause once (a rule the schema enforces too is not reported twice); each
 // version has its own rules; +k8s:immutable refuses setting a field left empty at create (as
 // kube-apiserver does for a built-in type, where a CRD's transition rule allows it); the status
-// subresource runs the rules; alpha rules are only shadowed, beta ones enforced (the
+// and scale subresources run the rules; alpha rules are only shadowed, beta ones enforced (the
 // DeclarativeValidationBeta gate is on by default, as in kube-apiserver); the served OpenAPI
 // carries what kube-apiserver publishes of such tags (required, list types, enums) and no more.
 func TestDeclarativeValidation(t *testing.T) {
@@ -61,9 +61,12 @@ func TestDeclarativeValidation(t *testing.T) {
 		_, err := toys(version).Create(context.Background(), obj, metav1.CreateOptions{})
 		return err
 	}
-	patch := func(name, patch string, subresources ...string) error {
-		_, err := toys("v1").Patch(context.Background(), name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
+	patchIn := func(version, name, patch string, subresources ...string) error {
+		_, err := toys(version).Patch(context.Background(), name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
 		return err
+	}
+	patch := func(name, patch string, subresources ...string) error {
+		return patchIn("v1", name, patch, subresources...)
 	}
 
 	for _, c := range []struct {
@@ -85,6 +88,11 @@ func TestDeclarativeValidation(t *testing.T) {
 		{"immutable once unset", patch("valid", `{"spec":{"class":"wood"}}`), []string{"FieldValueInvalid spec.class"}},
 		{"status subresource", patch("valid", `{"status":{"played":-1}}`, "status"), []string{"FieldValueInvalid status.played"}},
 		{"status accepted", patch("valid", `{"status":{"played":2}}`, "status"), nil},
+		// A /scale write runs the kind's rules of the request's version at the kind's paths, as
+		// kube-apiserver runs a StatefulSet's for statefulsets/scale.
+		{"scale subresource", patch("valid", `{"spec":{"replicas":11}}`, "scale"), []string{"FieldValueInvalid spec.size"}},
+		{"scale in v1beta1", patchIn("v1beta1", "valid", `{"spec":{"replicas":6}}`, "scale"), []string{"FieldValueInvalid spec.size"}},
+		{"scale accepted", patch("valid", `{"spec":{"replicas":6}}`, "scale"), nil},
 		// The server defines the validation option the nickname rules depend on, disabled.
 		{"option disabled", create("v1", toy("nick", map[string]any{"nickname": "bearbear"})), nil},
 		{"ifDisabled rule", create("v1", toy("long-nick", map[string]any{"nickname": "a-bear-named-bob"})), []string{"FieldValueTooLong spec.nickname"}},
