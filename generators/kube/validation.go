@@ -263,11 +263,54 @@ func startValidationRun(c *generator.Context, canonical map[string]string) (vali
 	}
 	clear(validationTags.canonical)
 	maps.Copy(validationTags.canonical, canonical)
+	initValidationTags()
+	validationTags.runs++
+	return validationTags.extractor, fmt.Sprintf("apigenrun%d:", validationTags.runs)
+}
+
+// initValidationTags initialises the registry once per process, pointing it at validationTags'
+// context and packages. The caller holds validationTags' lock.
+func initValidationTags() {
+	if validationTags.canonical == nil {
+		validationTags.canonical = map[string]string{}
+	}
 	if validationTags.extractor == nil {
 		validationTags.extractor = validators.InitGlobalValidator(&validationTags.context, validationTags.canonical)
 	}
-	validationTags.runs++
-	return validationTags.extractor, fmt.Sprintf("apigenrun%d:", validationTags.runs)
+}
+
+// ValidationTagDocs documents every +k8s: validation tag, sorted by name: validation-gen's
+// validators' own docs (what kube.Validation gives each tag its meaning from), and the
+// subresource tags of validation-gen's main package, with what they do here
+// (checkSubresourceTags).
+func ValidationTagDocs() []validators.TagDoc {
+	validationTags.Lock()
+	defer validationTags.Unlock()
+	initValidationTags()
+	docs := append(validationTags.extractor.Docs(),
+		validators.TagDoc{
+			Tag:            supportsSubresourceTag,
+			StabilityLevel: validators.TagStabilityLevelStable,
+			Scopes:         []validators.Scope{validators.ScopeType},
+			Description: "Registers a kind's rules for writes through the subresource named too. apigen registers " +
+				"them for every subresource the kind serves, so this tag is not needed; one naming a subresource " +
+				"the kind does not serve is a warning.",
+			Payloads:         []validators.TagPayloadDoc{{Description: "<subresource path>", Docs: `"/status", "/scale", ...`}},
+			PayloadsType:     codetags.ValueTypeString,
+			PayloadsRequired: true,
+		},
+		validators.TagDoc{
+			Tag:            isSubresourceTag,
+			StabilityLevel: validators.TagStabilityLevelStable,
+			Scopes:         []validators.Scope{validators.ScopeType},
+			Description: "Says a type is the body of a subresource (extensions/v1beta1's Scale). No effect in apigen, " +
+				"with a warning: the rules of the kinds it serves run, and /scale reads and writes an autoscaling/v1 Scale.",
+			Payloads:         []validators.TagPayloadDoc{{Description: "<subresource path>", Docs: `"/scale", ...`}},
+			PayloadsType:     codetags.ValueTypeString,
+			PayloadsRequired: true,
+		})
+	slices.SortFunc(docs, func(a, b validators.TagDoc) int { return strings.Compare(a.Tag, b.Tag) })
+	return docs
 }
 
 // validationTargets walks the kinds of every version package and returns a target for each
