@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -137,6 +138,32 @@ func TestDeclarativeValidation(t *testing.T) {
 			if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
 				t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
 			}
+		}
+
+		// OpenAPI v2 (kubectl's client-side validation) is built from the same definitions.
+		var v2 struct {
+			Definitions map[string]map[string]any `json:"definitions"`
+		}
+		getJSON(t, restConfig(t, kubeconfig), "/openapi/v2", &v2)
+		var v2spec map[string]any
+		for _, def := range v2.Definitions {
+			gvks, _ := def["x-kubernetes-group-version-kind"].([]any)
+			for _, g := range gvks {
+				if g, _ := g.(map[string]any); g["group"] == "toys.example.com" && g["version"] == "v1" && g["kind"] == "Toy" {
+					props, _ := def["properties"].(map[string]any)
+					spec, _ := props["spec"].(map[string]any)
+					ref, _ := spec["$ref"].(string)
+					if all, ok := spec["allOf"].([]any); ok && ref == "" && len(all) == 1 {
+						ref, _ = all[0].(map[string]any)["$ref"].(string)
+					}
+					v2spec = v2.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
+				}
+			}
+		}
+		v2props, _ := v2spec["properties"].(map[string]any)
+		tags, _ := v2props["tags"].(map[string]any)
+		if tags["x-kubernetes-list-type"] != "set" || tags["maxItems"] != nil {
+			t.Errorf("/openapi/v2 spec.tags: got %v, want x-kubernetes-list-type set and no maxItems", tags)
 		}
 	})
 }
