@@ -160,6 +160,16 @@ func TestMarkersCommand(t *testing.T) {
 		"where:   in type and field comments\n",
 		"  +kubebuilder:skipversion\n",
 		"effect:  none, a warning where it is used: apigen serves every version",
+		// Declarative validation's tags, with validation-gen's docs, once each: not also as
+		// controller-tools' schema markers of the same names, whose meaning apigen does not give them.
+		"Declarative validation tags (validation-gen's;",
+		"  +k8s:maxLength\n      Indicates that a string field has a limit on its length in characters",
+		"  +k8s:immutable\n      Indicates that a field may not be updated\n",
+		"form:    +k8s:format=<one of the values below>\n",
+		"value:   k8s-short-name: This field holds a Kubernetes \"short name\"",
+		"form:    +k8s:alpha([since: <string>])=<validation-tag>\n",
+		"level:   beta\n",
+		"  +k8s:supportsSubresource\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("apigen markers output lacks %q", want)

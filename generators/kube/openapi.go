@@ -80,6 +80,7 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	}
 	withholdUnpublishableDefaults(ctx, &tags)
 	alignPatchTags(ctx, &tags)
+	publishDeclarativeTags(ctx, &tags)
 	inputs, err := openAPIInputs(ctx.Load, pkgs, &tags)
 	if err != nil {
 		return err

@@ -54,6 +54,20 @@ func (e *tagEdits) addMemberTag(t *types.Type, member, name, value string) {
 	}
 }
 
+// addMemberLines adds comment lines (whole tags, such as "+optional") to a struct member's
+// comments.
+func (e *tagEdits) addMemberLines(t *types.Type, member string, lines ...string) {
+	for i := range t.Members {
+		m := &t.Members[i]
+		if m.Name != member {
+			continue
+		}
+		old := m.CommentLines
+		m.CommentLines = append(slices.Clip(old), lines...)
+		e.undo = append(e.undo, func() { m.CommentLines = old })
+	}
+}
+
 // setMemberTag makes "+name=value" the only +name line of a struct member's comments, or
 // takes every +name line out when value is empty.
 func (e *tagEdits) setMemberTag(t *types.Type, member, name, value string) {

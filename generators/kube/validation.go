@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	vgutil "k8s.io/code-generator/cmd/validation-gen/util"
 	"k8s.io/code-generator/cmd/validation-gen/validators"
+	"k8s.io/gengo/v2/codetags"
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/parser/tags"
@@ -64,6 +65,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 				subresources[t] = servedSubresources(r)
 			}
 		}
+		checkSubresourceTags(ctx, v)
 	}
 
 	pos := func(t *types.Type, member string) token.Position { return declPos(ctx, t, member) }
@@ -174,6 +176,60 @@ func servedSubresources(r *model.Resource) []string {
 	return slices.Compact(paths)
 }
 
+const (
+	supportsSubresourceTag = "k8s:supportsSubresource"
+	isSubresourceTag       = "k8s:isSubresource"
+)
+
+// checkSubresourceTags gives validation-gen's subresource tags of a version's types the meaning
+// they can have here, and warns at the type where they have none. +k8s:supportsSubresource="/x"
+// registers a kind's rules for writes through x as well; a kind here has its rules registered
+// for every subresource it serves (servedSubresources), so the tag naming a served one says what
+// apigen does anyway, and naming one the kind does not serve it registers rules no request
+// reaches. +k8s:isSubresource="/x" says a type is the body of subresource x of some kind
+// (extensions/v1beta1's Scale): apigen registers rules for the kinds it serves only, and /scale
+// reads and writes an autoscaling/v1 Scale, so the tag has no effect.
+func checkSubresourceTags(ctx *engine.Context, v *model.Version) {
+	pkg := ctx.Load.Universe[v.Package]
+	if pkg == nil {
+		return
+	}
+	served := map[string][]string{}
+	for _, r := range v.Resources {
+		served[r.Kind] = servedSubresources(r)
+	}
+	for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+		t := pkg.Types[name]
+		extracted := codetags.Extract("+", typeComments(t))
+		for _, tag := range []string{supportsSubresourceTag, isSubresourceTag} {
+			lines := extracted[tag]
+			if len(lines) == 0 {
+				continue
+			}
+			at := declPos(ctx, t, "")
+			if !at.IsValid() {
+				at = v.DeclPos[name]
+			}
+			parsed, err := codetags.ParseAll(lines)
+			if err != nil {
+				ctx.Warn(at, "+%s has no effect: %v", tag, err)
+				continue
+			}
+			paths, isKind := served[name]
+			for _, p := range parsed {
+				switch {
+				case tag == isSubresourceTag:
+					ctx.Warn(at, "+%s=%q has no effect: apigen runs the rules of the kinds it serves, for writes of the kind and of each subresource the kind serves (/scale reads and writes an autoscaling/v1 Scale)", tag, p.Value)
+				case !isKind:
+					ctx.Warn(at, "+%s=%q has no effect: %s is not a kind apigen serves; a kind's rules run for writes of the kind and of every subresource it serves", tag, p.Value, name)
+				case !slices.Contains(paths, p.Value):
+					ctx.Warn(at, "+%s=%q has no effect: %s serves no %s subresource; its rules run for writes through %s, every path it serves (+apigen:subresource:...), without this tag", tag, p.Value, name, p.Value, strings.Join(paths, ", "))
+				}
+			}
+		}
+	}
+}
+
 // validationNameSystems are the walk's: public orders the types, raw names them in the code
 // (each file's own raw namer tracks its imports).
 func validationNameSystems() namer.NameSystems {
@@ -207,11 +263,54 @@ func startValidationRun(c *generator.Context, canonical map[string]string) (vali
 	}
 	clear(validationTags.canonical)
 	maps.Copy(validationTags.canonical, canonical)
+	initValidationTags()
+	validationTags.runs++
+	return validationTags.extractor, fmt.Sprintf("apigenrun%d:", validationTags.runs)
+}
+
+// initValidationTags initialises the registry once per process, pointing it at validationTags'
+// context and packages. The caller holds validationTags' lock.
+func initValidationTags() {
+	if validationTags.canonical == nil {
+		validationTags.canonical = map[string]string{}
+	}
 	if validationTags.extractor == nil {
 		validationTags.extractor = validators.InitGlobalValidator(&validationTags.context, validationTags.canonical)
 	}
-	validationTags.runs++
-	return validationTags.extractor, fmt.Sprintf("apigenrun%d:", validationTags.runs)
+}
+
+// ValidationTagDocs documents every +k8s: validation tag, sorted by name: validation-gen's
+// validators' own docs (what kube.Validation gives each tag its meaning from), and the
+// subresource tags of validation-gen's main package, with what they do here
+// (checkSubresourceTags).
+func ValidationTagDocs() []validators.TagDoc {
+	validationTags.Lock()
+	defer validationTags.Unlock()
+	initValidationTags()
+	docs := append(validationTags.extractor.Docs(),
+		validators.TagDoc{
+			Tag:            supportsSubresourceTag,
+			StabilityLevel: validators.TagStabilityLevelStable,
+			Scopes:         []validators.Scope{validators.ScopeType},
+			Description: "Registers a kind's rules for writes through the subresource named too. apigen registers " +
+				"them for every subresource the kind serves, so this tag is not needed; one naming a subresource " +
+				"the kind does not serve is a warning.",
+			Payloads:         []validators.TagPayloadDoc{{Description: "<subresource path>", Docs: `"/status", "/scale", ...`}},
+			PayloadsType:     codetags.ValueTypeString,
+			PayloadsRequired: true,
+		},
+		validators.TagDoc{
+			Tag:            isSubresourceTag,
+			StabilityLevel: validators.TagStabilityLevelStable,
+			Scopes:         []validators.Scope{validators.ScopeType},
+			Description: "Says a type is the body of a subresource (extensions/v1beta1's Scale). No effect in apigen, " +
+				"with a warning: the rules of the kinds it serves run, and /scale reads and writes an autoscaling/v1 Scale.",
+			Payloads:         []validators.TagPayloadDoc{{Description: "<subresource path>", Docs: `"/scale", ...`}},
+			PayloadsType:     codetags.ValueTypeString,
+			PayloadsRequired: true,
+		})
+	slices.SortFunc(docs, func(a, b validators.TagDoc) int { return strings.Compare(a.Tag, b.Tag) })
+	return docs
 }
 
 // validationTargets walks the kinds of every version package and returns a target for each

@@ -28,7 +28,7 @@ var notServed = map[string]string{
 func registerSchemaMarkers(r *Registry) {
 	for _, d := range crdmarkers.AllDefinitions {
 		target, ok := targets[d.Target]
-		if !ok {
+		if !ok || Declarative(d.Name) {
 			continue
 		}
 		if _, known := r.defs[target][d.Name]; known {
@@ -44,6 +44,14 @@ func registerSchemaMarkers(r *Registry) {
 		r.Register(def)
 	}
 }
+
+// Declarative reports whether a marker is one of declarative validation's +k8s: tags, some of
+// which controller-tools defines too (required, optional, minimum, maximum, maxItems, enum,
+// listType, listMapKey, immutable) with a CRD's meaning: apigen gives them validation-gen's
+// (kube.Validation), keeps them out of the schema (generators/schema) and lists them, with
+// validation-gen's docs, apart from the schema markers (apigen markers). Parse leaves them,
+// as every +k8s: tag, to their generators.
+func Declarative(name string) bool { return strings.HasPrefix(name, "k8s:") }
 
 var targets = map[ctmarkers.TargetType]Target{
 	ctmarkers.DescribesPackage: Package,

@@ -23,18 +23,9 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/model"
 )
-
-// declarativeOnly says which of the markers controller-tools maps into a schema stay out of it:
-// its +k8s: tags (required, optional, minimum, maximum, maxItems, enum, listType, listMapKey,
-// immutable). Declarative validation (kube.Validation) runs them as kube-apiserver runs a
-// built-in type's, and the schema's forms differ: a list-set's items cannot be correlated for
-// ratcheting there, so an unchanged item broke an update the rules let through; +k8s:immutable
-// became a CEL transition rule (self == oldSelf), which lets a field left empty at create be set
-// later. kube-apiserver does not publish them in a built-in type's OpenAPI either (openapi-gen
-// reads +optional, +listType, ...).
-func declarativeOnly(name string) bool { return strings.HasPrefix(name, "k8s:") }
 
 // Build computes the schema of every served kind of the project and stores it in the model
 // (Resource.Schema, one per version). It reads the run's one load: controller-tools parses
@@ -60,7 +51,15 @@ func Build(load *loader.Result, p *model.Project) error {
 	}
 	registry := &ctmarkers.Registry{}
 	for _, def := range crdmarkers.AllDefinitions {
-		if declarativeOnly(def.Name) {
+		// The +k8s: tags controller-tools maps into a schema (markers.Declarative: required, optional,
+		// minimum, maximum, maxItems, enum, listType, listMapKey, immutable) stay out of it.
+		// Declarative validation (kube.Validation) runs them as kube-apiserver runs a built-in type's,
+		// and the schema's forms differ: a list-set's items cannot be correlated for ratcheting there,
+		// so an unchanged item broke an update the rules let through; +k8s:immutable became a CEL
+		// transition rule (self == oldSelf), which lets a field left empty at create be set later. The
+		// served OpenAPI gets what kube-apiserver publishes of them through openapi-gen
+		// (kube.publishDeclarativeTags).
+		if markers.Declarative(def.Name) {
 			continue
 		}
 		if err := def.Register(registry); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -24,8 +25,9 @@ import (
 // field paths, each cause once (a rule the schema enforces too is not reported twice); each
 // version has its own rules; +k8s:immutable refuses setting a field left empty at create (as
 // kube-apiserver does for a built-in type, where a CRD's transition rule allows it); the status
-// subresource runs the rules; alpha rules are only shadowed, beta ones enforced (the
-// DeclarativeValidationBeta gate is on by default, as in kube-apiserver).
+// and scale subresources run the rules; alpha rules are only shadowed, beta ones enforced (the
+// DeclarativeValidationBeta gate is on by default, as in kube-apiserver); the served OpenAPI
+// carries what kube-apiserver publishes of such tags (required, list types, enums) and no more.
 func TestDeclarativeValidation(t *testing.T) {
 	tc := tools(t)
 	work := t.TempDir()
@@ -60,9 +62,12 @@ func TestDeclarativeValidation(t *testing.T) {
 		_, err := toys(version).Create(context.Background(), obj, metav1.CreateOptions{})
 		return err
 	}
-	patch := func(name, patch string, subresources ...string) error {
-		_, err := toys("v1").Patch(context.Background(), name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
+	patchIn := func(version, name, patch string, subresources ...string) error {
+		_, err := toys(version).Patch(context.Background(), name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
 		return err
+	}
+	patch := func(name, patch string, subresources ...string) error {
+		return patchIn("v1", name, patch, subresources...)
 	}
 
 	for _, c := range []struct {
@@ -84,6 +89,11 @@ func TestDeclarativeValidation(t *testing.T) {
 		{"immutable once unset", patch("valid", `{"spec":{"class":"wood"}}`), []string{"FieldValueInvalid spec.class"}},
 		{"status subresource", patch("valid", `{"status":{"played":-1}}`, "status"), []string{"FieldValueInvalid status.played"}},
 		{"status accepted", patch("valid", `{"status":{"played":2}}`, "status"), nil},
+		// A /scale write runs the kind's rules of the request's version at the kind's paths, as
+		// kube-apiserver runs a StatefulSet's for statefulsets/scale.
+		{"scale subresource", patch("valid", `{"spec":{"replicas":11}}`, "scale"), []string{"FieldValueInvalid spec.size"}},
+		{"scale in v1beta1", patchIn("v1beta1", "valid", `{"spec":{"replicas":6}}`, "scale"), []string{"FieldValueInvalid spec.size"}},
+		{"scale accepted", patch("valid", `{"spec":{"replicas":6}}`, "scale"), nil},
 		// The server defines the validation option the nickname rules depend on, disabled.
 		{"option disabled", create("v1", toy("nick", map[string]any{"nickname": "bearbear"})), nil},
 		{"ifDisabled rule", create("v1", toy("long-nick", map[string]any{"nickname": "a-bear-named-bob"})), []string{"FieldValueTooLong spec.nickname"}},
@@ -94,6 +104,68 @@ func TestDeclarativeValidation(t *testing.T) {
 			}
 		})
 	}
+
+	// The served OpenAPI says what kube-apiserver's says for k8s.io/api's fields with the same
+	// tags: required, list types and enums, and none of the bounds, lengths or counts.
+	t.Run("openapi", func(t *testing.T) {
+		doc := servedOpenAPI(t, restConfig(t, kubeconfig), "toys.example.com/v1", "Toy")
+		if doc == nil {
+			t.Fatal("no Toy in /openapi/v3/apis/toys.example.com/v1")
+		}
+		props, _ := doc.node["properties"].(map[string]any)
+		spec := doc.resolve(props["spec"].(map[string]any))
+		fields, _ := spec["properties"].(map[string]any)
+		prop := func(name string) map[string]any {
+			p, _ := fields[name].(map[string]any)
+			return p
+		}
+		mode := doc.resolve(prop("mode"))
+		for _, c := range []struct {
+			what      string
+			got, want any
+		}{
+			{"spec.required", spec["required"], []any{"name"}},
+			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
+			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
+			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
+			{"spec.mode enum", mode["enum"], []any{"Fast", "Slow"}},
+			{"spec.name maxLength", prop("name")["maxLength"], nil},
+			{"spec.size maximum", prop("size")["maximum"], nil},
+			{"spec.tags maxItems", prop("tags")["maxItems"], nil},
+			{"spec.labels maxProperties", prop("labels")["maxProperties"], nil},
+			{"spec.name format", prop("name")["format"], nil},
+		} {
+			if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+				t.Errorf("%s: got %v, want %v", c.what, c.got, c.want)
+			}
+		}
+
+		// OpenAPI v2 (kubectl's client-side validation) is built from the same definitions.
+		var v2 struct {
+			Definitions map[string]map[string]any `json:"definitions"`
+		}
+		getJSON(t, restConfig(t, kubeconfig), "/openapi/v2", &v2)
+		var v2spec map[string]any
+		for _, def := range v2.Definitions {
+			gvks, _ := def["x-kubernetes-group-version-kind"].([]any)
+			for _, g := range gvks {
+				if g, _ := g.(map[string]any); g["group"] == "toys.example.com" && g["version"] == "v1" && g["kind"] == "Toy" {
+					props, _ := def["properties"].(map[string]any)
+					spec, _ := props["spec"].(map[string]any)
+					ref, _ := spec["$ref"].(string)
+					if all, ok := spec["allOf"].([]any); ok && ref == "" && len(all) == 1 {
+						ref, _ = all[0].(map[string]any)["$ref"].(string)
+					}
+					v2spec = v2.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
+				}
+			}
+		}
+		v2props, _ := v2spec["properties"].(map[string]any)
+		tags, _ := v2props["tags"].(map[string]any)
+		if tags["x-kubernetes-list-type"] != "set" || tags["maxItems"] != nil {
+			t.Errorf("/openapi/v2 spec.tags: got %v, want x-kubernetes-list-type set and no maxItems", tags)
+		}
+	})
 }
 
 // causesOf returns the causes of a 422 as "<type> <field>", sorted, or nil for no error.

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"k8s.io/code-generator/cmd/validation-gen/validators"
 
+	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/markers"
 )
 
@@ -19,12 +21,16 @@ comments, type declarations, struct fields), with its arguments, the kubebuilder
 also accepts, what it does and an example. controller-gen's schema markers
 (+kubebuilder:validation:..., XValidation CEL rules, +listType, +optional, +nullable, ...) mean
 what they mean in a CRD: the server enforces them. A +kubebuilder: marker apigen does not
-implement is a warning where it is used; other tools' markers (+genclient, +k8s:...) are
-ignored; an unknown +apigen: marker is an error.`,
+implement is a warning where it is used; an unknown +apigen: marker is an error. The +k8s:
+tags of declarative validation come last, with validation-gen's own docs: the server runs
+them as kube-apiserver runs a built-in type's. Other tools' tags (+genclient:..., the
+upstream generators' +k8s: tags) are theirs.`,
 		Example: `  apigen markers | less`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			printMarkers(cmd.OutOrStdout(), markers.Apigen())
+			fmt.Fprintln(cmd.OutOrStdout())
+			printValidationTags(cmd.OutOrStdout(), kube.ValidationTagDocs())
 			return nil
 		},
 	}
@@ -103,6 +109,86 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 			fmt.Fprintf(w, "      example:\n      // %s\n", d.Example)
 		}
 	}
+}
+
+// printValidationTags writes declarative validation's tags, as validation-gen documents them:
+// what each does, where it may be written, its stability and how it is written, with the
+// values it takes.
+func printValidationTags(w io.Writer, docs []validators.TagDoc) {
+	fmt.Fprint(w, wrap("Declarative validation tags (validation-gen's; enforced as kube-apiserver enforces a "+
+		"built-in type's, stable and beta rules enforced, alpha ones only logged)", "", ""))
+	for _, d := range docs {
+		fmt.Fprintf(w, "\n  +%s\n", d.Tag)
+		item := func(label, text string) {
+			fmt.Fprint(w, wrap(text, "      "+label, "               "))
+		}
+		fmt.Fprint(w, wrap(strings.TrimSuffix(strings.TrimSpace(d.Description), "."), "      ", "      "))
+		scopes := make([]string, 0, len(d.Scopes))
+		for _, s := range d.Scopes {
+			scopes = append(scopes, string(s))
+		}
+		item("where:   ", "on "+strings.Join(scopes, ", "))
+		item("level:   ", strings.ToLower(string(d.StabilityLevel)))
+		item("form:    ", tagForm(d))
+		for _, a := range d.Args {
+			if a.Name != "" && a.Description != "" && !strings.HasPrefix(a.Description, "<") {
+				item("arg:     ", a.Name+": "+a.Description)
+			}
+		}
+		for _, p := range d.Payloads {
+			if p.Description != "<none>" && p.Docs != "" {
+				item("value:   ", p.Description+": "+p.Docs)
+			}
+		}
+	}
+}
+
+// tagForm is how a tag is written: its documented usage, or its name with its arguments and
+// payloads.
+func tagForm(d validators.TagDoc) string {
+	if d.Usage != "" {
+		return d.Usage
+	}
+	form := "+" + d.Tag
+	if len(d.Args) > 0 {
+		args := make([]string, 0, len(d.Args))
+		for _, a := range d.Args {
+			arg := a.Description // a positional argument's, such as <option>
+			if a.Name != "" {
+				arg = a.Name + ": <" + string(a.Type) + ">"
+			}
+			if !a.Required {
+				arg = "[" + arg + "]"
+			}
+			args = append(args, arg)
+		}
+		form += "(" + strings.Join(args, ", ") + ")"
+	}
+	var values []string
+	optional := false
+	for _, p := range d.Payloads {
+		if p.Description == "<none>" {
+			optional = true
+			continue
+		}
+		values = append(values, p.Description)
+	}
+	if len(values) == 0 && d.PayloadsType != "" {
+		values = []string{"<" + string(d.PayloadsType) + ">"} // +k8s:update=NoModify
+	}
+	switch {
+	case len(values) == 0:
+	case len(values) > 3:
+		values = []string{"<one of the values below>"}
+		fallthrough
+	default:
+		value := "=" + strings.Join(values, " | ")
+		if optional || !d.PayloadsRequired {
+			value = "[" + value + "]"
+		}
+		form += value
+	}
+	return form
 }
 
 // wrap breaks text into lines of at most helpWidth columns at spaces, the first starting with

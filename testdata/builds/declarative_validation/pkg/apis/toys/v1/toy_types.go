@@ -10,6 +10,7 @@ import (
 // scheme, as the generic registry runs them.
 // +apigen:resource
 // +apigen:subresource:status
+// +apigen:subresource:scale:specpath=.spec.size,statuspath=.status.played
 // +apigen:storageversion
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`

@@ -125,6 +125,10 @@ func TestUpdate(t *testing.T) {
 			[]string{"Invalid value spec.size"}},
 		{"status subresource", func(*Toy) {}, func(o *Toy) { o.Status.Played = -1 }, []string{"status"},
 			[]string{"Invalid value status.played"}},
+		// A write through /scale runs the kind's rules at the kind's paths, as a StatefulSet's does.
+		{"scale subresource", func(*Toy) {}, func(o *Toy) { o.Spec.Size = 11 }, []string{"scale"},
+			[]string{"Invalid value spec.size"}},
+		{"scale subresource ratchets", func(o *Toy) { o.Spec.Name = "Teddy" }, func(o *Toy) { o.Spec.Name = "Teddy"; o.Spec.Size = 4 }, []string{"scale"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			old, obj := valid(), valid()
@@ -141,7 +145,7 @@ func TestUpdate(t *testing.T) {
 // A subresource the kind does not serve has no rules: the registry reports it, as
 // kube-apiserver does for a built-in type that does not list it with +k8s:supportsSubresource.
 func TestUnservedSubresource(t *testing.T) {
-	if got, want := causes(t, valid(), nil, "scale"), []string{"Internal error <nil>"}; !slices.Equal(got, want) {
+	if got, want := causes(t, valid(), nil, "approval"), []string{"Internal error <nil>"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

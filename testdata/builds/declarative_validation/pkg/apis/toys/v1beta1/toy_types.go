@@ -10,6 +10,7 @@ import (
 // scheme, as the generic registry runs them.
 // +apigen:resource
 // +apigen:subresource:status
+// +apigen:subresource:scale:specpath=.spec.size,statuspath=.status.played
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
