@@ -9,6 +9,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/internal/testproject"
 )
 
 // TestOpenAPINarrowedUniverse shows that narrowing openapi-gen's universe (enumUniverse)
@@ -31,23 +32,7 @@ func TestOpenAPINarrowedUniverse(t *testing.T) {
 	}
 	for _, dir := range append(projects, models...) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			// A test case is a project once it has a module: examples/wardle's.
-			project := filepath.Join(t.TempDir(), "project")
-			if err := os.CopyFS(project, os.DirFS(dir)); err != nil {
-				t.Fatal(err)
-			}
-			for _, name := range []string{"go.mod", "go.sum"} {
-				if _, err := os.Stat(filepath.Join(project, name)); err == nil {
-					continue
-				}
-				data, err := os.ReadFile(filepath.Join(root, "examples", "wardle", name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(project, name), data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			project := testproject.Copy(t, root, dir)
 			extraValue := filepath.Base(dir) == "wardle"
 			if extraValue {
 				more := filepath.Join(project, "pkg", "apis", "wardle", "v1beta1", "more")

@@ -2,11 +2,11 @@ package pipeline
 
 import (
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/internal/testproject"
 )
 
 // TestEmittersInAnyOrder runs apigen's own emitters in shuffled orders after the upstream
@@ -18,19 +18,7 @@ func TestEmittersInAnyOrder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates two projects several times")
 	}
-	hooks := filepath.Join(t.TempDir(), "hooks_and_shapes")
-	if err := os.CopyFS(hooks, os.DirFS("../../testdata/models/hooks_and_shapes")); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join("../../examples/wardle", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(hooks, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	hooks := testproject.Copy(t, "../..", "../../testdata/models/hooks_and_shapes")
 	for _, dir := range []string{"../../examples/wardle", hooks} {
 		t.Run(filepath.Base(dir), func(t *testing.T) { emittersInAnyOrder(t, dir) })
 	}
