@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,25 +17,7 @@ import (
 // (--authorization-trust-front-proxy, on by default), while a request that
 // reaches them directly is still reviewed and refused without a grant.
 func (a *aggregation) checkProxiedNotReviewed(t *testing.T) {
-	caPEM, err := os.ReadFile(filepath.Join(a.certDir, "ca.crt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(caPEM)
-	client := func(certs ...tls.Certificate) *http.Client {
-		return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
-			RootCAs: pool, ServerName: wardleService + "." + wardleNamespace + ".svc", Certificates: certs}}}
-	}
-	p, err := a.kas.FrontProxyCA.Issue(a.work, "metrics-proxy", cluster.CertOptions{CommonName: cluster.FrontProxyClientName})
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxyCert, err := tls.X509KeyPair(p.CertPEM, p.KeyPEM)
-	if err != nil {
-		t.Fatal(err)
-	}
-	asProxy := client(proxyCert)
+	asProxy := a.replicaClient(t, a.clientCert(t, a.kas.FrontProxyCA, "metrics-proxy", cluster.FrontProxyClientName))
 	// reviews is how many SubjectAccessReviews the replicas have sent, read
 	// as a system:masters user through the front proxy's certificate: the
 	// delegating authorizer allows that group without a review, so reading
@@ -110,7 +89,7 @@ func (a *aggregation) checkProxiedNotReviewed(t *testing.T) {
 		token := strings.TrimSpace(a.admin.ok(t, "create", "token", sa, "-n", "default"))
 		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("https://127.0.0.1:%d/apis/%s/v1alpha1/namespaces/default/flunders/trusted-2", a.ports[0], wardleGroup), nil)
 		req.Header.Set("Authorization", "Bearer "+token)
-		code, body, err := doRequest(client(), req)
+		code, body, err := doRequest(a.replicaClient(t), req)
 		if err != nil {
 			t.Fatal(err)
 		}
