@@ -100,6 +100,8 @@ func read(t *testing.T, root, name string) string {
 	return string(b)
 }
 
+// TestInitAndNewAPI checks what init and new-api report and the properties of their files that
+// other tools rely on; TestScaffoldGolden compares the files whole.
 func TestInitAndNewAPI(t *testing.T) {
 	root := t.TempDir()
 	res, err := Init(root, InitOptions{Repo: "example.com/heldout", Domain: "heldout.io", Year: "2031"})
@@ -115,15 +117,6 @@ func TestInitAndNewAPI(t *testing.T) {
 		!strings.Contains(got, "\tgo build -ldflags \"$(LDFLAGS)\" -o bin/apiserver ./cmd/apiserver\n") {
 		t.Errorf("the Makefile does not stamp the version into pkg/cmd/server:\n%s", got)
 	}
-	if got := read(t, root, "go.mod"); !strings.HasPrefix(got, "module example.com/heldout\n\ngo "+GoVersion+"\n") {
-		t.Errorf("go.mod:\n%s", got)
-	}
-	if got := read(t, root, "cmd/apiserver/main.go"); !strings.Contains(got, `"example.com/heldout/pkg/cmd/server"`) || !strings.Contains(got, "yours to edit") {
-		t.Errorf("main.go:\n%s", got)
-	}
-	if got := read(t, root, "hack/boilerplate.go.txt"); !strings.Contains(got, "Copyright 2031.") {
-		t.Errorf("boilerplate:\n%s", got)
-	}
 	// Without a replacement or a version, apigen is not a tool of the project: everything runs
 	// the apigen on PATH, and go.mod does not mention it.
 	if got := read(t, root, "go.mod"); strings.Contains(got, "apigen") {
@@ -131,77 +124,17 @@ func TestInitAndNewAPI(t *testing.T) {
 	}
 	checkRunsApigen(t, root, "apigen")
 
-	// A short group takes the domain init recorded; the doc.go of a new version is written once.
-	if _, err := NewAPI(root, APIOptions{Group: "toys", Version: "v1", Kind: "Widget", Namespaced: true, Status: true}); err != nil {
-		t.Fatal(err)
-	}
-	res, err = NewAPI(root, APIOptions{Group: "toys", Version: "v1", Kind: "Gadget", Namespaced: false, Status: false})
+	// The doc.go of a new version is written once; the second kind of it reports it kept.
+	newAPI(t, root, APIOptions{Group: "toys", Version: "v1", Kind: "Widget", Namespaced: true, Status: true})
+	res, err = NewAPI(root, APIOptions{Group: "toys", Version: "v1", Kind: "Gadget"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(res.Skipped, " "); got != "pkg/apis/toys/v1/doc.go" {
 		t.Errorf("skipped %q, want the existing doc.go", got)
 	}
-	if got := read(t, root, "pkg/apis/toys/v1/doc.go"); !strings.Contains(got, "// +groupName=toys.heldout.io\npackage v1\n") {
-		t.Errorf("doc.go:\n%s", got)
-	}
-	widget := read(t, root, "pkg/apis/toys/v1/widget_types.go")
-	for _, want := range []string{"+apigen:resource:path=widgets,scope=Namespaced", "+apigen:subresource:status", "type WidgetStatus struct", "type WidgetList struct", "Items []Widget `json:\"items\"`"} {
-		if !strings.Contains(widget, want) {
-			t.Errorf("widget_types.go lacks %q:\n%s", want, widget)
-		}
-	}
-	gadget := read(t, root, "pkg/apis/toys/v1/gadget_types.go")
-	if !strings.Contains(gadget, "scope=Cluster") || strings.Contains(gadget, "Status") {
-		t.Errorf("gadget_types.go should be cluster-scoped without status:\n%s", gadget)
-	}
-
-	// Each kind gets an example test against the in-process server, in the external test
-	// package next to its types.
-	widgetTest := read(t, root, "pkg/apis/toys/v1/widget_test.go")
-	for _, want := range []string{
-		"package v1_test\n",
-		`"example.com/heldout/pkg/apis/toys/v1"`,
-		`"example.com/heldout/pkg/apiserver"`,
-		`"example.com/heldout/pkg/cmd/server/servertest"`,
-		"func TestWidget(t *testing.T) {",
-		"servertest.Start(t, apiserver.APIs())",
-		`"example.com/heldout/pkg/generated/clientset/versioned"`,
-		`client := cs.ToysV1().Widgets("default")`,
-		"&v1.Widget{",
-		"client.UpdateStatus(",
-		`applyv1.Widget("example", "default")`,
-		"factory.Toys().V1().Widgets().Informer()",
-		"func TestWidgetFake(t *testing.T) {",
-	} {
-		if !strings.Contains(widgetTest, want) {
-			t.Errorf("widget_test.go lacks %q:\n%s", want, widgetTest)
-		}
-	}
-	gadgetTest := read(t, root, "pkg/apis/toys/v1/gadget_test.go")
-	if !strings.Contains(gadgetTest, "client := cs.ToysV1().Gadgets()\n") || strings.Contains(gadgetTest, "UpdateStatus") || strings.Contains(gadgetTest, `"default"`) {
-		t.Errorf("gadget_test.go should use the cluster-scoped gadgets without status:\n%s", gadgetTest)
-	}
-
-	// With the clients turned off, the example test uses the dynamic client.
-	docGo := filepath.Join(root, "pkg/apis/doc.go")
-	doc := read(t, root, "pkg/apis/doc.go")
-	if err := os.WriteFile(docGo, []byte(strings.Replace(doc, "+apigen:clients:enabled=true", "+apigen:clients:enabled=false", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := NewAPI(root, APIOptions{Group: "toys", Version: "v1", Kind: "Doohickey", Namespaced: true}); err != nil {
-		t.Fatal(err)
-	}
-	if got := read(t, root, "pkg/apis/toys/v1/doohickey_test.go"); !strings.Contains(got, `client.Resource(v1.SchemeGroupVersion.WithResource("doohickeys")).Namespace("default")`) || strings.Contains(got, "generated/clientset") {
-		t.Errorf("doohickey_test.go should use the dynamic client:\n%s", got)
-	}
-
-	// A fully qualified group needs no domain.
-	if _, err := NewAPI(root, APIOptions{Group: "ships.other.org", Version: "v1beta1", Kind: "Ship"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := read(t, root, "pkg/apis/ships/v1beta1/doc.go"); !strings.Contains(got, "+groupName=ships.other.org") {
-		t.Errorf("doc.go:\n%s", got)
+	if got := strings.Join(res.Written, " "); got != "pkg/apis/toys/v1/gadget_types.go pkg/apis/toys/v1/gadget_test.go" {
+		t.Errorf("written %q, want the kind's types and its test", got)
 	}
 }
 
