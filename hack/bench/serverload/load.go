@@ -254,6 +254,31 @@ func (t *target) listRaw(ctx context.Context, ns string) ([]byte, error) {
 	return t.req(t.rc.Get, ns).Do(ctx).Raw()
 }
 
+// listPaged is a full list of a namespace in pages of limit objects, following
+// continue tokens as client-go's pager does; it returns the bytes read and the
+// objects counted.
+func (t *target) listPaged(ctx context.Context, ns string, limit int) (bytes, items int, err error) {
+	cont := ""
+	for {
+		var page objectList
+		req := t.req(t.rc.Get, ns).Param("limit", fmt.Sprint(limit))
+		if cont != "" {
+			req = req.Param("continue", cont)
+		}
+		body, err := req.Do(ctx).Raw()
+		if err != nil {
+			return bytes, items, err
+		}
+		if err := runtimeDecode(body, &page); err != nil {
+			return bytes, items, err
+		}
+		bytes, items = bytes+len(body), items+len(page.Items)
+		if cont = page.Continue; cont == "" {
+			return bytes, items, nil
+		}
+	}
+}
+
 func (t *target) list(ctx context.Context, ns string) (*objectList, error) {
 	out := &objectList{}
 	err := t.req(t.rc.Get, ns).Do(ctx).Into(out)
@@ -288,6 +313,7 @@ type config struct {
 	ListLarge   int // objects in the large list's namespace
 	ListSmallN  int // lists of the small namespace
 	ListLargeN  int // lists of the large namespace
+	ListPage    int // with it, the large namespace is also listed in pages of this many objects
 	Watchers    int
 	WatchEvents int // objects created while the watchers watch, as fast as the server takes them
 	// WatchPacedEvents objects created at WatchRate per second while the
@@ -363,6 +389,11 @@ func operations(c config) []operation {
 	for _, l := range []struct{ objects, n int }{{c.ListSmall, c.ListSmallN}, {c.ListLarge, c.ListLargeN}} {
 		ops = append(ops, operation{Name: fmt.Sprintf("list %d", l.objects), run: func(s *session, ctx context.Context) (*phaseResult, error) {
 			return s.list(ctx, l.objects, l.n)
+		}})
+	}
+	if c.ListPage > 0 {
+		ops = append(ops, operation{Name: fmt.Sprintf("list %d, pages of %d", c.ListLarge, c.ListPage), run: func(s *session, ctx context.Context) (*phaseResult, error) {
+			return s.listPaged(ctx, c.ListLarge, c.ListLargeN)
 		}})
 	}
 	ops = append(ops, operation{Name: fmt.Sprintf("watch, %d watchers", c.Watchers), run: (*session).watch})
@@ -504,6 +535,27 @@ func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error
 			return r, fmt.Errorf("list %s: %d items, want %d", ns, len(list.Items), objects)
 		}
 		r.Note = joinNote(r.Note, fmt.Sprintf("%.0f kB of JSON per list", float64(len(last))/1e3))
+	}
+	return r, nil
+}
+
+// listPaged: n full lists of the namespace holding objects objects, each in
+// pages of ListPage objects (decoded, to follow the continue token).
+func (s *session) listPaged(ctx context.Context, objects, n int) (*phaseResult, error) {
+	ns := listNamespace(objects)
+	var bytes, items int
+	r := runPhase(ctx, "list", s.c.Workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
+		b, i, err := s.t.listPaged(ctx, ns, s.c.ListPage)
+		if err == nil && w == 0 {
+			bytes, items = b, i
+		}
+		return err
+	})
+	if bytes > 0 {
+		if items != objects {
+			return r, fmt.Errorf("paged list %s: %d items, want %d", ns, items, objects)
+		}
+		r.Note = joinNote(r.Note, fmt.Sprintf("%.0f kB of JSON per list", float64(bytes)/1e3))
 	}
 	return r, nil
 }

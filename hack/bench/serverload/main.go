@@ -115,6 +115,7 @@ func main() {
 	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
 	flag.IntVar(&o.ListSmallN, "list-small-n", 200, "lists of the small namespace per round")
 	flag.IntVar(&o.ListLargeN, "list-large-n", 40, "lists of the large namespace per round")
+	flag.IntVar(&o.ListPage, "list-page", 0, "also list the large namespace in pages of this many objects (limit and continue, as client-go's pager; 0: no paged list)")
 	flag.IntVar(&o.Watchers, "watchers", 50, "watchers of the watch fan-out")
 	flag.IntVar(&o.WatchEvents, "watch-events", 500, "objects created while they watch, as fast as the server takes them (throughput)")
 	flag.IntVar(&o.WatchPacedEvents, "watch-paced-events", 300, "objects created while they watch at -watch-rate (latency)")
@@ -126,7 +127,7 @@ func main() {
 		o.rounds, o.startupRuns = 1, 1
 		o.config = config{Workers: 4, Creates: 40, Gets: 40, Updates: 40, Patches: 40, Applies: 40, ListSmall: 30, ListLarge: 100,
 			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
-			DescriptionBytes: o.DescriptionBytes, MemObjects: 200}
+			DescriptionBytes: o.DescriptionBytes, MemObjects: 200, ListPage: min(o.ListPage, 30)}
 	}
 	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores); n > 1 {
 		log.Fatal("-dv, -crd and -datastores are different comparisons: choose one")

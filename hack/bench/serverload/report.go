@@ -261,6 +261,9 @@ func workload(p func(string, ...any), o *options, results []*runResult) {
 	} else {
 		p("Per round and side: %d workers; %d creates, %d gets, %d updates, %d merge patches, %d server-side applies, %d lists of %d objects, %d lists of %d objects, %d watchers × %d creates as fast as the server takes them",
 			o.Workers, o.Creates, o.Gets, o.Updates, o.Patches, o.Applies, o.ListSmallN, o.ListSmall, o.ListLargeN, o.ListLarge, o.Watchers, o.WatchEvents)
+		if o.ListPage > 0 {
+			p(", %d lists of %d objects in pages of %d", o.ListLargeN, o.ListLarge, o.ListPage)
+		}
 		if o.WatchRate > 0 {
 			p(", %d watchers × %d creates at %g/s", o.Watchers, o.WatchPacedEvents, o.WatchRate)
 		}
