@@ -151,12 +151,12 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 		jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter"),
 	).Error().BlockFunc(func(b *jen.Group) {
 		b.Id("apiGroupInfo").Op(":=").Qual(genericapiserverPkg, "NewDefaultAPIGroupInfo").Call(
-			jen.Lit(g.Name), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
+			groupName(g, versions[0]), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
 		if len(versions) < len(g.Versions) {
 			b.Comment("Only the versions that serve a resource: the first is discovery's preferred version.")
 			b.Id("apiGroupInfo").Dot("PrioritizedVersions").Op("=").Index().Qual(schemaPkg, "GroupVersion").ValuesFunc(func(vs *jen.Group) {
 				for _, v := range versions {
-					vs.Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name))
+					vs.Add(groupVersion(g, v))
 				}
 			})
 		}

@@ -87,20 +87,47 @@ func TestStorageWithStatusAndHooks(t *testing.T) {
 	)
 }
 
-// TestStorageNamesTheGroupItself: the store's resource names and the scale's group-version
-// are literals, not the types package's Resource() and SchemeGroupVersion, which a package
-// registering itself may not declare (cluster-api's core/v1beta2 declares only GroupVersion).
-func TestStorageNamesTheGroupItself(t *testing.T) {
-	src := storageSource(t, &model.Resource{
-		Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", Scope: model.Namespaced, HasSpec: true, HasStatus: true,
-		Subresources: model.Subresources{Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}},
-	})
+// TestStorageNamesTheGroup: the store's resource names and the scale's group-version use the
+// GroupName and SchemeGroupVersion apigen declares in the types package, and are literals where
+// the package registers itself, which may declare neither (cluster-api's core/v1beta2 declares
+// only GroupVersion), or declares its own.
+func TestStorageNamesTheGroup(t *testing.T) {
+	widget := func() *model.Resource {
+		return &model.Resource{
+			Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", Scope: model.Namespaced, HasSpec: true, HasStatus: true,
+			Subresources: model.Subresources{Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}},
+		}
+	}
+	src := storageSource(t, widget())
 	contains(t, src,
-		`schema.GroupResource{Group: "toys.example.com", Resource: "widgets"}`,
-		`schema.GroupResource{Group: "toys.example.com", Resource: "widget"}`,
-		`schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+		`schema.GroupResource{Group: v1.GroupName, Resource: "widgets"}`,
+		`schema.GroupResource{Group: v1.GroupName, Resource: "widget"}`,
+		`server.NewTableConvertor(scheme, v1.GroupName,`,
+		"v1.SchemeGroupVersion,",
 	)
-	lacks(t, src, "v1.Resource(", "v1.SchemeGroupVersion")
+	lacks(t, src, `"toys.example.com"`, "v1.Resource(")
+
+	for name, edit := range map[string]func(v *model.Version){
+		"registers itself": func(v *model.Version) { v.OwnRegistration = true },
+		"declares GroupName": func(v *model.Version) {
+			v.DeclPos = map[string]token.Position{"GroupName": {}, "SchemeGroupVersion": {}}
+		},
+	} {
+		r := widget()
+		g, v := group(r)
+		edit(v)
+		f := newFile("example.com/p/pkg/registry/toys/widget", "widget")
+		emitStorage(f, "example.com/p/pkg/cmd/server", g, v, r)
+		src := fmt.Sprintf("%#v", f)
+		contains(t, src,
+			`schema.GroupResource{Group: "toys.example.com", Resource: "widgets"}`,
+			`schema.GroupVersion{Group: "toys.example.com", Version: "v1"}`,
+		)
+		if t.Failed() {
+			t.Fatalf("a package that %s", name)
+		}
+		lacks(t, src, "v1.Resource(", "v1.SchemeGroupVersion", "v1.GroupName")
+	}
 }
 
 func TestStorageClusterScopedWithoutStatus(t *testing.T) {
@@ -269,7 +296,7 @@ func TestInstallRegistersTheHubAsInternal(t *testing.T) {
 		"utilruntime.Must(toysv1.AddToScheme(scheme))",
 		"internal := schema.GroupVersion{Group: \"toys.example.com\", Version: runtime.APIVersionInternal}",
 		"&toysv1.Widget{},\n\t\t&toysv1.WidgetList{},",
-		"utilruntime.Must(scheme.SetVersionPriority(schema.GroupVersion{Group: \"toys.example.com\", Version: \"v1\"}))",
+		"utilruntime.Must(scheme.SetVersionPriority(toysv1.SchemeGroupVersion))",
 		// The generated file says why an external type may be the internal version.
 		"// Registering an external type as \"__internal\" is safe: between two versions of one Go type\n// the scheme converts by copying the object and setting its kind,",
 	)

@@ -49,10 +49,24 @@ func importVersions(f *jen.File, g *model.Group) {
 	}
 }
 
-// groupVersion is a version's schema.GroupVersion, spelled out: a version package need not
-// declare SchemeGroupVersion (kubebuilder's declares GroupVersion).
+// groupName names a version's API group by the GroupName constant apigen's register file
+// declares in the version package. Where the package registers itself or declares its own
+// GroupName (whose value apigen does not know; kubebuilder's declare GroupVersion instead), the
+// group is spelled out.
+func groupName(g *model.Group, v *model.Version) *jen.Statement {
+	if v.OwnRegistration || scope(v.DeclPos).has("GroupName") {
+		return jen.Lit(g.Name)
+	}
+	return jen.Qual(v.Package, "GroupName")
+}
+
+// groupVersion names a version's schema.GroupVersion: the SchemeGroupVersion apigen's register
+// file declares, or spelled out where the package has its own (see groupName).
 func groupVersion(g *model.Group, v *model.Version) *jen.Statement {
-	return jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(g.Name), jen.Id("Version").Op(":").Lit(v.Name))
+	if v.OwnRegistration || scope(v.DeclPos).has("SchemeGroupVersion") {
+		return jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Add(groupName(g, v)), jen.Id("Version").Op(":").Lit(v.Name))
+	}
+	return jen.Qual(v.Package, "SchemeGroupVersion")
 }
 
 func emitInstall(f *jen.File, g *model.Group) {

@@ -433,10 +433,10 @@ func (e resourceEmitter) emitSelection(f *jen.File) {
 
 func (e resourceEmitter) emitREST(f *jen.File) {
 	r, hub := e.r, e.hub
-	// A literal, not the package's Resource(): a package that registers itself may not declare
-	// one (cluster-api's core/v1beta2 declares only GroupVersion).
+	// Not the package's Resource(): a package that registers itself may not declare one
+	// (cluster-api's core/v1beta2 declares only GroupVersion).
 	resource := func(name string) jen.Code {
-		return jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Lit(e.g.Name), jen.Id("Resource").Op(":").Lit(name))
+		return jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Add(groupName(e.g, hub)), jen.Id("Resource").Op(":").Lit(name))
 	}
 	f.Line()
 	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Plural))
@@ -470,7 +470,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Comment(doc)
 	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
 		b.Comment("What each version accepts: the schema of its validation markers, enforced as for a CRD.")
-		kind := []field{{"Group", jen.Lit(e.g.Name)}, {"Kind", jen.Lit(r.Kind)}}
+		kind := []field{{"Group", groupName(e.g, hub)}, {"Kind", jen.Lit(r.Kind)}}
 		if r.Namespaced() {
 			kind = append(kind, field{"Namespaced", jen.True()})
 		}
@@ -483,7 +483,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
 		b.Id("strategy").Op(":=").Id("newStrategy").Call(jen.Id("scheme"), jen.Id("validation"))
 		b.Comment("What kubectl get prints in each version: its print columns, or NAME and AGE.")
-		b.List(jen.Id("table"), jen.Err()).Op(":=").Qual(e.server, "NewTableConvertor").Call(jen.Id("scheme"), jen.Lit(e.g.Name), e.columns())
+		b.List(jen.Id("table"), jen.Err()).Op(":=").Qual(e.server, "NewTableConvertor").Call(jen.Id("scheme"), groupName(e.g, hub), e.columns())
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
 		fields := []field{
 			{"NewFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(e.kind()).Values()))},
@@ -690,7 +690,7 @@ func (e resourceEmitter) emitScaleREST(f *jen.File) {
 	f.Func().Id("NewScaleREST").Params(jen.Id("main").Op("*").Id("REST")).Op("*").Qual(e.server, "ScaleREST").Block(
 		jen.Return(jen.Qual(e.server, "NewScaleREST").Call(
 			jen.Id("main").Dot("Store"),
-			jen.Qual(schemaPkg, "GroupVersion").Values(jen.Id("Group").Op(":").Lit(e.g.Name), jen.Id("Version").Op(":").Lit(e.hub.Name)),
+			groupVersion(e.g, e.hub),
 			jen.Qual(e.server, "ScalePaths").Add(structLit(
 				field{"SpecReplicasPath", jen.Lit(scale.SpecReplicasPath)},
 				field{"StatusReplicasPath", jen.Lit(scale.StatusReplicasPath)},

@@ -23,6 +23,8 @@ package apiserver
 
 import (
 	wardleinstall "example.com/wardle/pkg/apis/wardle/install"
+	wardlev1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
+	wardlev1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
 	"example.com/wardle/pkg/cmd/server"
 	"example.com/wardle/pkg/generated/openapi"
 	wardlefischer "example.com/wardle/pkg/registry/wardle/fischer"
@@ -61,9 +63,9 @@ func APIs() server.APIs {
 		Scheme: Scheme,
 		Codecs: Codecs,
 		StorageVersions: server.StorageVersions{
-			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}:    schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"},
-			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}:    schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"},
-			schema.GroupKind{Group: "wardle.example.com", Kind: "ServerInfo"}: schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"},
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Fischer"}:    wardlev1alpha1.SchemeGroupVersion,
+			schema.GroupKind{Group: "wardle.example.com", Kind: "Flunder"}:    wardlev1beta1.SchemeGroupVersion,
+			schema.GroupKind{Group: "wardle.example.com", Kind: "ServerInfo"}: wardlev1beta1.SchemeGroupVersion,
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Schemas: server.Schemas{
@@ -109,7 +111,7 @@ func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.R
 
 // installWardle installs the wardle.example.com API group.
 func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
-	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo("wardle.example.com", Scheme, metav1.ParameterCodec, Codecs)
+	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(wardlev1beta1.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	fischerStorage, err := wardlefischer.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err

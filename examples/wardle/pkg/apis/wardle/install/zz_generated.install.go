@@ -35,7 +35,7 @@ func Install(scheme *runtime.Scheme) {
 	utilruntime.Must(wardlev1beta1.AddToScheme(scheme))
 	utilruntime.Must(wardlev1alpha1.AddToScheme(scheme))
 	utilruntime.Must(addInternalTypes(scheme))
-	utilruntime.Must(scheme.SetVersionPriority(schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"}, schema.GroupVersion{Group: "wardle.example.com", Version: "v1alpha1"}))
+	utilruntime.Must(scheme.SetVersionPriority(wardlev1beta1.SchemeGroupVersion, wardlev1alpha1.SchemeGroupVersion))
 }
 
 // addInternalTypes registers each kind's hub, the Go type of its storage version, as the

@@ -167,7 +167,7 @@ var (
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
 	validation, err := server.NewSchemaValidation(scheme, server.ValidatedKind{
-		Group:          "wardle.example.com",
+		Group:          v1alpha1.GroupName,
 		Kind:           "Fischer",
 		StorageVersion: "v1alpha1",
 		Schemas:        Schemas,
@@ -177,7 +177,7 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 	}
 	strategy := newStrategy(scheme, validation)
 	// What kubectl get prints in each version: its print columns, or NAME and AGE.
-	table, err := server.NewTableConvertor(scheme, "wardle.example.com", map[string][]server.Column{"v1alpha1": nil})
+	table, err := server.NewTableConvertor(scheme, v1alpha1.GroupName, map[string][]server.Column{"v1alpha1": nil})
 	if err != nil {
 		return nil, err
 	}
@@ -189,8 +189,8 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 			return &v1alpha1.FischerList{}
 		},
 		PredicateFunc:             match,
-		DefaultQualifiedResource:  schema.GroupResource{Group: "wardle.example.com", Resource: "fischers"},
-		SingularQualifiedResource: schema.GroupResource{Group: "wardle.example.com", Resource: "fischer"},
+		DefaultQualifiedResource:  schema.GroupResource{Group: v1alpha1.GroupName, Resource: "fischers"},
+		SingularQualifiedResource: schema.GroupResource{Group: v1alpha1.GroupName, Resource: "fischer"},
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,

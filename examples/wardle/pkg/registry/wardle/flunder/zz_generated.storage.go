@@ -237,7 +237,7 @@ var (
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
 	validation, err := server.NewSchemaValidation(scheme, server.ValidatedKind{
-		Group:             "wardle.example.com",
+		Group:             v1beta1.GroupName,
 		Kind:              "Flunder",
 		Namespaced:        true,
 		StatusSubresource: true,
@@ -249,7 +249,7 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 	}
 	strategy := newStrategy(scheme, validation)
 	// What kubectl get prints in each version: its print columns, or NAME and AGE.
-	table, err := server.NewTableConvertor(scheme, "wardle.example.com", map[string][]server.Column{
+	table, err := server.NewTableConvertor(scheme, v1beta1.GroupName, map[string][]server.Column{
 		"v1alpha1": {
 			{
 				JSONPath: ".spec.reference",
@@ -299,8 +299,8 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 			return &v1beta1.FlunderList{}
 		},
 		PredicateFunc:             match,
-		DefaultQualifiedResource:  schema.GroupResource{Group: "wardle.example.com", Resource: "flunders"},
-		SingularQualifiedResource: schema.GroupResource{Group: "wardle.example.com", Resource: "flunder"},
+		DefaultQualifiedResource:  schema.GroupResource{Group: v1beta1.GroupName, Resource: "flunders"},
+		SingularQualifiedResource: schema.GroupResource{Group: v1beta1.GroupName, Resource: "flunder"},
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
@@ -376,7 +376,7 @@ func (r *StatusREST) ConvertToTable(ctx context.Context, object runtime.Object, 
 // NewScaleREST returns the storage of the flunders/scale subresource, an autoscaling/v1 Scale of
 // the objects in the main resource's store.
 func NewScaleREST(main *REST) *server.ScaleREST {
-	return server.NewScaleREST(main.Store, schema.GroupVersion{Group: "wardle.example.com", Version: "v1beta1"}, server.ScalePaths{
+	return server.NewScaleREST(main.Store, v1beta1.SchemeGroupVersion, server.ScalePaths{
 		SpecReplicasPath:   ".spec.replicas",
 		StatusReplicasPath: ".status.replicas",
 		LabelSelectorPath:  ".status.selector",
