@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server bench-crd bench-dv bench-storage clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server bench-crd bench-dv bench-storage bench-patches clean
 
 all: build
 
@@ -63,6 +63,9 @@ bench-crd: ## The same kind as a CRD, through the aggregation proxy to the gener
 
 bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see BENCHMARKS.md).
 	hack/bench/server.sh 4 -datastores
+
+bench-patches: build ## The upstream patches under hack/patches, without and with, on wardle and 100 kinds (see BENCHMARKS.md).
+	hack/bench/upstream-patches.sh 5
 
 bench-dv: ## One kind's rules as +k8s: tags vs as kubebuilder markers: create/update CPU per request (see BENCHMARKS.md).
 	hack/bench/server.sh 6 -dv
