@@ -507,10 +507,26 @@ func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) 
 		}
 		return heap, rss, nil
 	}
+	// With -heap-profiles, each process's live heap before and after each side's objects:
+	// go tool pprof -base <side>-<process>-before.pb.gz <side>-<process>-after.pb.gz.
+	profiles := func(side, when string) error {
+		if o.heapProfiles == "" {
+			return nil
+		}
+		for _, p := range procs {
+			if err := saveHeapProfile(ctx, p, filepath.Join(o.heapProfiles, side+"-"+p.Name+"-"+when+".pb.gz")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var out []memGrowth
 	for _, side := range []string{"crd", "aggregated"} {
 		h0, r0, err := sample()
 		if err != nil {
+			return nil, err
+		}
+		if err := profiles(side, "before"); err != nil {
 			return nil, err
 		}
 		if err := ensureObjects(ctx, c.targets[side], memNamespace(side), o.MemObjects, o.Workers); err != nil {
@@ -521,6 +537,9 @@ func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) 
 		if err != nil {
 			return nil, err
 		}
+		if err := profiles(side, "after"); err != nil {
+			return nil, err
+		}
 		g := memGrowth{Side: side, Objects: o.MemObjects, Heap: map[string]int64{}, RSS: map[string]int64{}}
 		for name := range h0 {
 			g.Heap[name], g.RSS[name] = h1[name]-h0[name], r1[name]-r0[name]
@@ -529,6 +548,35 @@ func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) 
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// saveHeapProfile writes the process's heap profile, taken right after a garbage
+// collection, to file.
+func saveHeapProfile(ctx context.Context, p *proc, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/debug/pprof/heap?gc=1", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.HC.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s /debug/pprof/heap: %s", p.Name, resp.Status)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // liveHeap is the process's heap in use right after a garbage collection
