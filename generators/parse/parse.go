@@ -4,7 +4,6 @@ package parse
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -17,7 +16,6 @@ import (
 	"unicode"
 
 	"k8s.io/apimachinery/pkg/version"
-	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/loader"
@@ -158,9 +156,10 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 		docFile = files[i]
 	}
 	version := &model.Version{Name: versionName, Package: pkgPath, Dir: dir, Pos: p.pos(docFile.Package)}
-	groupName, groupPos := p.groupName(files)
+	named := p.packageGroup(files)
+	groupName, groupPos := named.Name, named.Pos
 	version.DeclPos = p.declarations(files)
-	version.Resources, version.Defaults = p.resources(files, gpkg)
+	version.Resources = p.resources(files, gpkg, version)
 	version.HandConversions = p.handConversions(files)
 	if groupName == "" {
 		groupName, groupPos = p.registeredGroup(files, gpkg, version.DeclPos)
@@ -224,7 +223,8 @@ func (p *parser_) packageMarkers(files []*ast.File) []*markers.Marker {
 func (p *parser_) parseProjectPackage(pkgPath string) {
 	once := map[string]*markers.Marker{}
 	for _, m := range p.packageMarkers(p.load.Files(pkgPath)) {
-		if m.Def.Project == nil {
+		effect, ok := m.Args.(markers.ProjectEffect)
+		if !ok {
 			continue
 		}
 		if first := once[m.Def.Name]; first != nil {
@@ -232,32 +232,27 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 			continue
 		}
 		once[m.Def.Name] = m
-		if err := m.Def.Project(m, p.proj); err != nil {
+		if err := effect.ApplyToProject(m, p.proj); err != nil {
 			p.errs.Add(m.Pos, "%v", err)
 		}
 	}
 }
 
-// groupName finds +groupName in the package's doc comments.
-func (p *parser_) groupName(files []*ast.File) (string, token.Position) {
-	var name string
-	var pos token.Position
+// packageGroup is the group as a version package's doc comments name it (+groupName): its
+// Name and Pos, empty when they name none.
+func (p *parser_) packageGroup(files []*ast.File) *model.Group {
+	g := &model.Group{}
 	for _, m := range p.packageMarkers(files) {
-		if m.Def.Project != nil {
+		switch effect := m.Args.(type) {
+		case markers.ProjectEffect:
 			p.errs.Add(m.Pos, "+%s belongs in pkg/apis/doc.go, the project's package, not in a version's package", m.Name)
-			continue
+		case markers.GroupEffect:
+			if err := effect.ApplyToGroup(m, g); err != nil {
+				p.errs.Add(m.Pos, "%v", err)
+			}
 		}
-		if m.Def.Name != markers.GroupName {
-			continue
-		}
-		value := m.Args.(string)
-		if name != "" && value != name {
-			p.errs.Add(m.Pos, "+groupName=%s conflicts with +groupName=%s at %s", value, name, pos)
-			continue
-		}
-		name, pos = value, m.Pos
 	}
-	return name, pos
+	return g
 }
 
 // registeredGroup finds the group in the package's own registration, for packages that name
@@ -332,6 +327,11 @@ func (p *parser_) markersIn(cg *ast.CommentGroup, target markers.Target) []*mark
 		out = append(out, m)
 	}
 	return out
+}
+
+// Warn records a marker's warning (markers.Warner).
+func (p *parser_) Warn(pos token.Position, format string, args ...any) {
+	p.warned.Add(pos, "warning: "+format, args...)
 }
 
 // noEffect records a marker that is accepted but changes nothing, once per marker name, with
@@ -434,12 +434,11 @@ func (p *parser_) declarations(files []*ast.File) map[string]token.Position {
 	return out
 }
 
-// resources finds the types marked as resources and reads their shape, and the field
-// defaults of the package's structs.
-func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) ([]*model.Resource, []*model.FieldDefault) {
+// resources finds the types marked as resources and reads their shape, and applies the field
+// markers of the package's structs to version v.
+func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *model.Version) []*model.Resource {
 	structs := map[string]*ast.StructType{}
 	var out []*model.Resource
-	var defaults []*model.FieldDefault
 	type marked struct {
 		spec *ast.TypeSpec
 		ms   []*markers.Marker
@@ -457,7 +456,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) ([]*mod
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
 					for _, field := range st.Fields.List {
-						defaults = append(defaults, p.fieldDefault(spec.Name.Name, field)...)
+						p.fieldMarkers(spec.Name.Name, field, v)
 					}
 				}
 				var ms []*markers.Marker
@@ -478,69 +477,33 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package) ([]*mod
 	}
 	p.checkJSONTags(out, structs)
 	slices.SortFunc(out, func(a, b *model.Resource) int { return strings.Compare(a.Kind, b.Kind) })
-	return out, defaults
+	return out
 }
 
-// fieldDefault reads the markers of a struct field and returns its default, if it has one.
-// Other field markers are only checked.
-func (p *parser_) fieldDefault(typeName string, field *ast.Field) []*model.FieldDefault {
-	var set *model.FieldDefault
+// fieldMarkers applies the markers of a struct field of the type typeName to version v (its
+// default); the others are only checked.
+func (p *parser_) fieldMarkers(typeName string, field *ast.Field, v *model.Version) {
+	f := markers.StructField{Type: typeName}
+	for _, n := range field.Names {
+		f.Names = append(f.Names, n.Name)
+	}
 	for _, m := range p.markersIn(field.Doc, markers.Field) {
-		if m.Def.Name != markers.DefaultMarker && m.Def.Name != markers.KubebuilderDefault {
-			continue
-		}
-		value, err := markers.FieldDefaultJSON(m.Def.Name, m.Args.(string))
-		switch {
-		case err != nil:
-			p.errs.Add(m.Pos, "+%s: %v", m.Name, err)
-		case len(field.Names) != 1:
-			p.errs.Add(m.Pos, "+%s is set on an embedded field or a field list of %s; set it on one named field", m.Name, typeName)
-		case set != nil && set.Marker != "+"+m.Name && jsonEqual(set.JSON, value):
-			// Both spellings with one value: the same default, said twice.
-		case set != nil && set.Marker != "+"+m.Name:
-			// Both spellings, for two tools (cluster-api: +kubebuilder:default=FieldValueInvalid
-			// for controller-gen's CRD, +default=ref(...FieldValueInvalid) for openapi-gen): the
-			// CRD's is the one the server applies, as the CRD the project ships does.
-			crd, other := *set, model.FieldDefault{JSON: value, Marker: "+" + m.Name, Pos: m.Pos}
-			if m.Def.Name == markers.KubebuilderDefault {
-				crd, other = other, crd
-				set.JSON, set.Marker, set.Pos = crd.JSON, crd.Marker, crd.Pos
+		if effect, ok := m.Args.(markers.FieldEffect); ok {
+			if err := effect.ApplyToField(m, f, v, p); err != nil {
+				p.errs.Add(m.Pos, "%v", err)
 			}
-			p.warned.Add(other.Pos, "warning: %s=%s on %s.%s is not applied: the field's %s=%s at %s is, as in the CustomResourceDefinition controller-gen makes of it",
-				other.Marker, other.JSON, typeName, field.Names[0].Name, crd.Marker, crd.JSON, crd.Pos)
-		case set != nil:
-			p.errs.Add(m.Pos, "+%s: field %s.%s already has a default (%s at %s)", m.Name, typeName, field.Names[0].Name, set.Marker, set.Pos)
-		default:
-			set = &model.FieldDefault{Type: typeName, Field: field.Names[0].Name, JSON: value, Marker: "+" + m.Name, Pos: m.Pos}
 		}
 	}
-	if set == nil {
-		return nil
-	}
-	return []*model.FieldDefault{set}
 }
 
-var plural = namer.NewAllLowercasePluralNamer(nil)
-
+// resource reads the kind that spec declares, if one of its markers ms makes it a resource:
+// that marker's declaration applies first, then every other marker applies itself.
 func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *model.Resource {
-	var res *markers.Marker
-	for _, m := range ms {
-		if m.Def.Name != markers.ResourceMarker {
-			continue
-		}
-		if res != nil {
-			p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, spec.Name.Name, res.Name, res.Pos)
-			continue
-		}
-		res = m
-	}
 	kind := spec.Name.Name
-	args := &markers.Resource{}
-	if res != nil {
-		args = res.Args.(*markers.Resource)
-	} else if res = genclientResource(ms); res == nil {
+	res := p.declaration(kind, ms)
+	if res == nil {
 		for _, m := range ms {
-			if m.Def.Resource != nil && !strings.HasPrefix(m.Def.Name, markers.GenClient+":") {
+			if m.NeedsResource() {
 				p.errs.Add(m.Pos, "+%s is set on %s, which has no +apigen:resource marker; add one above it or remove this marker", m.Name, kind)
 			}
 		}
@@ -562,36 +525,25 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	if hasList {
 		r.ListKind = kind + "List"
 	}
-	r.Plural = args.Path
-	if r.Plural == "" {
-		r.Plural = plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
-	}
-	r.Singular = args.Singular
-	if r.Singular == "" {
-		r.Singular = strings.ToLower(kind)
-	}
-	r.ShortNames, r.Categories = args.ShortName, args.Categories
-	r.Scope = model.Scope(args.Scope)
-	if r.Scope == "" {
-		r.Scope = model.Namespaced
-	}
 	embeds := embeddedMeta(st)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
 	readShape(r, st)
-	if r.Marker == "+"+markers.GenClient {
-		// As kube-apiserver serves its built-in types: a Status field is a status subresource
-		// unless +genclient:noStatus says otherwise.
-		r.Subresources.Status = r.HasStatus
+	switch d := res.Args.(type) {
+	case markers.Declaration:
+		d.DeclareResource(res, r)
+	case markers.FallbackDeclaration:
+		d.DeclareFallback(res, r)
 	}
 	// Every other marker of the kind applies itself.
 	kindType := &kindFields{p: p, t: gpkg.Types[kind]}
 	for _, m := range ms {
-		if m.Def.Resource == nil {
+		effect, ok := m.Args.(markers.ResourceEffect)
+		if !ok {
 			continue
 		}
-		if err := m.Def.Resource(m, r, kindType); err != nil {
+		if err := effect.ApplyToResource(m, r, kindType); err != nil {
 			p.errs.Add(m.Pos, "%v", err)
 		}
 	}
@@ -617,23 +569,28 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	return r
 }
 
-// genclientResource is the +genclient tag that declares a kind a resource in a
-// Kubernetes-style package, when the kind has no resource marker of apigen's or kubebuilder's:
-// +genclient itself (not =false), and no +genclient:noVerbs (policy's Eviction, a body that
-// only a subresource takes).
-func genclientResource(ms []*markers.Marker) *markers.Marker {
-	var tag *markers.Marker
+// declaration is the marker among a kind's markers ms that makes it a resource: its one
+// outright declaration (+apigen:resource), or else a fallback (+genclient), nil when none does.
+func (p *parser_) declaration(kind string, ms []*markers.Marker) *markers.Marker {
+	var decl, fallback *markers.Marker
 	for _, m := range ms {
-		switch m.Def.Name {
-		case markers.GenClient:
-			if m.Args == true {
-				tag = m
+		switch d := m.Args.(type) {
+		case markers.Declaration:
+			if decl != nil {
+				p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, kind, decl.Name, decl.Pos)
+				continue
 			}
-		case markers.GenClientNoVerbs:
-			return nil
+			decl = m
+		case markers.FallbackDeclaration:
+			if d.DeclaresWith(ms) {
+				fallback = m
+			}
 		}
 	}
-	return tag
+	if decl != nil {
+		return decl
+	}
+	return fallback
 }
 
 // readShape records whether a kind's struct has Spec and Status fields, and Status's type.
@@ -807,8 +764,8 @@ func (k *kindFields) SelectableField(jsonPath string) (model.SelectableField, er
 
 func (k *kindFields) ColumnPath(jsonPath string) error { return columnPath(k.t, jsonPath) }
 
-func (k *kindFields) Warn(m *markers.Marker, format string, args ...any) {
-	k.p.warned.Add(m.Pos, "warning: "+format, args...)
+func (k *kindFields) Warn(pos token.Position, format string, args ...any) {
+	k.p.Warn(pos, format, args...)
 }
 
 func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
@@ -818,10 +775,4 @@ func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
 	}
 	k.scale = m
 	return k.p.scaleSubresource(m, k.t)
-}
-
-// jsonEqual reports whether two JSON documents hold the same value.
-func jsonEqual(a, b string) bool {
-	var x, y any
-	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }
