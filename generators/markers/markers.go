@@ -1,12 +1,13 @@
 // Package markers defines apigen's comment markers as typed definitions and parses them.
 //
 // A marker is a comment line starting with "+". A definition has a name ("apigen:resource"),
-// the level it may appear at (package, type or field) and a Go struct whose fields are its
-// named arguments:
+// the level it may appear at (package, type or field) and a Go type for its argument, a
+// struct whose fields are its named arguments:
 //
 //	// +apigen:resource:path=flunders,shortName=fl;flu,scope=Namespaced
 //
-// Names in apigen's own namespace that are not registered are errors, never silently skipped.
+// The argument type's method is the marker's effect on the model (effects.go), so that a
+// marker is declared in one place. Names in apigen's own namespace that are not registered are errors, never silently skipped.
 package markers
 
 import (
