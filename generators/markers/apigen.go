@@ -1,15 +1,13 @@
 package markers
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"path"
 	"reflect"
 	"strings"
 
-	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
-	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
+	"k8s.io/gengo/v2/namer"
+	gengotypes "k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/model"
 )
@@ -83,9 +81,10 @@ type Clients struct {
 	Dir     *string `marker:"dir,optional"`
 }
 
-// apply sets the deployment's names over its defaults. The names are checked with the whole
-// project (model.Project.Validate), which knows the defaults they replace.
-func (a *Deploy) apply(m *Marker, d *model.Deploy) error {
+// ApplyToProject sets the deployment's names over their defaults. The names are checked with
+// the whole project (model.Project.Validate), which knows the defaults they replace.
+func (a *Deploy) ApplyToProject(m *Marker, p *model.Project) error {
+	d := &p.Deploy
 	d.Pos = m.Pos
 	if a.Namespace != nil {
 		d.Namespace = *a.Namespace
@@ -100,8 +99,9 @@ func (a *Deploy) apply(m *Marker, d *model.Deploy) error {
 	return nil
 }
 
-// apply sets the clients' settings over their defaults.
-func (a *Clients) apply(m *Marker, c *model.Clients) error {
+// ApplyToProject sets the clients' settings over their defaults.
+func (a *Clients) ApplyToProject(m *Marker, p *model.Project) error {
+	c := &p.Clients
 	c.Pos = m.Pos
 	if a.Enabled != nil {
 		c.Enabled = *a.Enabled
@@ -118,48 +118,160 @@ func (a *Clients) apply(m *Marker, c *model.Clients) error {
 	return nil
 }
 
+// Domain is the argument of +apigen:domain.
+type Domain string
+
+// ApplyToProject sets the domain apigen new-api appends to a short group name.
+func (d Domain) ApplyToProject(m *Marker, p *model.Project) error {
+	if !model.IsDomain(string(d)) {
+		return fmt.Errorf("+%s=%s is not a lower-case DNS domain with a dot (like example.com)", m.Name, d)
+	}
+	p.Domain = string(d)
+	return nil
+}
+
+// GroupName is the argument of +groupName, Kubernetes' name of a version package's group.
+type GroupName string
+
+// ApplyToGroup names the group; a package names one group.
+func (n GroupName) ApplyToGroup(m *Marker, g *model.Group) error {
+	if g.Name != "" && g.Name != string(n) {
+		return fmt.Errorf("+%s=%s conflicts with +%s=%s at %s", m.Name, n, m.Name, g.Name, g.Pos)
+	}
+	g.Name, g.Pos = string(n), m.Pos
+	return nil
+}
+
+var plural = namer.NewAllLowercasePluralNamer(nil)
+
+// DeclareResource gives the resource its names and scope: those given, or a CRD's defaults.
+func (a *Resource) DeclareResource(_ *Marker, r *model.Resource) {
+	r.Plural = a.Path
+	if r.Plural == "" {
+		r.Plural = plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: r.Kind}})
+	}
+	r.Singular = a.Singular
+	if r.Singular == "" {
+		r.Singular = strings.ToLower(r.Kind)
+	}
+	r.ShortNames, r.Categories = a.ShortName, a.Categories
+	r.Scope = model.Scope(a.Scope)
+	if r.Scope == "" {
+		r.Scope = model.Namespaced
+	}
+}
+
+// StatusSubresource is the argument of +apigen:subresource:status, which has none.
+type StatusSubresource struct{}
+
+// ApplyToResource serves the kind's status as a subresource.
+func (StatusSubresource) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
+	if !r.HasStatus {
+		return fmt.Errorf("+%s is set on %s, which has no Status field; add `Status %sStatus` with the json tag \"status,omitempty\", or remove the marker", m.Name, r.Kind, r.Kind)
+	}
+	r.Subresources.Status = true
+	return nil
+}
+
+// ApplyToResource serves a /scale subresource, once the kind has checked its paths.
+func (*Scale) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
+	if s := kind.Scale(m); s != nil {
+		r.Subresources.Scale = s
+	}
+	return nil
+}
+
+// StorageVersion is the argument of +apigen:storageversion, which has none.
+type StorageVersion struct{}
+
+// ApplyToResource stores the kind in this version.
+func (StorageVersion) ApplyToResource(_ *Marker, r *model.Resource, _ Kind) error {
+	r.Storage = true
+	return nil
+}
+
+// ApplyToResource adds a column to kubectl get's table.
+func (a *PrintColumn) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
+	if !strings.HasPrefix(a.JSONPath, ".") {
+		return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.replicas", m.Name, a.JSONPath)
+	}
+	if a.Priority < 0 {
+		return fmt.Errorf("+%s: priority=%d must not be negative", m.Name, a.Priority)
+	}
+	if err := kind.ColumnPath(a.JSONPath); err != nil {
+		// controller-gen and kube-apiserver accept such a column and print it empty.
+		kind.Warn(m.Pos, "+%s: JSONPath=%s: %v; the column prints empty, as kube-apiserver prints a CRD's", m.Name, a.JSONPath, err)
+	}
+	r.PrintColumns = append(r.PrintColumns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
+	return nil
+}
+
+// ApplyToResource makes a field selectable, resolved to the kind's Go fields.
+func (a *SelectableField) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
+	path := a.JSONPath
+	if !strings.HasPrefix(path, ".") {
+		return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.color", m.Name, path)
+	}
+	for _, f := range r.SelectableFields {
+		if f.JSONPath == path {
+			return fmt.Errorf("+%s: JSONPath=%s is already selectable (%s)", m.Name, path, f.Pos)
+		}
+	}
+	f, err := kind.SelectableField(path)
+	if err != nil {
+		return fmt.Errorf("+%s: JSONPath=%s: %v", m.Name, path, err)
+	}
+	f.Pos = m.Pos
+	r.SelectableFields = append(r.SelectableFields, f)
+	return nil
+}
+
+// ApplyToResource deprecates the kind in this version, with the marker's warning or, when it
+// gives none, kube-apiserver's (written once the group's versions are known).
+func (a *DeprecatedVersion) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
+	w := a.Warning
+	if w != nil && *w == "" {
+		return fmt.Errorf("+%s: warning is empty; leave it out for the default warning", m.Name)
+	}
+	r.Deprecated = true
+	if w != nil {
+		r.Deprecation = *w
+	}
+	return nil
+}
+
 // Names of the markers the model reads.
 const (
-	GroupName               = "groupName"
+	GroupNameMarker         = "groupName"
 	ResourceMarker          = "apigen:resource"
-	StatusSubresource       = "apigen:subresource:status"
+	StatusSubresourceMarker = "apigen:subresource:status"
 	ScaleSubresource        = "apigen:subresource:scale"
 	CustomSubresourceMarker = "apigen:subresource:custom"
 	CustomStorageMarker     = "apigen:storage:custom"
-	StorageVersion          = "apigen:storageversion"
+	StorageVersionMarker    = "apigen:storageversion"
 	PrintColumnMarker       = "apigen:printcolumn"
 	SelectableMarker        = "apigen:selectablefield"
 	DeprecatedMarker        = "apigen:deprecatedversion"
-	Domain                  = "apigen:domain"
+	DomainMarker            = "apigen:domain"
 	DeployMarker            = "apigen:deploy"
 	ClientsMarker           = "apigen:clients"
-	// DefaultMarker is Kubernetes' field default (JSON); KubebuilderDefault is kubebuilder's.
-	DefaultMarker      = "default"
-	KubebuilderDefault = "kubebuilder:default"
 )
 
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
-// spellings as aliases so CRD types move to an aggregated server unchanged.
+// spellings as aliases so CRD types move to an aggregated server unchanged. A marker's effect
+// is its argument type's (Args).
 func Apigen() *Registry {
 	r := NewRegistry()
 	registerGenClient(r)
 	r.Register(&Definition{
-		Name: GroupName, Target: Package, Value: true,
+		Name: GroupNameMarker, Target: Package, Value: true, Args: reflect.TypeFor[GroupName](),
 		Help:    "the API group of the types in this package (Kubernetes convention, in doc.go)",
 		Example: "+groupName=wardle.example.com",
 	})
 	r.Register(&Definition{
-		Name: Domain, Target: Package, Value: true,
+		Name: DomainMarker, Target: Package, Value: true, Args: reflect.TypeFor[Domain](),
 		Help:    "the domain that apigen new-api appends to a short --group (in pkg/apis/doc.go, written by apigen init)",
 		Example: "+apigen:domain=example.com",
-		Project: func(m *Marker, p *model.Project) error {
-			domain := m.Args.(string)
-			if !model.IsDomain(domain) {
-				return fmt.Errorf("+%s=%s is not a lower-case DNS domain with a dot (like example.com)", m.Name, domain)
-			}
-			p.Domain = domain
-			return nil
-		},
 	})
 	r.Register(&Definition{
 		Name: DeployMarker, Target: Package, Args: reflect.TypeFor[Deploy](),
@@ -167,7 +279,6 @@ func Apigen() *Registry {
 			"defaults: namespace = <project>-system, name = <project>-apiserver (the Service, Deployment, ServiceAccount " +
 			"and ClusterRole; the serving certificate Secret is <name>-serving-cert), image = <name>:latest",
 		Example: "+apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=example.com/wardle:v1",
-		Project: func(m *Marker, p *model.Project) error { return m.Args.(*Deploy).apply(m, &p.Deploy) },
 	})
 	r.Register(&Definition{
 		Name: ClientsMarker, Target: Package, Args: reflect.TypeFor[Clients](),
@@ -175,7 +286,6 @@ func Apigen() *Registry {
 			"(in pkg/apis/doc.go); defaults: enabled = true, dir = pkg/generated (a directory under pkg/; they go to <dir>/clientset, " +
 			"<dir>/listers, <dir>/informers and <dir>/applyconfiguration)",
 		Example: "+apigen:clients:dir=pkg/client",
-		Project: func(m *Marker, p *model.Project) error { return m.Args.(*Clients).apply(m, &p.Clients) },
 	})
 	r.Register(&Definition{
 		Name: ResourceMarker, Target: Type, Args: reflect.TypeFor[Resource](),
@@ -183,16 +293,9 @@ func Apigen() *Registry {
 		Example: "+apigen:resource:path=flunders,singular=flunder,shortName=fl,scope=Cluster,categories=all",
 	}, "kubebuilder:resource")
 	r.Register(&Definition{
-		Name: StatusSubresource, Target: Type,
+		Name: StatusSubresourceMarker, Target: Type, Args: reflect.TypeFor[StatusSubresource](),
 		Help:    "serves a /status subresource; the main resource then ignores status changes",
 		Example: "+apigen:subresource:status",
-		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
-			if !r.HasStatus {
-				return fmt.Errorf("+%s is set on %s, which has no Status field; add `Status %sStatus` with the json tag \"status,omitempty\", or remove the marker", m.Name, r.Kind, r.Kind)
-			}
-			r.Subresources.Status = true
-			return nil
-		},
 	}, "kubebuilder:subresource:status")
 	r.Register(&Definition{
 		Name: ScaleSubresource, Target: Type, Args: reflect.TypeFor[Scale](),
@@ -200,20 +303,13 @@ func Apigen() *Registry {
 			"specpath is the desired replicas (an integer under .spec), statuspath the observed replicas (an integer " +
 			"under .status), selectorpath the label selector as a string (under .spec or .status, optional)",
 		Example: "+apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
-		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
-			if s := kind.Scale(m); s != nil {
-				r.Subresources.Scale = s
-			}
-			return nil
-		},
 	}, "kubebuilder:subresource:scale")
 	r.Register(&Definition{
 		Name: CustomSubresourceMarker, Target: Type, Args: reflect.TypeFor[CustomSubresource](),
 		Help: "serves /<name> from REST storage you write: func New<Name>REST(main *REST) rest.Storage in " +
 			"pkg/registry/<group>/<kind>/<name>.go, which apigen generate scaffolds once; verbs (get, create, update, " +
 			"patch, delete, connect) are what it serves, checked when the server starts (repeat for several)",
-		Example:  "+apigen:subresource:custom:name=approval,verbs=get;update;patch",
-		Resource: customSubresource,
+		Example: "+apigen:subresource:custom:name=approval,verbs=get;update;patch",
 	})
 	r.Register(&Definition{
 		Name: CustomStorageMarker, Target: Type, Args: reflect.TypeFor[CustomStorage](),
@@ -221,62 +317,24 @@ func Apigen() *Registry {
 			"func NewStorage(scheme *runtime.Scheme) (rest.Storage, error) in pkg/registry/<group>/<kind>/storage.go, which " +
 			"apigen generate scaffolds once; verbs (get, list, watch, create, update, patch, delete, deletecollection) are " +
 			"what it serves, checked when the server starts",
-		Example:  "+apigen:storage:custom:verbs=get;list;watch",
-		Resource: customStorage,
+		Example: "+apigen:storage:custom:verbs=get;list;watch",
 	})
 	r.Register(&Definition{
-		Name: StorageVersion, Target: Type,
+		Name: StorageVersionMarker, Target: Type, Args: reflect.TypeFor[StorageVersion](),
 		Help:    "marks this version as the one stored in etcd (required when a group has several versions)",
 		Example: "+apigen:storageversion",
-		Resource: func(_ *Marker, r *model.Resource, _ Kind) error {
-			r.Storage = true
-			return nil
-		},
 	}, "kubebuilder:storageversion")
 	r.Register(&Definition{
 		Name: PrintColumnMarker, Target: Type, Args: reflect.TypeFor[PrintColumn](),
 		Help: "a column of kubectl get's table output in this version (repeat the marker for several columns; " +
 			"priority > 0 shows only with -o wide); without any, kubectl get prints NAME and AGE, as for a CRD",
 		Example: "+apigen:printcolumn:name=Reference,type=string,JSONPath=.spec.reference,priority=0",
-		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
-			a := m.Args.(*PrintColumn)
-			if !strings.HasPrefix(a.JSONPath, ".") {
-				return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.replicas", m.Name, a.JSONPath)
-			}
-			if a.Priority < 0 {
-				return fmt.Errorf("+%s: priority=%d must not be negative", m.Name, a.Priority)
-			}
-			if err := kind.ColumnPath(a.JSONPath); err != nil {
-				// controller-gen and kube-apiserver accept such a column and print it empty.
-				kind.Warn(m, "+%s: JSONPath=%s: %v; the column prints empty, as kube-apiserver prints a CRD's", m.Name, a.JSONPath, err)
-			}
-			r.PrintColumns = append(r.PrintColumns, model.PrintColumn{Name: a.Name, Type: a.Type, Format: a.Format, Description: a.Description, Priority: a.Priority, JSONPath: a.JSONPath})
-			return nil
-		},
 	}, "kubebuilder:printcolumn")
 	r.Register(&Definition{
 		Name: SelectableMarker, Target: Type, Args: reflect.TypeFor[SelectableField](),
 		Help: "a field (string, integer or boolean) that list and watch may filter on with --field-selector in this " +
 			"version (repeat for several); it must be selectable in the kind's storage version too",
 		Example: "+apigen:selectablefield:JSONPath=.spec.reference",
-		Resource: func(m *Marker, r *model.Resource, kind Kind) error {
-			path := m.Args.(*SelectableField).JSONPath
-			if !strings.HasPrefix(path, ".") {
-				return fmt.Errorf("+%s: JSONPath=%s must start with \".\", as in .spec.color", m.Name, path)
-			}
-			for _, f := range r.SelectableFields {
-				if f.JSONPath == path {
-					return fmt.Errorf("+%s: JSONPath=%s is already selectable (%s)", m.Name, path, f.Pos)
-				}
-			}
-			f, err := kind.SelectableField(path)
-			if err != nil {
-				return fmt.Errorf("+%s: JSONPath=%s: %v", m.Name, path, err)
-			}
-			f.Pos = m.Pos
-			r.SelectableFields = append(r.SelectableFields, f)
-			return nil
-		},
 	}, "kubebuilder:selectablefield")
 	r.Register(&Definition{
 		Name: DeprecatedMarker, Target: Type, Args: reflect.TypeFor[DeprecatedVersion](),
@@ -284,17 +342,6 @@ func Apigen() *Registry {
 			"warning (kubectl prints it), and its OpenAPI operations are marked deprecated; the default warning is " +
 			"kube-apiserver's: \"<group>/<version> <Kind> is deprecated; use <group>/<newer version> <Kind>\"",
 		Example: "+apigen:deprecatedversion:warning=\"v1alpha1 Flunders are deprecated; use v1beta1\"",
-		Resource: func(m *Marker, r *model.Resource, _ Kind) error {
-			w := m.Args.(*DeprecatedVersion).Warning
-			if w != nil && *w == "" {
-				return fmt.Errorf("+%s: warning is empty; leave it out for the default warning", m.Name)
-			}
-			r.Deprecated = true
-			if w != nil {
-				r.Deprecation = *w
-			}
-			return nil
-		},
 	}, "kubebuilder:deprecatedversion")
 	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
@@ -306,59 +353,7 @@ func Apigen() *Registry {
 		Help:    "accepted for compatibility with kubebuilder types; apigen generates deepcopy for every API package",
 		Example: "+kubebuilder:object:generate=true",
 	})
-	r.Register(&Definition{
-		Name: "kubebuilder:default", Target: Type, PassThrough: true, NoEffect: "apigen applies defaults set on fields only",
-		Help:    "kubebuilder's default value marker on a type, accepted for compatibility and not applied (put it on the fields)",
-		Example: "+kubebuilder:default=1",
-	})
-	// Field defaults keep the text after the name as written (Marker.Args, "=value"); parse
-	// turns it into JSON with FieldDefaultJSON.
-	r.Register(&Definition{
-		Name: KubebuilderDefault, Target: Field, PassThrough: true, Form: "+kubebuilder:default=<value>",
-		Help: "the field's default, applied on decode in every version to a field left at its zero value (a nil pointer, " +
-			"\"\", 0, false, an empty list or map); kubebuilder's value syntax: JSON, a bare string, or {a,b} for a list",
-		Example: "+kubebuilder:default=blue",
-	})
-	r.Register(&Definition{
-		Name: DefaultMarker, Target: Field, PassThrough: true, Form: "+default=<JSON>, or +default=ref(<constant>)",
-		Help:    "the field's default as JSON (Kubernetes' +default tag), applied like +kubebuilder:default",
-		Example: `+default="blue"`,
-	})
+	registerFieldDefaults(r)
 	registerSchemaMarkers(r)
 	return r
 }
-
-// FieldDefaultJSON returns the value of a field default marker as compact JSON. rest is the
-// marker's text after its name ("=blue", ":=blue" is accepted too). +default takes JSON (or
-// a ref(...) to a constant, which defaulter-gen resolves). +kubebuilder:default is read by
-// controller-gen's own parser: JSON, a bare word for a string, or {a,b} for a list.
-func FieldDefaultJSON(name, rest string) (string, error) {
-	v, ok := strings.CutPrefix(rest, ":=")
-	if !ok {
-		v, ok = strings.CutPrefix(rest, "=")
-	}
-	v = strings.TrimSpace(v)
-	if !ok || v == "" {
-		return "", fmt.Errorf("expected a value, as in +%s=1", name)
-	}
-	if name == DefaultMarker {
-		if strings.HasPrefix(v, "ref(") && strings.HasSuffix(v, ")") {
-			return v, nil
-		}
-		var out bytes.Buffer
-		if err := json.Compact(&out, []byte(v)); err != nil {
-			return "", fmt.Errorf("%q is not JSON (a string default is quoted: +default=\"blue\"): %v", v, err)
-		}
-		return out.String(), nil
-	}
-	val, err := kubebuilderDefault.Parse("+" + KubebuilderDefault + "=" + v)
-	if err != nil {
-		return "", fmt.Errorf("%s is not a value in kubebuilder's syntax (JSON, a bare string, or {a,b} for a list): %v", v, err)
-	}
-	b, err := json.Marshal(val.(crdmarkers.Default).Value)
-	return string(b), err
-}
-
-// kubebuilderDefault is controller-gen's own +kubebuilder:default, so that a value means
-// what it means in a CRD.
-var kubebuilderDefault = ctmarkers.Must(ctmarkers.MakeAnyTypeDefinition(KubebuilderDefault, ctmarkers.DescribesField, crdmarkers.Default{}))

@@ -16,10 +16,9 @@ import (
 // (rest.Connecter).
 var customVerbs = []string{"connect", "create", "delete", "get", "patch", "update"}
 
-// customSubresource applies +apigen:subresource:custom: a subresource served by REST storage
-// the user writes, with the verbs it serves, kept sorted by name.
-func customSubresource(m *Marker, r *model.Resource, _ Kind) error {
-	a := m.Args.(*CustomSubresource)
+// ApplyToResource adds a subresource served by REST storage the user writes, with the verbs
+// it serves, kept sorted by name.
+func (a *CustomSubresource) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if errs := validation.IsDNS1123Label(a.Name); len(errs) > 0 {
@@ -44,10 +43,9 @@ func customSubresource(m *Marker, r *model.Resource, _ Kind) error {
 // k8s.io/apiserver interface (see server.CheckVerbs).
 var storageVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 
-// customStorage applies +apigen:storage:custom: the kind is served by REST storage the user
-// writes instead of an etcd store, with the verbs it serves.
-func customStorage(m *Marker, r *model.Resource, _ Kind) error {
-	a := m.Args.(*CustomStorage)
+// ApplyToResource serves the kind by REST storage the user writes instead of an etcd store,
+// with the verbs it serves.
+func (a *CustomStorage) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if prev := r.CustomStorage; prev != nil {

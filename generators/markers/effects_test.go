@@ -11,15 +11,18 @@ import (
 )
 
 // TestEveryMarkerHasOneHome lists every registered marker with what it changes: the model
-// fields its own effect sets (found by applying its Example to a fresh resource or project),
-// or where else it acts. A new marker fails this test until its line is added, so the list
-// stays the map of where each marker goes.
+// fields its own effect sets (found by applying its Example to a fresh project, group,
+// resource or version), or why it has none. A new marker fails this test until its line is
+// added, so the list stays the map of where each marker goes.
 func TestEveryMarkerHasOneHome(t *testing.T) {
-	// Markers whose effect is their definition's: the model fields the Example changes.
+	// Markers whose effect is their argument type's: the model fields the Example changes.
 	effects := map[string]string{
 		"apigen:clients":            "Project.Clients",
 		"apigen:deploy":             "Project.Deploy",
 		"apigen:domain":             "Project.Domain",
+		"groupName":                 "Group.Name",
+		"apigen:resource":           "Resource.Plural, Resource.Singular, Resource.ShortNames, Resource.Categories, Resource.Scope",
+		"genclient":                 "Resource.Plural, Resource.Singular, Resource.Subresources",
 		"apigen:deprecatedversion":  "Resource.Deprecated, Resource.Deprecation",
 		"apigen:printcolumn":        "Resource.PrintColumns",
 		"apigen:selectablefield":    "Resource.SelectableFields",
@@ -32,32 +35,28 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"genclient:noStatus":        "Resource.Subresources",
 		"genclient:nonNamespaced":   "Resource.Scope",
 		"genclient:onlyVerbs":       "Resource.Subresources, Resource.CustomStorage",
+		"default":                   "Version.Defaults",
+		"kubebuilder:default":       "Version.Defaults",
 	}
-	// Markers the parser still reads by name: they make a type a resource or name the
-	// group, or are field defaults (parse.fieldMarkers).
-	byName := map[string]string{
-		"apigen:resource":     "parse: makes the type a resource (Plural, Singular, ShortNames, Categories, Scope)",
-		"genclient":           "parse: makes the type a resource when no apigen or kubebuilder marker does",
-		"genclient:noVerbs":   "parse: the type is not a resource",
-		"groupName":           "parse: Group.Name",
-		"default":             "parse: Version.Defaults",
-		"kubebuilder:default": "parse: Version.Defaults",
+	// Markers without an effect of their own that another marker's reads.
+	readBy := map[string]string{
+		"genclient:noVerbs": "GenClientTag.DeclaresWith: +genclient does not make the type a resource",
 	}
 	for _, d := range Apigen().Definitions() {
 		name := d.Target.String() + " " + d.Name
-		want, hasEffect := effects[d.Name]
+		want, listed := effects[d.Name]
 		switch {
-		case d.Resource != nil || d.Project != nil:
-			if !hasEffect {
+		case hasEffect(d):
+			if !listed {
 				t.Errorf("%s has an effect; add the model fields it changes to the list", name)
 				continue
 			}
 			if got := changedFields(t, d); got != want {
 				t.Errorf("%s (%s) changes %s, want %s", name, d.Example, got, want)
 			}
-		case hasEffect:
+		case listed && d.NoEffect == "":
 			t.Errorf("%s is listed with an effect but has none", name)
-		case byName[d.Name] != "":
+		case readBy[d.Name] != "":
 		case d.NoEffect != "":
 			// Reported as a warning wherever it is used (TestMarkersWithoutEffect).
 		case d.PassThrough:
@@ -71,35 +70,71 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 	}
 }
 
-// changedFields applies a definition's Example to a fresh resource (type markers) or project
-// (project markers) and names the top-level fields it changed, or says it warned. client-gen's
-// tags act on a kind that +genclient declares, with a status subresource.
+// hasEffect reports whether a definition's argument type carries an effect.
+func hasEffect(d *Definition) bool {
+	if d.Args == nil {
+		return false
+	}
+	ptr := reflect.PointerTo(d.Args)
+	for _, effect := range []reflect.Type{
+		reflect.TypeFor[ProjectEffect](), reflect.TypeFor[GroupEffect](), reflect.TypeFor[Declaration](),
+		reflect.TypeFor[FallbackDeclaration](), reflect.TypeFor[ResourceEffect](), reflect.TypeFor[FieldEffect](),
+	} {
+		if ptr.Implements(effect) {
+			return true
+		}
+	}
+	return false
+}
+
+// changedFields applies a definition's Example to a fresh element of the model (the project,
+// a group, a resource, a version) and names the top-level fields it changed, or says it
+// warned. client-gen's tags act on a kind that +genclient declares, with a status subresource.
 func changedFields(t *testing.T, d *Definition) string {
 	t.Helper()
 	m, err := Apigen().Parse("// "+d.Example, d.Target, token.Position{Filename: "doc.go", Line: 1})
 	if err != nil || m == nil {
 		t.Fatalf("%s: its Example %q does not parse: %v", d.Name, d.Example, err)
 	}
-	var before, after reflect.Value
+	var element any
 	kind := &fakeKind{}
-	if d.Project != nil {
+	var apply func() error
+	switch effect := m.Args.(type) {
+	case ProjectEffect:
 		p := model.NewProject("example.com/wardle")
-		before = reflect.ValueOf(*p)
-		if err := d.Project(m, p); err != nil {
-			t.Fatalf("%s: %v", d.Example, err)
+		element, apply = p, func() error { return effect.ApplyToProject(m, p) }
+	case GroupEffect:
+		g := &model.Group{}
+		element, apply = g, func() error { return effect.ApplyToGroup(m, g) }
+	case FieldEffect:
+		v := &model.Version{}
+		element, apply = v, func() error {
+			return effect.ApplyToField(m, StructField{Type: "FlunderSpec", Names: []string{"Color"}}, v, kind)
 		}
-		after = reflect.ValueOf(*p)
-	} else {
+	default:
 		r := &model.Resource{Kind: "Flunder", HasSpec: true, HasStatus: true, StatusType: "FlunderStatus", Scope: model.Namespaced}
 		if strings.HasPrefix(d.Name, GenClient+":") {
 			r.Marker, r.Subresources.Status = "+"+GenClient, true
 		}
-		before = reflect.ValueOf(*r)
-		if err := d.Resource(m, r, kind); err != nil {
-			t.Fatalf("%s: %v", d.Example, err)
+		element = r
+		apply = func() error {
+			switch effect := m.Args.(type) {
+			case Declaration:
+				effect.DeclareResource(m, r)
+			case FallbackDeclaration:
+				effect.DeclareFallback(m, r)
+			case ResourceEffect:
+				return effect.ApplyToResource(m, r, kind)
+			}
+			return nil
 		}
-		after = reflect.ValueOf(*r)
 	}
+	before := reflect.ValueOf(element).Elem()
+	before = reflect.ValueOf(before.Interface()) // a copy
+	if err := apply(); err != nil {
+		t.Fatalf("%s: %v", d.Example, err)
+	}
+	after := reflect.ValueOf(element).Elem()
 	var changed []string
 	for i := range before.NumField() {
 		f := before.Type().Field(i)
@@ -125,6 +160,6 @@ func (*fakeKind) SelectableField(jsonPath string) (model.SelectableField, error)
 }
 func (*fakeKind) ColumnPath(string) error    { return nil }
 func (*fakeKind) Scale(*Marker) *model.Scale { return &model.Scale{} }
-func (k *fakeKind) Warn(*Marker, string, ...any) {
+func (k *fakeKind) Warn(token.Position, string, ...any) {
 	k.warned = true
 }

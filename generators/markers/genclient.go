@@ -2,6 +2,7 @@ package markers
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/apigen-dev/apigen/generators/model"
@@ -18,69 +19,107 @@ const (
 	GenClientOnlyVerbs     = "genclient:onlyVerbs"
 )
 
+// Client-gen's tags are the arguments of its markers, each with its effect.
+type (
+	// GenClientTag is +genclient's value: false leaves the type out.
+	GenClientTag bool
+	// NonNamespacedTag is +genclient:nonNamespaced's argument, which has none.
+	NonNamespacedTag struct{}
+	// NoStatusTag is +genclient:noStatus's argument, which has none.
+	NoStatusTag struct{}
+	// NoVerbsTag is +genclient:noVerbs's argument, which has none: it has no effect of its
+	// own, and keeps +genclient from declaring the type a resource.
+	NoVerbsTag struct{}
+	// OnlyVerbsTag is +genclient:onlyVerbs's value, client-gen's verbs separated by commas.
+	OnlyVerbsTag string
+	// MethodTag is the text after +genclient:method's name ("=Name,verb=...,subresource=...").
+	MethodTag string
+)
+
 // registerGenClient adds client-gen's type tags. Those with no effect on the server (a client
 // method, verbs the client skips) still shape the generated clients, which read them.
 func registerGenClient(r *Registry) {
 	r.Register(&Definition{
-		Name: GenClient, Target: Type, Value: true, Args: reflect.TypeFor[bool](),
+		Name: GenClient, Target: Type, Value: true, Args: reflect.TypeFor[GenClientTag](),
 		Help: "client-gen's tag: the type is a resource (served with its defaults when it has no +apigen:resource, " +
 			"a status subresource when it has a Status field), and gets a typed client",
 		Example: "+genclient",
 	})
 	r.Register(&Definition{
-		Name: GenClientNonNamespaced, Target: Type,
+		Name: GenClientNonNamespaced, Target: Type, Args: reflect.TypeFor[NonNamespacedTag](), ClientGen: true,
 		Help:    "client-gen's tag: the resource is cluster-scoped",
 		Example: "+genclient:nonNamespaced",
-		Resource: func(_ *Marker, r *model.Resource, _ Kind) error {
-			r.Scope = model.Cluster
-			return nil
-		},
 	})
 	r.Register(&Definition{
-		Name: GenClientNoStatus, Target: Type,
+		Name: GenClientNoStatus, Target: Type, Args: reflect.TypeFor[NoStatusTag](), ClientGen: true,
 		Help:    "client-gen's tag: the resource has no status subresource, even with a Status field",
 		Example: "+genclient:noStatus",
-		Resource: func(_ *Marker, r *model.Resource, _ Kind) error {
-			r.Subresources.Status = false
-			return nil
-		},
 	})
 	r.Register(&Definition{
-		Name: GenClientNoVerbs, Target: Type,
+		Name: GenClientNoVerbs, Target: Type, Args: reflect.TypeFor[NoVerbsTag](), ClientGen: true,
 		Help:    "client-gen's tag: the type is no resource of its own (policy's Eviction, a subresource's body)",
 		Example: "+genclient:noVerbs",
 	})
 	r.Register(&Definition{
-		Name: GenClientOnlyVerbs, Target: Type, Value: true,
+		Name: GenClientOnlyVerbs, Target: Type, Value: true, Args: reflect.TypeFor[OnlyVerbsTag](), ClientGen: true,
 		Help: "client-gen's tag: the verbs the resource serves; a resource +genclient declares is then served by " +
 			"REST storage you write (a create-only review, say), as with +apigen:storage:custom",
-		Example:  "+genclient:onlyVerbs=create",
-		Resource: genClientOnlyVerbs,
+		Example: "+genclient:onlyVerbs=create",
 	})
 	r.Register(&Definition{
-		Name: "genclient:method", Target: Type, PassThrough: true,
-		Help:     "client-gen's tag: an extra client method; one that calls a subresource the server does not serve is a warning",
-		Example:  "+genclient:method=UpdateApproval,verb=update,subresource=approval,input=...,result=...",
-		Resource: genClientMethod,
+		Name: "genclient:method", Target: Type, PassThrough: true, Args: reflect.TypeFor[MethodTag](), ClientGen: true,
+		Help:    "client-gen's tag: an extra client method; one that calls a subresource the server does not serve is a warning",
+		Example: "+genclient:method=UpdateApproval,verb=update,subresource=approval,input=...,result=...",
 	})
 	for _, name := range []string{"genclient:skipVerbs", "genclient:readonly"} {
 		r.Register(&Definition{
-			Name: name, Target: Type, PassThrough: true,
+			Name: name, Target: Type, PassThrough: true, ClientGen: true,
 			Help: "client-gen's tag; it shapes the generated client, not the server",
 		})
 	}
 }
 
-// genClientOnlyVerbs applies +genclient:onlyVerbs to a resource that +genclient declares: it is
+// DeclaresWith reports whether +genclient declares a kind a resource in a Kubernetes-style
+// package, which it does when the kind has no resource marker of apigen's or kubebuilder's:
+// +genclient itself (not =false), and no +genclient:noVerbs (policy's Eviction, a body that
+// only a subresource takes).
+func (t GenClientTag) DeclaresWith(ms []*Marker) bool {
+	return bool(t) && !slices.ContainsFunc(ms, func(m *Marker) bool {
+		_, noVerbs := m.Args.(*NoVerbsTag)
+		return noVerbs
+	})
+}
+
+// DeclareFallback serves the kind as kube-apiserver serves its built-in types: with a CRD's
+// default names, namespaced, and with a status subresource when it has a Status field, unless
+// +genclient:noStatus says otherwise.
+func (GenClientTag) DeclareFallback(m *Marker, r *model.Resource) {
+	(&Resource{}).DeclareResource(m, r)
+	r.Subresources.Status = r.HasStatus
+}
+
+// ApplyToResource makes the resource cluster-scoped.
+func (NonNamespacedTag) ApplyToResource(_ *Marker, r *model.Resource, _ Kind) error {
+	r.Scope = model.Cluster
+	return nil
+}
+
+// ApplyToResource serves no status subresource.
+func (NoStatusTag) ApplyToResource(_ *Marker, r *model.Resource, _ Kind) error {
+	r.Subresources.Status = false
+	return nil
+}
+
+// ApplyToResource applies +genclient:onlyVerbs to a resource that +genclient declares: it is
 // served by REST storage the user writes, with those verbs (client-gen's spelling,
 // deleteCollection, taken as the server's), and no status subresource. On a resource an apigen or kubebuilder marker
 // declares, it shapes only the client.
-func genClientOnlyVerbs(m *Marker, r *model.Resource, kind Kind) error {
+func (t OnlyVerbsTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
 	if r.Marker != "+"+GenClient {
 		return nil
 	}
 	var verbs []string
-	for _, v := range strings.Split(m.Args.(string), ",") {
+	for _, v := range strings.Split(string(t), ",") {
 		switch v = strings.ToLower(strings.TrimSpace(v)); v {
 		case "updatestatus", "applystatus":
 			continue // the status subresource's, which the storage does not serve
@@ -94,18 +133,18 @@ func genClientOnlyVerbs(m *Marker, r *model.Resource, kind Kind) error {
 	// subresource apigen serves is the etcd store's that custom storage replaces.
 	r.Subresources.Status = false
 	// From here it is +apigen:storage:custom with those verbs: the same checks, the same effect.
-	return customStorage(&Marker{Def: m.Def, Name: m.Name, Args: &CustomStorage{Verbs: verbs}, Pos: m.Pos}, r, kind)
+	return (&CustomStorage{Verbs: verbs}).ApplyToResource(m, r, kind)
 }
 
-// genClientMethod warns about a client method of a resource +genclient declares that calls a
+// ApplyToResource warns about a client method of a resource +genclient declares that calls a
 // subresource the server does not serve (certificates' /approval, apps' /scale): kube-apiserver
 // serves them from hand-written storage, which a package's types do not carry.
-func genClientMethod(m *Marker, r *model.Resource, kind Kind) error {
+func (t MethodTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
 	if r.Marker != "+"+GenClient {
 		return nil
 	}
 	var name, sub, verb string
-	for i, arg := range strings.Split(strings.TrimPrefix(m.Args.(string), "="), ",") {
+	for i, arg := range strings.Split(strings.TrimPrefix(string(t), "="), ",") {
 		key, value, _ := strings.Cut(arg, "=")
 		switch {
 		case i == 0:
@@ -119,7 +158,7 @@ func genClientMethod(m *Marker, r *model.Resource, kind Kind) error {
 	if sub == "" || sub == "status" {
 		return nil
 	}
-	kind.Warn(m, "+%s=%s: the server does not serve the %s subresource that this client method calls; "+
+	kind.Warn(m.Pos, "+%s=%s: the server does not serve the %s subresource that this client method calls; "+
 		"serve it with +apigen:subresource:custom:name=%s,verbs=%s and storage of your own", m.Name, name, sub, sub, verb)
 	return nil
 }

@@ -1,12 +1,13 @@
 // Package markers defines apigen's comment markers as typed definitions and parses them.
 //
 // A marker is a comment line starting with "+". A definition has a name ("apigen:resource"),
-// the level it may appear at (package, type or field) and a Go struct whose fields are its
-// named arguments:
+// the level it may appear at (package, type or field) and a Go type for its argument, a
+// struct whose fields are its named arguments:
 //
 //	// +apigen:resource:path=flunders,shortName=fl;flu,scope=Namespaced
 //
-// Names in apigen's own namespace that are not registered are errors, never silently skipped.
+// The argument type's method is the marker's effect on the model (effects.go), so that a
+// marker is declared in one place. Names in apigen's own namespace that are not registered are errors, never silently skipped.
 package markers
 
 import (
@@ -49,19 +50,23 @@ type Definition struct {
 	// Name is the marker name without the leading "+", e.g. "apigen:resource".
 	Name   string
 	Target Target
-	// Args is a struct type whose exported fields are the marker's arguments; nil for a flag
-	// marker that takes none. The field tag `marker:"name"` names the argument and
+	// Args is the type of the marker's argument, which carries the marker's effect as a
+	// method (see ResourceEffect and its siblings); nil for a marker without effect that takes
+	// no arguments. For a marker with named arguments it is a struct whose exported fields are
+	// the arguments: the field tag `marker:"name"` names the argument and
 	// `marker:"name,optional"` makes it optional. Supported field types: string, bool, int,
 	// []string (values separated by ";"), and a pointer to one of them for an optional
-	// argument whose absence must be told from an empty value.
+	// argument whose absence must be told from an empty value. A flag marker with an effect
+	// has an empty struct.
 	Args reflect.Type
-	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName). The
-	// value is a string, or a bool when Args is reflect.TypeFor[bool]() (then "+name" alone
-	// means true, as in controller-tools).
+	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName). Args
+	// is then a string type, a bool type (then "+name" alone means true, as in
+	// controller-tools), or nil for a plain string.
 	Value bool
 	// PassThrough markers are accepted with whatever follows their name (":Minimum=1",
 	// "=5") and otherwise ignored: other tools' markers apigen tolerates but does not act on
-	// yet, such as +kubebuilder:validation. Marker.Args is the text after the name.
+	// yet, such as +kubebuilder:validation. Marker.Args is the text after the name, of the
+	// string type Args when the marker has an effect.
 	PassThrough bool
 	// NoEffect, when set, says why the marker is accepted but changes nothing (yet): the
 	// parser reports each such marker as a warning with its position, never silently.
@@ -69,14 +74,9 @@ type Definition struct {
 	// Form describes what follows the name of a PassThrough marker that apigen does read
 	// itself (a field default's value); empty for one it ignores.
 	Form string
-	// Resource, set on a type marker that belongs on a kind (+apigen:resource), applies the
-	// marker to the kind's resource: the marker's whole effect on the model, in one place. It
-	// returns what is wrong with the marker, spelled with the marker as written (m.Name).
-	Resource func(m *Marker, r *model.Resource, kind Kind) error
-	// Project, set on a marker of the project's package (pkg/apis/doc.go, where apigen init
-	// writes them), applies the marker to the project: its whole effect on the model. Such a
-	// marker belongs nowhere else, and is given once.
-	Project func(m *Marker, p *model.Project) error
+	// ClientGen is true for client-gen's tags: on a type that is no resource they shape only
+	// its client, and are no error there.
+	ClientGen bool
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string
@@ -84,6 +84,7 @@ type Definition struct {
 
 // Kind is what a type marker may ask of the kind it annotates, besides its resource.
 type Kind interface {
+	Warner
 	// SelectableField resolves a JSON path (.spec.color) to the kind's Go fields.
 	SelectableField(jsonPath string) (model.SelectableField, error)
 	// ColumnPath says what is wrong with a print column's JSON path, nil when it names a field.
@@ -92,16 +93,19 @@ type Kind interface {
 	// each problem (and a second scale marker) itself, and returns the subresource, nil when
 	// something is wrong.
 	Scale(m *Marker) *model.Scale
-	// Warn reports, at marker m, something the marker cannot do that the tools the types were
-	// written for accept without a word: generation goes on without it.
-	Warn(m *Marker, format string, args ...any)
+}
+
+// Warner takes a marker's warnings: something the marker cannot do that the tools the types
+// were written for accept without a word. Generation goes on without it.
+type Warner interface {
+	Warn(pos token.Position, format string, args ...any)
 }
 
 // Written is the marker's name as written, with the part of a pass-through marker's text that
 // names it ("kubebuilder:validation:Minimum" for +kubebuilder:validation:Minimum=1).
 func (m *Marker) Written() string {
-	if rest, ok := m.Args.(string); ok && m.Def.PassThrough {
-		return markerName(m.Name + rest)
+	if v := reflect.ValueOf(m.Args); m.Def.PassThrough && v.Kind() == reflect.String {
+		return markerName(m.Name + v.String())
 	}
 	return m.Name
 }
@@ -122,8 +126,9 @@ type Marker struct {
 	Def *Definition
 	// Name is the name as written, which may be an alias of Def.Name.
 	Name string
-	// Args is a pointer to a filled-in value of Def.Args (nil for flags); for Value markers it
-	// is the string (or bool) value; for PassThrough markers the text after the name.
+	// Args is a pointer to a filled-in value of Def.Args for a struct; for Value markers it
+	// is the value, of Def.Args's type when it has one; for PassThrough markers the text after
+	// the name, likewise. Nil for a flag without effect.
 	Args any
 	Pos  token.Position
 }
@@ -218,10 +223,10 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 	}
 	switch {
 	case def.PassThrough:
-		m.Args = rest
+		m.Args = typed(def, rest)
 	case def.Value && def.Args != nil && def.Args.Kind() == reflect.Bool:
 		if rest == "" {
-			m.Args = true
+			m.Args = typed(def, true)
 			break
 		}
 		v, ok := strings.CutPrefix(rest, "=")
@@ -229,16 +234,19 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		if !ok || err != nil {
 			return nil, fail("want true or false, found %q", strings.TrimPrefix(rest, "="))
 		}
-		m.Args = b
+		m.Args = typed(def, b)
 	case def.Value:
 		v, ok := strings.CutPrefix(rest, "=")
 		if !ok || v == "" {
 			return nil, fail("expected a value, as in %s", def.Example)
 		}
-		m.Args = unquote(v)
-	case def.Args == nil:
+		m.Args = typed(def, unquote(v))
+	case def.Args == nil || len(argFields(def.Args)) == 0:
 		if rest != "" {
 			return nil, fail("takes no arguments, found %q", strings.TrimPrefix(rest, ":"))
+		}
+		if def.Args != nil {
+			m.Args = reflect.New(def.Args).Interface()
 		}
 	default:
 		args, err := parseArgs(def, strings.TrimPrefix(rest, ":"))
@@ -248,6 +256,15 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		m.Args = args
 	}
 	return m, nil
+}
+
+// typed converts a value or pass-through text to the definition's argument type, which
+// carries the marker's effect; it stays as it is for a marker without one.
+func typed(def *Definition, v any) any {
+	if def.Args == nil {
+		return v
+	}
+	return reflect.ValueOf(v).Convert(def.Args).Interface()
 }
 
 // lookup finds the longest registered name that text starts with, followed by the end of

@@ -3,6 +3,7 @@ package markers
 import (
 	"fmt"
 	"go/token"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -33,8 +34,8 @@ func TestKubebuilderAliases(t *testing.T) {
 	reg := Apigen()
 	for line, want := range map[string]string{
 		"// +kubebuilder:resource:path=flunders,scope=Namespaced": ResourceMarker,
-		"// +kubebuilder:subresource:status":                      StatusSubresource,
-		"// +kubebuilder:storageversion":                          StorageVersion,
+		"// +kubebuilder:subresource:status":                      StatusSubresourceMarker,
+		"// +kubebuilder:storageversion":                          StorageVersionMarker,
 	} {
 		m, err := reg.Parse(line, Type, pos)
 		if err != nil || m == nil || m.Def.Name != want {
@@ -75,7 +76,7 @@ func TestPrintColumn(t *testing.T) {
 
 func TestGroupName(t *testing.T) {
 	m, err := Apigen().Parse("// +groupName=wardle.example.com", Package, pos)
-	if err != nil || m == nil || m.Args != "wardle.example.com" {
+	if err != nil || m == nil || m.Args != GroupName("wardle.example.com") {
 		t.Fatalf("got %+v, %v", m, err)
 	}
 }
@@ -92,14 +93,14 @@ func TestForeignMarkersAreIgnored(t *testing.T) {
 // server are parsed, whatever form client-gen accepts them in.
 func TestGenClientTags(t *testing.T) {
 	for line, want := range map[string]any{
-		"// +genclient":                          true,
-		"// +genclient=false":                    false,
-		"// +genclient:nonNamespaced":            nil,
-		"// +genclient:onlyVerbs=create":         "create",
-		"// +genclient:method=GetScale,verb=get": "=GetScale,verb=get",
+		"// +genclient":                          GenClientTag(true),
+		"// +genclient=false":                    GenClientTag(false),
+		"// +genclient:nonNamespaced":            &NonNamespacedTag{},
+		"// +genclient:onlyVerbs=create":         OnlyVerbsTag("create"),
+		"// +genclient:method=GetScale,verb=get": MethodTag("=GetScale,verb=get"),
 	} {
 		m, err := Apigen().Parse(line, Type, pos)
-		if err != nil || m == nil || m.Args != want {
+		if err != nil || m == nil || !reflect.DeepEqual(m.Args, want) {
 			t.Errorf("%s: got %+v, %v; want args %v", line, m, err, want)
 		}
 	}
@@ -239,19 +240,20 @@ func TestGenClientOnlyVerbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &model.Resource{Kind: "Review", Marker: "+genclient", HasStatus: true, Subresources: model.Subresources{Status: true}}
-	if err := m.Def.Resource(m, r, nil); err != nil || r.CustomStorage == nil ||
+	apply := func(m *Marker, r *model.Resource) error { return m.Args.(ResourceEffect).ApplyToResource(m, r, nil) }
+	if err := apply(m, r); err != nil || r.CustomStorage == nil ||
 		!slices.Equal(r.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) || r.Subresources.Status {
 		t.Errorf("got %v, %+v, status subresource %v", err, r.CustomStorage, r.Subresources.Status)
 	}
-	if err := m.Def.Resource(m, r, nil); err == nil || !strings.Contains(err.Error(), "already has custom storage") {
+	if err := apply(m, r); err == nil || !strings.Contains(err.Error(), "already has custom storage") {
 		t.Errorf("a second custom storage: %v", err)
 	}
 	other := &model.Resource{Kind: "Widget", Marker: "+apigen:resource"}
-	if err := m.Def.Resource(m, other, nil); err != nil || other.CustomStorage != nil {
+	if err := apply(m, other); err != nil || other.CustomStorage != nil {
 		t.Errorf("on an apigen resource: %v, %+v", err, other.CustomStorage)
 	}
 	bad, _ := Apigen().Parse("// +genclient:onlyVerbs=create,proxy", Type, pos)
-	if err := bad.Def.Resource(bad, &model.Resource{Kind: "Review", Marker: "+genclient"}, nil); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
+	if err := apply(bad, &model.Resource{Kind: "Review", Marker: "+genclient"}); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
 		t.Errorf("an unknown verb: %v", err)
 	}
 }

@@ -21,7 +21,7 @@ func (p *parser_) invalidResourceMarker(comments []*ast.CommentGroup) bool {
 		for _, c := range cg.List {
 			_, err := p.reg.Parse(c.Text, markers.Type, token.Position{})
 			var e *markers.Error
-			if errors.As(err, &e) && e.Def != nil && e.Def.Name == markers.ResourceMarker {
+			if errors.As(err, &e) && e.Def != nil && e.Def.IsDeclaration() {
 				return true
 			}
 		}

@@ -128,8 +128,10 @@ func groupNameIn(reg *markers.Registry, root, dir string) (string, token.Positio
 func groupNameMarker(reg *markers.Registry, fset *token.FileSet, cg *ast.CommentGroup) (string, token.Position) {
 	for _, c := range cg.List {
 		pos := fset.Position(c.Slash)
-		if m, err := reg.Parse(c.Text, markers.Package, pos); err == nil && m != nil && m.Def.Name == markers.GroupName {
-			return m.Args.(string), pos
+		if m, err := reg.Parse(c.Text, markers.Package, pos); err == nil && m != nil {
+			if name, ok := m.Args.(markers.GroupName); ok {
+				return string(name), pos
+			}
 		}
 	}
 	return "", token.Position{}

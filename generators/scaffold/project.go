@@ -402,9 +402,11 @@ func projectSettings(root string) (*model.Project, error) {
 	var errs []error
 	if f.Doc != nil {
 		for _, c := range f.Doc.List {
-			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil && m.Def.Project != nil {
-				if err := m.Def.Project(m, p); err != nil {
-					errs = append(errs, err)
+			if m, err := reg.Parse(c.Text, markers.Package, token.Position{}); err == nil && m != nil {
+				if effect, ok := m.Args.(markers.ProjectEffect); ok {
+					if err := effect.ApplyToProject(m, p); err != nil {
+						errs = append(errs, err)
+					}
 				}
 			}
 		}

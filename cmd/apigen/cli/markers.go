@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -76,7 +77,7 @@ func printMarkers(w io.Writer, reg *markers.Registry) {
 			item("form:    ", d.Form)
 		case d.PassThrough:
 			item("form:    ", fmt.Sprintf("+%s followed by anything (not checked)", d.Name))
-		case d.Value && d.Args != nil:
+		case d.Value && d.Args != nil && d.Args.Kind() == reflect.Bool:
 			item("value:   ", fmt.Sprintf("%s (optional; +%s alone means true)", d.Args.Kind(), d.Name))
 		case d.Value:
 			item("value:   ", "string")

@@ -1,0 +1,72 @@
+package markers
+
+import (
+	"reflect"
+
+	"github.com/apigen-dev/apigen/generators/model"
+)
+
+// A marker's effect is a method of its argument type (Marker.Args), as controller-tools'
+// ApplyToCRD: the marker's whole effect on the model, in one place. Each returns what is
+// wrong with the marker, spelled with the marker as written (m.Name); the parser only finds
+// markers and hands each the model element it applies to.
+
+// ProjectEffect is the effect of a marker of the project's package (pkg/apis/doc.go, where
+// apigen init writes them) on the project. Such a marker belongs nowhere else, and is given
+// once.
+type ProjectEffect interface {
+	ApplyToProject(m *Marker, p *model.Project) error
+}
+
+// GroupEffect is the effect of a version package's marker on the group the version belongs to,
+// as far as that package tells it.
+type GroupEffect interface {
+	ApplyToGroup(m *Marker, g *model.Group) error
+}
+
+// Declaration is the effect of a marker that makes its type a resource outright
+// (+apigen:resource): a type has one at most. It gives the resource its names and scope,
+// before the type's other markers apply.
+type Declaration interface {
+	DeclareResource(m *Marker, r *model.Resource)
+}
+
+// FallbackDeclaration is the effect of a marker that makes its type a resource when no
+// Declaration does (client-gen's +genclient).
+type FallbackDeclaration interface {
+	// DeclaresWith reports whether the marker declares its type, whose markers are ms.
+	DeclaresWith(ms []*Marker) bool
+	DeclareFallback(m *Marker, r *model.Resource)
+}
+
+// ResourceEffect is the effect of a type marker that belongs on a kind on the kind's resource
+// in one version; kind answers what the marker needs to know of the kind's Go type.
+type ResourceEffect interface {
+	ApplyToResource(m *Marker, r *model.Resource, kind Kind) error
+}
+
+// FieldEffect is the effect of a field marker on the version that declares the field.
+type FieldEffect interface {
+	ApplyToField(m *Marker, f StructField, v *model.Version, w Warner) error
+}
+
+// StructField is the struct field a field marker annotates.
+type StructField struct {
+	// Type is the name of the struct type that declares the field.
+	Type string
+	// Names are the field's names: none for an embedded field, several for a field list.
+	Names []string
+}
+
+// IsDeclaration reports whether the marker makes its type a resource outright, so that a
+// type whose declaration does not parse can have its other markers left alone.
+func (d *Definition) IsDeclaration() bool {
+	return d.Args != nil && reflect.PointerTo(d.Args).Implements(reflect.TypeFor[Declaration]())
+}
+
+// NeedsResource reports whether the marker acts on a resource, so that it is an error on a
+// type that is none.
+func (m *Marker) NeedsResource() bool {
+	_, ok := m.Args.(ResourceEffect)
+	return ok && !m.Def.ClientGen
+}
