@@ -110,7 +110,7 @@ func main() {
 	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
 	flag.BoolVar(&o.datastores, "datastores", false, "the storage comparison instead: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite, Postgres and MariaDB (local mode, kine), one process each; with -only NAME, embedded etcd and NAME only")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
-	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON)")
+	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON; at most 16384 with -crd, 4096 with -dv)")
 	flag.StringVar(&o.heapProfiles, "heap-profiles", "", "with -crd and -mem-objects: also save each process's heap profile before and after each side's objects, into this dir")
 	flag.IntVar(&o.MemObjects, "mem-objects", 5000, "with -crd: objects created through each store to measure the memory it adds (0: none)")
 	flag.IntVar(&o.ListSmall, "list-small", 1000, "objects in the small list")

@@ -55,7 +55,7 @@ type GizmoSpec struct {
 	Ports []Port `json:"ports,omitempty"`
 
 	// Description is free text.
-	// +kubebuilder:validation:MaxLength=4096
+	// +kubebuilder:validation:MaxLength=16384
 	// +optional
 	Description string `json:"description,omitempty"`
 }
