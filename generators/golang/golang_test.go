@@ -356,7 +356,7 @@ func TestAPIServerServesOnlyVersionsWithResources(t *testing.T) {
 	contains(t, src,
 		"install.Install(Scheme)\n\tinstall1.Install(Scheme)", // both groups in the scheme
 		"optsGetter generic.RESTOptionsGetter) error {\n\treturn installToys(s, optsGetter)\n}",
-		`apiGroupInfo.PrioritizedVersions = []schema.GroupVersion{{Group: "toys.example.com", Version: "v1"}}`,
+		"apiGroupInfo.PrioritizedVersions = []schema.GroupVersion{v1.SchemeGroupVersion}",
 	)
 	lacks(t, src, "installHooks", `VersionedResourcesStorageMap["v2"]`)
 }
