@@ -92,6 +92,10 @@ type Kind interface {
 	// each problem (and a second scale marker) itself, and returns the subresource, nil when
 	// something is wrong.
 	Scale(m *Marker) *model.Scale
+	// ScaleFields checks a scale subresource's paths against the kind's fields as Scale does,
+	// and says what is wrong instead of reporting it: for a scale subresource that no marker
+	// of ours declares (client-gen's +genclient:method), which falls back to a warning.
+	ScaleFields(a *Scale) (*model.Scale, error)
 	// Warn reports, at marker m, something the marker cannot do that the tools the types were
 	// written for accept without a word: generation goes on without it.
 	Warn(m *Marker, format string, args ...any)

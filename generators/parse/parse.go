@@ -5,6 +5,7 @@ package parse
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -818,6 +819,14 @@ func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
 	}
 	k.scale = m
 	return k.p.scaleSubresource(m, k.t)
+}
+
+func (k *kindFields) ScaleFields(a *markers.Scale) (*model.Scale, error) {
+	s, problems := scaleFields(k.t, a)
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return s, nil
 }
 
 // jsonEqual reports whether two JSON documents hold the same value.

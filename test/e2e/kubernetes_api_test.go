@@ -73,16 +73,9 @@ func kubernetesAPIGenerated(name string) bool {
 // kube-apiserver's registry (pkg/registry/.../storage), not in the types. The test fails on a
 // difference missing here and on an entry here that no longer differs.
 var discoveryDifferences = map[string]string{
-	"apps/v1 deployments/scale":  scaleByHand,
-	"apps/v1 replicasets/scale":  scaleByHand,
-	"apps/v1 statefulsets/scale": scaleByHand,
 	"certificates.k8s.io/v1 certificatesigningrequests/approval": "kube-apiserver's hand-written storage (pkg/registry/certificates); the type only names it in " +
 		"+genclient:method=UpdateApproval, and apigen warns there that it is not served",
 }
-
-// scaleByHand is why apps/v1's /scale subresources are not served.
-const scaleByHand = "kube-apiserver's hand-written storage (pkg/registry/apps) converts the spec's LabelSelector; the types only name it in " +
-	"+genclient:method=GetScale/UpdateScale/ApplyScale, and apigen warns there that it is not served"
 
 // kubernetesAPINotServedByKubeAPIServer are the group-versions the project serves and
 // kube-apiserver v1.37 does not, even with every API enabled.
@@ -175,6 +168,7 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kasScale := deploymentScale(t, kasConfig)
 	kasGroups := discoveryGroups(t, kasConfig)
 	kasResources := map[string]map[string]metav1.APIResource{}
 	for _, g := range kubernetesAPIGroups {
@@ -194,6 +188,15 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	defer stop()
 	cfg := restConfig(t, k.kubeconfig)
 	ours := discoveryGroups(t, cfg)
+
+	// apps/v1's /scale (+genclient:method=GetScale,...,result=k8s.io/api/autoscaling/v1.Scale)
+	// behaves as kube-apiserver's.
+	if ourScale := deploymentScale(t, cfg); !slices.Equal(ourScale, kasScale) {
+		t.Errorf("deployments/scale behaves unlike kube-apiserver's:\n--- kube-apiserver ---\n%s\n--- generated server ---\n%s",
+			strings.Join(kasScale, "\n"), strings.Join(ourScale, "\n"))
+	} else {
+		t.Logf("deployments/scale behaves as kube-apiserver's:\n%s", strings.Join(ourScale, "\n"))
+	}
 
 	// Every group with a resource is served, at the version copied, which is kube-apiserver's
 	// preferred version wherever kube-apiserver serves the group.
@@ -421,7 +424,7 @@ type discoveryDiff struct{ key, what string }
 
 // compareDiscovery lists how have (the generated server's resources) differs from want
 // (kube-apiserver's): a resource or subresource only one serves, and for those both serve,
-// the kind, the scope and the verbs.
+// the kind (with its group and version), the scope and the verbs.
 func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []discoveryDiff {
 	var out []discoveryDiff
 	names := map[string]bool{}
@@ -445,6 +448,10 @@ func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []dis
 		}
 		if w.Kind != h.Kind {
 			out = append(out, discoveryDiff{key + ": kind", fmt.Sprintf("kube-apiserver %s, generated server %s", w.Kind, h.Kind)})
+		}
+		// A subresource of another group's kind (a Scale is autoscaling/v1's) says so.
+		if w.Group != h.Group || w.Version != h.Version {
+			out = append(out, discoveryDiff{key + ": group/version", fmt.Sprintf("kube-apiserver %q/%q, generated server %q/%q", w.Group, w.Version, h.Group, h.Version)})
 		}
 		if w.Namespaced != h.Namespaced {
 			out = append(out, discoveryDiff{key + ": namespaced", fmt.Sprintf("kube-apiserver %v, generated server %v", w.Namespaced, h.Namespaced)})
