@@ -691,11 +691,7 @@ func (e resourceEmitter) emitScaleREST(f *jen.File) {
 		jen.Return(jen.Qual(e.server, "NewScaleREST").Call(
 			jen.Id("main").Dot("Store"),
 			groupVersion(e.g, e.hub),
-			jen.Qual(e.server, "ScalePaths").Add(structLit(
-				field{"SpecReplicasPath", jen.Lit(scale.SpecReplicasPath)},
-				field{"StatusReplicasPath", jen.Lit(scale.StatusReplicasPath)},
-				field{"LabelSelectorPath", jen.Lit(scale.LabelSelectorPath)},
-			)),
+			jen.Qual(e.server, "ScalePaths").Add(structLit(e.scalePaths(scale)...)),
 			jen.Map(jen.String()).String().Values(jen.DictFunc(func(d jen.Dict) {
 				for _, v := range e.g.Versions {
 					if vr := v.Kind(r.Kind); vr != nil {
@@ -709,4 +705,17 @@ func (e resourceEmitter) emitScaleREST(f *jen.File) {
 			})),
 		)),
 	)
+}
+
+// scalePaths are the fields of the server runtime's ScalePaths for a scale subresource.
+func (e resourceEmitter) scalePaths(scale *model.Scale) []field {
+	fields := []field{
+		{"SpecReplicasPath", jen.Lit(scale.SpecReplicasPath)},
+		{"StatusReplicasPath", jen.Lit(scale.StatusReplicasPath)},
+		{"LabelSelectorPath", jen.Lit(scale.LabelSelectorPath)},
+	}
+	if scale.LabelSelectorStructured {
+		fields = append(fields, field{"LabelSelectorStructured", jen.True()})
+	}
+	return fields
 }

@@ -46,7 +46,8 @@ type DeprecatedVersion struct {
 
 // Scale is the argument struct of +apigen:subresource:scale (and
 // +kubebuilder:subresource:scale), with controller-gen's arguments: the JSON paths of the
-// replicas an autoscaling/v1 Scale reads and writes, and of the serialized label selector.
+// replicas an autoscaling/v1 Scale reads and writes, and of the label selector (serialized,
+// or a metav1.LabelSelector).
 type Scale struct {
 	SpecPath     string `marker:"specpath"`
 	StatusPath   string `marker:"statuspath"`
@@ -301,7 +302,8 @@ func Apigen() *Registry {
 		Name: ScaleSubresource, Target: Type, Args: reflect.TypeFor[Scale](),
 		Help: "serves a /scale subresource (autoscaling/v1 Scale, for kubectl scale and autoscalers), as a CRD's: " +
 			"specpath is the desired replicas (an integer under .spec), statuspath the observed replicas (an integer " +
-			"under .status), selectorpath the label selector as a string (under .spec or .status, optional)",
+			"under .status), selectorpath the label selector (under .spec or .status, optional): a string, as a CRD's, or a " +
+			"metav1.LabelSelector, rendered as kube-apiserver's workloads render theirs",
 		Example: "+apigen:subresource:scale:specpath=.spec.replicas,statuspath=.status.replicas",
 	}, "kubebuilder:subresource:scale")
 	r.Register(&Definition{

@@ -160,6 +160,38 @@ func (*fakeKind) SelectableField(jsonPath string) (model.SelectableField, error)
 }
 func (*fakeKind) ColumnPath(string) error    { return nil }
 func (*fakeKind) Scale(*Marker) *model.Scale { return &model.Scale{} }
+func (*fakeKind) ScaleFields(a *Scale) (*model.Scale, error) {
+	return &model.Scale{SpecReplicasPath: a.SpecPath, StatusReplicasPath: a.StatusPath, LabelSelectorPath: a.SelectorPath}, nil
+}
 func (k *fakeKind) Warn(token.Position, string, ...any) {
 	k.warned = true
+}
+
+// TestGenClientScaleMethod: a +genclient:method that calls /scale with autoscaling/v1's Scale
+// serves it from the fields kube-apiserver's workloads use; one with a Scale of another
+// package's warns; on a kind an apigen marker declares, the method shapes only the client.
+func TestGenClientScaleMethod(t *testing.T) {
+	for _, c := range []struct {
+		marker, resourceMarker string
+		want                   *model.Scale
+		warned                 bool
+	}{
+		{"+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale", "+genclient",
+			&model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".spec.selector", Pos: token.Position{Filename: "doc.go", Line: 1}}, false},
+		{"+genclient:method=GetScale,verb=get,subresource=scale,result=Scale", "+genclient", nil, true},
+		{"+genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale", "+apigen:resource", nil, false},
+	} {
+		m, err := Apigen().Parse("// "+c.marker, Type, token.Position{Filename: "doc.go", Line: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &model.Resource{Kind: "Flunder", Marker: c.resourceMarker}
+		kind := &fakeKind{}
+		if err := m.Args.(ResourceEffect).ApplyToResource(m, r, kind); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r.Subresources.Scale, c.want) || kind.warned != c.warned {
+			t.Errorf("%s on a kind %s declares: scale %+v, warned %v; want %+v, warned %v", c.marker, c.resourceMarker, r.Subresources.Scale, kind.warned, c.want, c.warned)
+		}
+	}
 }

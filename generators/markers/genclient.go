@@ -68,7 +68,9 @@ func registerGenClient(r *Registry) {
 	})
 	r.Register(&Definition{
 		Name: "genclient:method", Target: Type, PassThrough: true, Args: reflect.TypeFor[MethodTag](), ClientGen: true,
-		Help:    "client-gen's tag: an extra client method; one that calls a subresource the server does not serve is a warning",
+		Help: "client-gen's tag: an extra client method; one that calls /scale with an autoscaling/v1 Scale serves it as " +
+			"kube-apiserver serves its workloads' (spec.replicas, status.replicas, the spec's label selector); one that calls " +
+			"any other subresource the server does not serve is a warning",
 		Example: "+genclient:method=UpdateApproval,verb=update,subresource=approval,input=...,result=...",
 	})
 	for _, name := range []string{"genclient:skipVerbs", "genclient:readonly"} {
@@ -136,14 +138,25 @@ func (t OnlyVerbsTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) e
 	return (&CustomStorage{Verbs: verbs}).ApplyToResource(m, r, kind)
 }
 
-// ApplyToResource warns about a client method of a resource +genclient declares that calls a
-// subresource the server does not serve (certificates' /approval, apps' /scale): kube-apiserver
-// serves them from hand-written storage, which a package's types do not carry.
+// autoscalingScale is the Scale that +genclient:method names for a kind whose /scale serves
+// autoscaling/v1's, as apps/v1's workloads do.
+const autoscalingScale = "k8s.io/api/autoscaling/v1.Scale"
+
+// kubernetesScale is the scale subresource kube-apiserver's own workloads serve (its
+// pkg/registry/apps storage for deployments, statefulsets and replicasets): spec.replicas,
+// status.replicas, and status.selector rendered from the spec's metav1.LabelSelector.
+var kubernetesScale = Scale{SpecPath: ".spec.replicas", StatusPath: ".status.replicas", SelectorPath: ".spec.selector"}
+
+// ApplyToResource serves the subresource a client method of a resource +genclient declares
+// calls, where the types say enough: /scale with autoscaling/v1's Scale (apps/v1's
+// workloads) is served as kube-apiserver serves its workloads' (kubernetesScale). It warns
+// about any other (certificates' /approval, extensions/v1beta1's Scale of its own):
+// kube-apiserver serves those from hand-written storage whose semantics the types do not carry.
 func (t MethodTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
 	if r.Marker != "+"+GenClient {
 		return nil
 	}
-	var name, sub, verb string
+	var name, sub, verb, result string
 	for i, arg := range strings.Split(strings.TrimPrefix(string(t), "="), ",") {
 		key, value, _ := strings.Cut(arg, "=")
 		switch {
@@ -153,12 +166,35 @@ func (t MethodTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) erro
 			sub = value
 		case key == "verb":
 			verb = value
+		case key == "result":
+			result = value
 		}
 	}
 	if sub == "" || sub == "status" {
 		return nil
 	}
-	kind.Warn(m.Pos, "+%s=%s: the server does not serve the %s subresource that this client method calls; "+
-		"serve it with +apigen:subresource:custom:name=%s,verbs=%s and storage of your own", m.Name, name, sub, sub, verb)
+	switch {
+	case sub == "scale" && result == autoscalingScale:
+		if r.Subresources.Scale != nil {
+			return nil // another method's, or a scale marker's, which says more
+		}
+		s, err := kind.ScaleFields(&kubernetesScale)
+		if err == nil {
+			s.Pos = m.Pos
+			r.Subresources.Scale = s
+			return nil
+		}
+		kind.Warn(m.Pos, "+%s=%s: the server does not serve the scale subresource that this client method calls: it serves an "+
+			"autoscaling/v1 Scale from %s, %s and %s, as kube-apiserver's workloads do, and here %v; name the fields with "+
+			"+%s:specpath=...,statuspath=...[,selectorpath=...]", m.Name, name, kubernetesScale.SpecPath, kubernetesScale.StatusPath,
+			kubernetesScale.SelectorPath, err, ScaleSubresource)
+	case sub == "scale":
+		kind.Warn(m.Pos, "+%s=%s: the server does not serve the scale subresource that this client method calls with %s: "+
+			"the /scale it serves answers with %s; serve this one with +apigen:subresource:custom:name=scale,verbs=%s and storage of your own",
+			m.Name, name, result, autoscalingScale, verb)
+	default:
+		kind.Warn(m.Pos, "+%s=%s: the server does not serve the %s subresource that this client method calls; "+
+			"serve it with +apigen:subresource:custom:name=%s,verbs=%s and storage of your own", m.Name, name, sub, sub, verb)
+	}
 	return nil
 }

@@ -93,6 +93,10 @@ type Kind interface {
 	// each problem (and a second scale marker) itself, and returns the subresource, nil when
 	// something is wrong.
 	Scale(m *Marker) *model.Scale
+	// ScaleFields checks a scale subresource's paths against the kind's fields as Scale does,
+	// and says what is wrong instead of reporting it: for a scale subresource that no marker
+	// of ours declares (client-gen's +genclient:method), which falls back to a warning.
+	ScaleFields(a *Scale) (*model.Scale, error)
 }
 
 // Warner takes a marker's warnings: something the marker cannot do that the tools the types

@@ -372,14 +372,22 @@ type Scale struct {
 	SpecReplicasPath string `json:"specReplicasPath"`
 	// StatusReplicasPath is the observed replicas (.status.replicas), an integer field.
 	StatusReplicasPath string `json:"statusReplicasPath"`
-	// LabelSelectorPath is the label selector in its string form, or "".
-	LabelSelectorPath string         `json:"labelSelectorPath,omitempty"`
-	Pos               token.Position `json:"pos"`
+	// LabelSelectorPath is the label selector, or "": a string field holding its serialized
+	// form (a CRD's labelSelectorPath), or a metav1.LabelSelector (LabelSelectorStructured).
+	LabelSelectorPath string `json:"labelSelectorPath,omitempty"`
+	// LabelSelectorStructured says the field at LabelSelectorPath is a metav1.LabelSelector,
+	// which the Scale's status.selector renders as kube-apiserver's apps storage does
+	// (metav1.LabelSelectorAsSelector(...).String()), where a CRD's names a string field; the
+	// Scale is then validated as that storage validates it (a negative spec.replicas is a 422
+	// on the Scale).
+	LabelSelectorStructured bool           `json:"labelSelectorStructured,omitempty"`
+	Pos                     token.Position `json:"pos"`
 }
 
 // Same reports whether two scale subresources read and write the same fields.
 func (s *Scale) Same(o *Scale) bool {
-	return s.SpecReplicasPath == o.SpecReplicasPath && s.StatusReplicasPath == o.StatusReplicasPath && s.LabelSelectorPath == o.LabelSelectorPath
+	return s.SpecReplicasPath == o.SpecReplicasPath && s.StatusReplicasPath == o.StatusReplicasPath &&
+		s.LabelSelectorPath == o.LabelSelectorPath && s.LabelSelectorStructured == o.LabelSelectorStructured
 }
 
 // Hooks lists the optional strategy hooks a type implements.

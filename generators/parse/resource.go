@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"go/ast"
 	"go/token"
 	"slices"
@@ -257,4 +258,12 @@ func (k *kindFields) Scale(m *markers.Marker) *model.Scale {
 	}
 	k.scale = m
 	return k.p.scaleSubresource(m, k.t)
+}
+
+func (k *kindFields) ScaleFields(a *markers.Scale) (*model.Scale, error) {
+	s, problems := scaleFields(k.t, a)
+	if len(problems) > 0 {
+		return nil, errors.New(strings.Join(problems, "; "))
+	}
+	return s, nil
 }

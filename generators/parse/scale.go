@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	gengotypes "k8s.io/gengo/v2/types"
@@ -12,36 +13,62 @@ import (
 
 // scaleSubresource reads +apigen:subresource:scale (or +kubebuilder:subresource:scale) on a
 // kind's type t. The paths follow a CRD's scale subresource: the desired replicas under
-// .spec, the observed replicas under .status, both integers, and the optional label selector,
-// a string, under either; here each must also name a field of the kind. Errors are recorded
-// and give nil.
+// .spec, the observed replicas under .status, both integers, and the optional label selector
+// under either; here each must also name a field of the kind. The selector is a string (its
+// serialized form, as a CRD's) or a metav1.LabelSelector, which /scale renders as
+// kube-apiserver's own workloads do. Errors are recorded and give nil.
 func (p *parser_) scaleSubresource(m *markers.Marker, t *gengotypes.Type) *model.Scale {
-	a := m.Args.(*markers.Scale)
-	ok := true
-	check := func(arg, path, want string, under ...string) {
+	s, problems := scaleFields(t, m.Args.(*markers.Scale))
+	for _, problem := range problems {
+		p.errs.Add(m.Pos, "+%s: %s", m.Name, problem)
+	}
+	if s != nil {
+		s.Pos = m.Pos
+	}
+	return s
+}
+
+// scaleFields checks a scale subresource's paths against the kind's type t and returns the
+// subresource (without a position), or nil and every problem.
+func scaleFields(t *gengotypes.Type, a *markers.Scale) (*model.Scale, []string) {
+	var problems []string
+	check := func(arg, path string, want []string, under ...string) *gengotypes.Type {
 		if !hasAnyPrefix(path, under) {
-			p.errs.Add(m.Pos, "+%s: %s=%s must be a field under %s, as in %sreplicas", m.Name, arg, path, strings.TrimSuffix(strings.Join(under, " or "), "."), under[0])
-			ok = false
-			return
+			problems = append(problems, fmt.Sprintf("%s=%s must be a field under %s, as in %sreplicas", arg, path, strings.TrimSuffix(strings.Join(under, " or "), "."), under[0]))
+			return nil
 		}
 		_, leaf, err := goFieldPath(t, path)
-		if err == nil && valueType(leaf) != want {
-			err = fmt.Errorf("the field is %s, not %s", typeName(leaf), map[string]string{"integer": "an integer", "string": "a string"}[want])
+		if err == nil && !slices.Contains(want, scaleValueType(leaf)) {
+			err = fmt.Errorf("the field is %s, not %s", typeName(leaf), map[string]string{"integer": "an integer", "string": "a string"}[want[0]])
 		}
 		if err != nil {
-			p.errs.Add(m.Pos, "+%s: %s=%s: %v", m.Name, arg, path, err)
-			ok = false
+			problems = append(problems, fmt.Sprintf("%s=%s: %v", arg, path, err))
+			return nil
 		}
+		return leaf
 	}
-	check("specpath", a.SpecPath, "integer", ".spec.")
-	check("statuspath", a.StatusPath, "integer", ".status.")
+	check("specpath", a.SpecPath, []string{"integer"}, ".spec.")
+	check("statuspath", a.StatusPath, []string{"integer"}, ".status.")
+	structured := false
 	if a.SelectorPath != "" {
-		check("selectorpath", a.SelectorPath, "string", ".spec.", ".status.")
+		leaf := check("selectorpath", a.SelectorPath, []string{"string", labelSelector}, ".spec.", ".status.")
+		structured = leaf != nil && scaleValueType(leaf) == labelSelector
 	}
-	if !ok {
-		return nil
+	if len(problems) > 0 {
+		return nil, problems
 	}
-	return &model.Scale{SpecReplicasPath: a.SpecPath, StatusReplicasPath: a.StatusPath, LabelSelectorPath: a.SelectorPath, Pos: m.Pos}
+	return &model.Scale{SpecReplicasPath: a.SpecPath, StatusReplicasPath: a.StatusPath, LabelSelectorPath: a.SelectorPath, LabelSelectorStructured: structured}, nil
+}
+
+// labelSelector is what scaleValueType calls a metav1.LabelSelector.
+const labelSelector = "LabelSelector"
+
+// scaleValueType is valueType, or labelSelector for a metav1.LabelSelector.
+func scaleValueType(t *gengotypes.Type) string {
+	if t.Name.Package == "k8s.io/apimachinery/pkg/apis/meta/v1" && t.Name.Name == "LabelSelector" {
+		return labelSelector
+	}
+	return valueType(t)
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {

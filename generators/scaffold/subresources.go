@@ -13,9 +13,9 @@ import (
 // customSubresource is the data of templates/scaffold/api/subresource.go.tmpl.
 type customSubresource struct {
 	model.CustomSubresource
-	Package, File, Kind, Plural, VersionPackage, VersionImport string
-	GoName, VerbList                                           string
-	Get, Create, Update, Delete, Connect                       bool
+	Package, File, Group, Kind, Plural, VersionPackage, VersionImport string
+	GoName, VerbList                                                  string
+	Get, Create, Update, Delete, Connect                              bool
 }
 
 // customStorage is the data of templates/scaffold/api/storage.go.tmpl.
@@ -29,7 +29,8 @@ type customStorage struct {
 
 // StorageStubs returns the generator of the user-owned stubs of the REST storage a project
 // writes itself, each in its kind's registry package, with a method per declared verb that
-// fails until the user writes it. They are planned output that a run writes only when missing
+// fails until the user writes it (405 Method Not Allowed, naming the file to write it in). They
+// are planned output that a run writes only when missing
 // (engine.Output.AddScaffold), so verify names a missing one:
 //   - for a kind with +apigen:storage:custom, pkg/registry/<group>/<kind>/storage.go with
 //     NewStorage, which the generated install code calls instead of NewREST;
@@ -68,7 +69,7 @@ func (storageStubs) Generate(ctx *engine.Context, out *engine.Output) error {
 			for _, c := range r.Subresources.Custom {
 				file := path.Join(golang.RegistryDir(g, r), c.Name+".go")
 				data := customSubresource{
-					CustomSubresource: c, Package: golang.RegistryPackage(r), File: file, Kind: r.Kind, Plural: r.Plural,
+					CustomSubresource: c, Package: golang.RegistryPackage(r), File: file, Group: g.Name, Kind: r.Kind, Plural: r.Plural,
 					VersionPackage: path.Base(h.Version.Package), VersionImport: h.Version.Package,
 					GoName: c.GoName(), VerbList: strings.Join(c.Verbs, ", "),
 					Get: slices.Contains(c.Verbs, "get"), Create: slices.Contains(c.Verbs, "create"),

@@ -73,16 +73,10 @@ func kubernetesAPIGenerated(name string) bool {
 // kube-apiserver's registry (pkg/registry/.../storage), not in the types. The test fails on a
 // difference missing here and on an entry here that no longer differs.
 var discoveryDifferences = map[string]string{
-	"apps/v1 deployments/scale":  scaleByHand,
-	"apps/v1 replicasets/scale":  scaleByHand,
-	"apps/v1 statefulsets/scale": scaleByHand,
-	"certificates.k8s.io/v1 certificatesigningrequests/approval": "kube-apiserver's hand-written storage (pkg/registry/certificates); the type only names it in " +
-		"+genclient:method=UpdateApproval, and apigen warns there that it is not served",
+	"certificates.k8s.io/v1 certificatesigningrequests/approval": "kube-apiserver's hand-written storage (pkg/registry/certificates: csrApprovalStrategy " +
+		"keeps all but status.conditions, stamps their times and validates them with ValidateCertificateSigningRequestApprovalUpdate); " +
+		"the type only names it in +genclient:method=UpdateApproval, which carries none of that, and apigen warns there that it is not served",
 }
-
-// scaleByHand is why apps/v1's /scale subresources are not served.
-const scaleByHand = "kube-apiserver's hand-written storage (pkg/registry/apps) converts the spec's LabelSelector; the types only name it in " +
-	"+genclient:method=GetScale/UpdateScale/ApplyScale, and apigen warns there that it is not served"
 
 // kubernetesAPINotServedByKubeAPIServer are the group-versions the project serves and
 // kube-apiserver v1.37 does not, even with every API enabled.
@@ -175,6 +169,7 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kasScale := deploymentScale(t, kasConfig)
 	kasGroups := discoveryGroups(t, kasConfig)
 	kasResources := map[string]map[string]metav1.APIResource{}
 	for _, g := range kubernetesAPIGroups {
@@ -194,6 +189,15 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	defer stop()
 	cfg := restConfig(t, k.kubeconfig)
 	ours := discoveryGroups(t, cfg)
+
+	// apps/v1's /scale (+genclient:method=GetScale,...,result=k8s.io/api/autoscaling/v1.Scale)
+	// behaves as kube-apiserver's.
+	if ourScale := deploymentScale(t, cfg); !slices.Equal(ourScale, kasScale) {
+		t.Errorf("deployments/scale behaves unlike kube-apiserver's:\n--- kube-apiserver ---\n%s\n--- generated server ---\n%s",
+			strings.Join(kasScale, "\n"), strings.Join(ourScale, "\n"))
+	} else {
+		t.Logf("deployments/scale behaves as kube-apiserver's:\n%s", strings.Join(ourScale, "\n"))
+	}
 
 	// Every group with a resource is served, at the version copied, which is kube-apiserver's
 	// preferred version wherever kube-apiserver serves the group.
@@ -285,7 +289,8 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	// The create-only reviews of authentication.k8s.io and authorization.k8s.io have no list
 	// type and +genclient:onlyVerbs=create: they are served by storage the project writes,
 	// which kube-apiserver answers from its authenticator and authorizer. Here that storage is
-	// the stub apigen scaffolds, and a create reaches it.
+	// the stub apigen scaffolds, and a create reaches it: 405 Method Not Allowed, as
+	// kube-apiserver answers a method a resource does not support, saying where to write it.
 	for _, review := range []struct{ plural, file, yaml string }{
 		{"tokenreviews", "pkg/registry/authentication/tokenreview/storage.go", `apiVersion: authentication.k8s.io/v1
 kind: TokenReview
@@ -301,8 +306,9 @@ spec: {user: alice, resourceAttributes: {namespace: default, verb: get, resource
 `},
 	} {
 		r := k.fails(t, review.yaml, "create", "-f", "-")
-		if want := "create of " + review.plural + " is not implemented yet: write it in " + review.file; !strings.Contains(r.Stderr, want) {
-			t.Errorf("creating a %s should reach the scaffolded storage, which answers %q:\n%s", review.plural, want, r)
+		want := "create of " + review.plural + " is not implemented yet: write it in " + review.file
+		if !strings.Contains(r.Stderr, "(MethodNotAllowed)") || !strings.Contains(r.Stderr, want) {
+			t.Errorf("creating a %s should reach the scaffolded storage, which answers a 405 Method Not Allowed %q:\n%s", review.plural, want, r)
 		}
 	}
 
@@ -419,7 +425,7 @@ type discoveryDiff struct{ key, what string }
 
 // compareDiscovery lists how have (the generated server's resources) differs from want
 // (kube-apiserver's): a resource or subresource only one serves, and for those both serve,
-// the kind, the scope and the verbs.
+// the kind (with its group and version), the scope and the verbs.
 func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []discoveryDiff {
 	var out []discoveryDiff
 	names := map[string]bool{}
@@ -443,6 +449,10 @@ func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []dis
 		}
 		if w.Kind != h.Kind {
 			out = append(out, discoveryDiff{key + ": kind", fmt.Sprintf("kube-apiserver %s, generated server %s", w.Kind, h.Kind)})
+		}
+		// A subresource of another group's kind (a Scale is autoscaling/v1's) says so.
+		if w.Group != h.Group || w.Version != h.Version {
+			out = append(out, discoveryDiff{key + ": group/version", fmt.Sprintf("kube-apiserver %q/%q, generated server %q/%q", w.Group, w.Version, h.Group, h.Version)})
 		}
 		if w.Namespaced != h.Namespaced {
 			out = append(out, discoveryDiff{key + ": namespaced", fmt.Sprintf("kube-apiserver %v, generated server %v", w.Namespaced, h.Namespaced)})

@@ -333,6 +333,36 @@ func TestScaffoldSubresources(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("go build with the scaffolded subresources: %v\n%s", err, out)
 	}
+	// Until it is written, a stub's verb answers as kube-apiserver answers a method a
+	// resource does not support: 405 Method Not Allowed, here saying where to write it.
+	stub := `package flunder_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apiserver/pkg/registry/rest"
+
+	"example.com/wardle/pkg/registry/wardle/flunder"
+)
+
+func TestEvictionStub(t *testing.T) {
+	_, err := flunder.NewEvictionREST(nil).(rest.NamedCreater).Create(context.Background(), "x", nil, nil, nil)
+	if !apierrors.IsMethodNotSupported(err) || !strings.Contains(err.Error(), "create of flunders/eviction is not implemented yet: write it in pkg/registry/wardle/flunder/eviction.go") {
+		t.Errorf("the stub's Create: %v, want a 405 Method Not Allowed saying where to write it", err)
+	}
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "pkg/registry/wardle/flunder/stub_test.go"), []byte(stub), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command("go", "test", "-count=1", "-run", "TestEvictionStub", "./pkg/registry/wardle/flunder/")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("the eviction stub's test: %v\n%s", err, out)
+	}
 	if code, out, errOut := run("generate"); code != 0 || strings.Contains(out, "wrote pkg/registry") {
 		t.Errorf("a second generate: exit %d, want 0 and no stub written:\n%s%s", code, out, errOut)
 	}
@@ -393,6 +423,7 @@ import (
 	"strings"
 	"testing"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apiserver/pkg/registry/rest"
 
@@ -409,9 +440,11 @@ func TestStub(t *testing.T) {
 	if err := server.CheckVerbs("gadgets", s, "create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"); err != nil {
 		t.Error(err)
 	}
+	// Until it is written, a verb answers as kube-apiserver answers a method a resource does
+	// not support: 405 Method Not Allowed, here saying where to write it.
 	_, err = s.(rest.Getter).Get(context.Background(), "x", &metav1.GetOptions{})
-	if err == nil || !strings.Contains(err.Error(), "get of gadgets is not implemented yet: write it in pkg/registry/wardle/gadget/storage.go") {
-		t.Errorf("the stub's Get: %v", err)
+	if !apierrors.IsMethodNotSupported(err) || !strings.Contains(err.Error(), "get of gadgets is not implemented yet: write it in pkg/registry/wardle/gadget/storage.go") {
+		t.Errorf("the stub's Get: %v, want a 405 Method Not Allowed saying where to write it", err)
 	}
 }
 `

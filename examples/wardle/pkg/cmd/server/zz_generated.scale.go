@@ -28,11 +28,13 @@ import (
 
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	genericregistry "k8s.io/apiserver/pkg/registry/generic/registry"
 	"k8s.io/apiserver/pkg/registry/rest"
 	openapicommon "k8s.io/kube-openapi/pkg/common"
@@ -47,6 +49,11 @@ type ScalePaths struct {
 	StatusReplicasPath string
 	// LabelSelectorPath is optional: without it the Scale's status.selector is empty.
 	LabelSelectorPath string
+	// LabelSelectorStructured says the field at LabelSelectorPath is a metav1.LabelSelector,
+	// rendered as kube-apiserver's workloads render theirs
+	// (metav1.LabelSelectorAsSelector(...).String()), and the Scale is validated as theirs
+	// (a negative spec.replicas is a 422 on the Scale); otherwise it is a string, as a CRD's.
+	LabelSelectorStructured bool
 }
 
 // ScaleREST serves a kind's /scale subresource as an autoscaling/v1 Scale, with the semantics
@@ -186,7 +193,12 @@ func (r *ScaleREST) scaleFrom(u *unstructured.Unstructured) (*autoscalingv1.Scal
 		return nil, false, err
 	}
 	var selector string
-	if r.paths.LabelSelectorPath != "" {
+	switch {
+	case r.paths.LabelSelectorStructured:
+		if selector, err = structuredSelector(u, r.paths.LabelSelectorPath); err != nil {
+			return nil, false, err
+		}
+	case r.paths.LabelSelectorPath != "":
 		if selector, _, err = unstructured.NestedString(u.Object, splitPath(r.paths.LabelSelectorPath)...); err != nil {
 			return nil, false, err
 		}
@@ -204,6 +216,28 @@ func (r *ScaleREST) scaleFrom(u *unstructured.Unstructured) (*autoscalingv1.Scal
 		Spec:   autoscalingv1.ScaleSpec{Replicas: int32(specReplicas)},
 		Status: autoscalingv1.ScaleStatus{Replicas: int32(statusReplicas), Selector: selector},
 	}, found, nil
+}
+
+// structuredSelector renders the metav1.LabelSelector at path as kube-apiserver's workloads
+// render theirs in a Scale's status.selector: an absent one selects nothing (""), an empty one
+// everything (""), and one that is not a valid selector is a bad request.
+func structuredSelector(u *unstructured.Unstructured, path string) (string, error) {
+	content, found, err := unstructured.NestedMap(u.Object, splitPath(path)...)
+	if err != nil {
+		return "", err
+	}
+	var ls *metav1.LabelSelector
+	if found {
+		ls = &metav1.LabelSelector{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(content, ls); err != nil {
+			return "", err
+		}
+	}
+	selector, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return "", apierrors.NewBadRequest(err.Error())
+	}
+	return selector.String(), nil
 }
 
 func splitPath(path string) []string { return strings.Split(strings.TrimPrefix(path, "."), ".") }
@@ -249,6 +283,13 @@ func (u *scaleUpdate) UpdatedObject(ctx context.Context, oldObj runtime.Object) 
 	}
 	if scale.Spec.Replicas == unsetReplicas {
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the spec replicas field %q cannot be empty", r.paths.SpecReplicasPath))
+	}
+	if r.paths.LabelSelectorStructured {
+		// Served as kube-apiserver's workloads' /scale, validated as theirs
+		// (k8s.io/kubernetes' autoscaling ValidateScale): a negative count is a 422 on the Scale.
+		if errs := apivalidation.ValidateNonnegativeField(int64(scale.Spec.Replicas), field.NewPath("spec", "replicas")); len(errs) > 0 {
+			return nil, apierrors.NewInvalid(autoscalingv1.SchemeGroupVersion.WithKind("Scale").GroupKind(), obj.GetName(), errs)
+		}
 	}
 	if err := unstructured.SetNestedField(obj.Object, int64(scale.Spec.Replicas), splitPath(r.paths.SpecReplicasPath)...); err != nil {
 		return nil, err

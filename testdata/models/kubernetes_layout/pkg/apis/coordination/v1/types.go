@@ -50,3 +50,44 @@ type (
 		Items []Candidate `json:"items"`
 	}
 )
+
+// +genclient
+// +genclient:method=GetScale,verb=get,subresource=scale,result=k8s.io/api/autoscaling/v1.Scale
+// +genclient:method=UpdateScale,verb=update,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale
+// +genclient:method=ApplyScale,verb=apply,subresource=scale,input=k8s.io/api/autoscaling/v1.Scale,result=k8s.io/api/autoscaling/v1.Scale
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// Workload is described as k8s.io/api's apps/v1 workloads are, with client-gen's tags only:
+// its /scale serves an autoscaling/v1 Scale from spec.replicas, status.replicas and the
+// spec's label selector, as kube-apiserver's workloads do.
+type Workload struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   WorkloadSpec   `json:"spec,omitempty"`
+	Status WorkloadStatus `json:"status,omitempty"`
+}
+
+// WorkloadSpec is the desired state.
+type WorkloadSpec struct {
+	// +optional
+	Replicas *int32 `json:"replicas,omitempty"`
+	// +required
+	Selector *metav1.LabelSelector `json:"selector"`
+}
+
+// WorkloadStatus is the observed state.
+type WorkloadStatus struct {
+	// +optional
+	Replicas int32 `json:"replicas,omitempty"`
+}
+
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
+// WorkloadList is a list of workloads.
+type WorkloadList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Workload `json:"items"`
+}
