@@ -83,8 +83,13 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 					for _, v := range g.Versions {
 						for _, r := range v.Resources {
 							_, hub := g.Hub(r.Kind)
+							// The served OpenAPI shows the published schema where it differs.
+							schemas := "Schemas"
+							if len(r.OpenAPISchema) > 0 {
+								schemas = "OpenAPISchemas"
+							}
 							d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Kind"): jen.Lit(r.Kind)})] =
-								jen.Qual(path.Join(p.Module, registryDir(g, hub)), "Schemas").Index(jen.Lit(v.Name))
+								jen.Qual(path.Join(p.Module, registryDir(g, hub)), schemas).Index(jen.Lit(v.Name))
 						}
 					}
 				}

@@ -37,8 +37,10 @@ type APIs struct {
 	StorageVersions StorageVersions
 	// OpenAPIDefinitions is the generated openapi package's GetOpenAPIDefinitions.
 	OpenAPIDefinitions openapicommon.GetOpenAPIDefinitions
-	// Schemas are the schemas each served kind is validated against, in each
-	// version; the OpenAPI documents show their constraints.
+	// Schemas are the schemas of each served kind in each version whose
+	// constraints the OpenAPI documents show: the ones it is validated against,
+	// or where they differ their published form (a +k8s:required field is
+	// required there, as kube-apiserver publishes it).
 	Schemas Schemas
 	// Deprecations are the warnings of deprecated resource versions.
 	Deprecations Deprecations
