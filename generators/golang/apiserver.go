@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -94,6 +95,7 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 					}
 				}
 			}))},
+			field{"ValidationOptions", validationOptions(p)},
 			field{"Deprecations", deprecations(p, serverPkg)},
 			field{"Install", jen.Id("installAPIGroups")},
 			field{"Deployment", jen.Qual(serverPkg, "Deployment").Add(structLit(
@@ -251,6 +253,29 @@ func deprecations(p *model.Project, serverPkg string) jen.Code {
 		return jen.Nil()
 	}
 	return jen.Qual(serverPkg, "Deprecations").Values(d)
+}
+
+// validationOptions are the validation options of every kind's rules (+k8s:ifEnabled,
+// +k8s:ifDisabled), sorted, as a []string literal, which the server makes feature gates of; nil
+// (the field left out) when there is none.
+func validationOptions(p *model.Project) jen.Code {
+	var options []string
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			for _, r := range v.Resources {
+				options = append(options, r.ValidationOptions...)
+			}
+		}
+	}
+	if len(options) == 0 {
+		return nil
+	}
+	slices.Sort(options)
+	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, o := range slices.Compact(options) {
+			g.Lit(o)
+		}
+	})
 }
 
 // scaled reports whether any kind of the project has a scale subresource.

@@ -33,7 +33,8 @@ import (
 // carries what kube-apiserver publishes of such tags (required, list types, enums) and no more;
 // a +k8s:required field is published as required but enforced by the rules alone, which ratchet
 // (an update of an object stored without it passes), and a +k8s:optional one is not required;
-// a write through a custom subresource runs the kind's rules.
+// a write through a custom subresource runs the kind's rules; a validation option follows the
+// server's feature gate of that name.
 func TestDeclarativeValidation(t *testing.T) {
 	tc := tools(t)
 	work := t.TempDir()
@@ -112,7 +113,8 @@ func TestDeclarativeValidation(t *testing.T) {
 		// for a subresource a built-in type lists with +k8s:supportsSubresource.
 		{"custom subresource", patch("valid", `{"spec":{"blue":"b"}}`, "paint"), []string{"FieldValueInvalid spec"}},
 		{"custom subresource accepted", patch("valid", `{"spec":{"red":null,"blue":"b","size":11}}`, "paint"), nil},
-		// The server defines the validation option the nickname rules depend on, disabled.
+		// The server defines the validation option the nickname rules depend on, from its
+		// feature gate of that name, off by default (enabled below).
 		{"option disabled", create("v1", toy("nick", map[string]any{"nickname": "bearbear"})), nil},
 		{"ifDisabled rule", create("v1", toy("long-nick", map[string]any{"nickname": "a-bear-named-bob"})), []string{"FieldValueTooLong spec.nickname"}},
 	} {
@@ -198,14 +200,17 @@ func TestDeclarativeValidation(t *testing.T) {
 	// A Toy stored without its +k8s:required maker (written into etcd while the server is
 	// stopped, as an object stored before the rule was) can still be updated: declarative
 	// validation ratchets the unchanged absent field, as kube-apiserver's does for a built-in
-	// type. The published required list does not make the schema refuse it.
-	t.Run("required ratchets", func(t *testing.T) {
+	// type. The published required list does not make the schema refuse it. The server restarts
+	// with the validation option's feature gate on, as kube-apiserver runs the rules of an
+	// option with --feature-gates=<option>=true.
+	t.Run("required ratchets, option enabled", func(t *testing.T) {
 		stopServer(t, srv)
 		withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) {
 			storeWithout(ctx, t, c, "/toys/default/valid", "old", "maker")
 		})
-		startServer(t, bin, proj, port, dataDir, kubeconfig, filepath.Join(work, "server-restarted.log"))
-		toys := dynamicFor(t, kubeconfig).Resource(schema.GroupVersionResource{Group: "toys.example.com", Version: "v1", Resource: "toys"}).Namespace("default")
+		startServer(t, bin, proj, port, dataDir, kubeconfig, filepath.Join(work, "server-restarted.log"), "--feature-gates=ShortNicknames=true")
+		dyn = dynamicFor(t, kubeconfig) // create and toys use it from here on
+		toys := toys("v1")
 		patch := func(patch string, subresources ...string) error {
 			_, err := toys.Patch(context.Background(), "old", types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
 			return err
@@ -221,6 +226,11 @@ func TestDeclarativeValidation(t *testing.T) {
 		}
 		if got, want := causesOf(t, patch(`{"spec":{"maker":null}}`)), []string{"FieldValueRequired spec.maker"}; !slices.Equal(got, want) {
 			t.Errorf("removing maker: got %q, want %q", got, want)
+		}
+		// With the option's gate on, the +k8s:ifEnabled(ShortNicknames) rule runs (the restarted
+		// server stops with this subtest, so this is checked here).
+		if got, want := causesOf(t, create("v1", toy("nick-enabled", map[string]any{"nickname": "bearbear"}))), []string{"FieldValueTooLong spec.nickname"}; !slices.Equal(got, want) {
+			t.Errorf("with --feature-gates=ShortNicknames=true: got %q, want %q", got, want)
 		}
 	})
 }
