@@ -162,9 +162,14 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 		}
 	}
 	var schema *apiextensionsv1.JSONSchemaProps
-	if len(r.Schema) > 0 {
+	// The reference says what the served OpenAPI says (a +k8s:required field is required).
+	published := r.Schema
+	if len(r.OpenAPISchema) > 0 {
+		published = r.OpenAPISchema
+	}
+	if len(published) > 0 {
 		schema = &apiextensionsv1.JSONSchemaProps{}
-		if err := json.Unmarshal(r.Schema, schema); err != nil {
+		if err := json.Unmarshal(published, schema); err != nil {
 			return err
 		}
 	}

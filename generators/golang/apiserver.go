@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -83,12 +84,18 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 					for _, v := range g.Versions {
 						for _, r := range v.Resources {
 							_, hub := g.Hub(r.Kind)
+							// The served OpenAPI shows the published schema where it differs.
+							schemas := "Schemas"
+							if len(r.OpenAPISchema) > 0 {
+								schemas = "OpenAPISchemas"
+							}
 							d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Kind"): jen.Lit(r.Kind)})] =
-								jen.Qual(path.Join(p.Module, registryDir(g, hub)), "Schemas").Index(jen.Lit(v.Name))
+								jen.Qual(path.Join(p.Module, registryDir(g, hub)), schemas).Index(jen.Lit(v.Name))
 						}
 					}
 				}
 			}))},
+			field{"ValidationOptions", validationOptions(p)},
 			field{"Deprecations", deprecations(p, serverPkg)},
 			field{"Install", jen.Id("installAPIGroups")},
 			field{"Deployment", jen.Qual(serverPkg, "Deployment").Add(structLit(
@@ -246,6 +253,29 @@ func deprecations(p *model.Project, serverPkg string) jen.Code {
 		return jen.Nil()
 	}
 	return jen.Qual(serverPkg, "Deprecations").Values(d)
+}
+
+// validationOptions are the validation options of every kind's rules (+k8s:ifEnabled,
+// +k8s:ifDisabled), sorted, as a []string literal, which the server makes feature gates of; nil
+// (the field left out) when there is none.
+func validationOptions(p *model.Project) jen.Code {
+	var options []string
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			for _, r := range v.Resources {
+				options = append(options, r.ValidationOptions...)
+			}
+		}
+	}
+	if len(options) == 0 {
+		return nil
+	}
+	slices.Sort(options)
+	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, o := range slices.Compact(options) {
+			g.Lit(o)
+		}
+	})
 }
 
 // scaled reports whether any kind of the project has a scale subresource.

@@ -152,10 +152,13 @@ type field struct {
 }
 
 // structLit renders a multi-line struct literal with its fields in the given order (jen.Dict
-// sorts them), the order a person would write them in.
+// sorts them), the order a person would write them in. A field without a value is left out.
 func structLit(fields ...field) *jen.Statement {
 	return jen.ValuesFunc(func(g *jen.Group) {
 		for _, f := range fields {
+			if f.value == nil {
+				continue
+			}
 			g.Line().Id(f.name).Op(":").Add(f.value)
 		}
 		g.Line()

@@ -668,6 +668,26 @@ func emitSchemas(f *jen.File, g *model.Group, hub *model.Resource) error {
 	f.Comment("would carry them (from the validation markers of the version's types): what requests in that")
 	f.Comment("version must satisfy, and the constraints the served OpenAPI documents show.")
 	f.Var().Id("Schemas").Op("=").Map(jen.String()).String().Values(dict)
+	published := jen.Dict{}
+	for _, v := range g.ByPriority() {
+		r := v.Kind(hub.Kind)
+		if r == nil || len(r.OpenAPISchema) == 0 {
+			continue
+		}
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, r.OpenAPISchema, "", "  "); err != nil {
+			return fmt.Errorf("the published schema of %s %s: %w", v.Name, r.Kind, err)
+		}
+		published[jen.Lit(v.Name)] = rawString(indented.String())
+	}
+	if len(published) == 0 {
+		return nil
+	}
+	f.Line()
+	f.Comment("OpenAPISchemas are the schemas the served OpenAPI documents show, in the versions where they")
+	f.Comment("differ from Schemas: they list +k8s:required fields as required, as kube-apiserver publishes a")
+	f.Comment("built-in type's, where declarative validation alone enforces them (with its ratcheting).")
+	f.Var().Id("OpenAPISchemas").Op("=").Map(jen.String()).String().Values(published)
 	return nil
 }
 

@@ -131,9 +131,10 @@ func (n *validationNotes) warn(ctx *engine.Context) []string {
 		default:
 			more = fmt.Sprintf(" (here and in %d more places)", len(at)-1)
 		}
-		ctx.Warn(at[0], "rules conditioned on validation option %s (+k8s:ifEnabled(%[1]s), +k8s:ifDisabled(%[1]s)) run as in a "+
-			"kube-apiserver with %[1]s disabled: kube-apiserver sets the option from its feature gate of that name, which "+
-			"the generated server does not have%s", name, more)
+		ctx.Warn(at[0], "rules conditioned on validation option %s (+k8s:ifEnabled(%[1]s), +k8s:ifDisabled(%[1]s)) run as the "+
+			"generated server's feature gate %[1]s says, as kube-apiserver's run as its gate of that name says: the gate is "+
+			"off by default unless the Kubernetes libraries have one of that name (kube-apiserver's own may default on), "+
+			"and --feature-gates=%[1]s=true enables it%s", name, more)
 	}
 	return names
 }

@@ -8,11 +8,13 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -28,7 +30,8 @@ import (
 )
 
 // Build computes the schema of every served kind of the project and stores it in the model
-// (Resource.Schema, one per version). It reads the run's one load: controller-tools parses
+// (Resource.Schema, one per version, and Resource.OpenAPISchema where the served OpenAPI shows
+// more). It reads the run's one load: controller-tools parses
 // nothing again and type-checks only what the schemas refer to. Problems with the markers are
 // positioned errors.
 func Build(load *loader.Result, p *model.Project) error {
@@ -49,35 +52,12 @@ func Build(load *loader.Result, p *model.Project) error {
 	if len(pkgs) == 0 {
 		return nil
 	}
-	registry := &ctmarkers.Registry{}
-	for _, def := range crdmarkers.AllDefinitions {
-		// The +k8s: tags controller-tools maps into a schema (markers.Declarative: required, optional,
-		// minimum, maximum, maxItems, enum, listType, listMapKey, immutable) stay out of it.
-		// Declarative validation (kube.Validation) runs them as kube-apiserver runs a built-in type's,
-		// and the schema's forms differ: a list-set's items cannot be correlated for ratcheting there,
-		// so an unchanged item broke an update the rules let through; +k8s:immutable became a CEL
-		// transition rule (self == oldSelf), which lets a field left empty at create be set later. The
-		// served OpenAPI gets what kube-apiserver publishes of them through openapi-gen
-		// (kube.publishDeclarativeTags).
-		if markers.Declarative(def.Name) {
-			continue
-		}
-		if err := def.Register(registry); err != nil {
-			return err
-		}
+	enforced, err := newParser(pkgs, false)
+	if err != nil {
+		return err
 	}
-	parser := &crd.Parser{
-		Collector: &ctmarkers.Collector{Registry: registry},
-		Checker:   &ctloader.TypeChecker{},
-		// Floats are what the projects that have them asked controller-gen for
-		// (crd:allowDangerousTypes=true, as ray-project/kuberay's Makefile does): a "number"
-		// in the schema, with a warning at each field (floatFields).
-		AllowDangerousTypes: true,
-	}
-	crd.AddKnownTypes(parser)
 	byPath := map[string]*ctloader.Package{}
 	for _, pkg := range pkgs {
-		parser.NeedPackage(pkg)
 		byPath[pkg.PkgPath] = pkg
 	}
 
@@ -89,21 +69,18 @@ func Build(load *loader.Result, p *model.Project) error {
 				continue
 			}
 			for _, r := range v.Resources {
-				ident := crd.TypeIdent{Package: pkg, Name: r.Kind}
-				parser.NeedFlattenedSchemaFor(ident)
-				s, ok := parser.FlattenedSchemata[ident]
-				if !ok {
-					continue // reported as a package error below
-				}
-				s = *s.DeepCopy()
-				forServing(&s)
-				b, err := json.Marshal(&s)
+				b, ok, err := flattened(enforced, pkg, r.Kind)
 				if err != nil {
 					return err
 				}
-				r.Schema = b
+				if ok {
+					r.Schema = b
+				}
 			}
 		}
+	}
+	if err := buildPublished(p, pkgs, byPath); err != nil {
+		return err
 	}
 	var warnings model.ErrorList
 	for _, pkg := range pkgs {
@@ -111,7 +88,7 @@ func Build(load *loader.Result, p *model.Project) error {
 		errs, warnings = append(errs, e...), append(warnings, w...)
 		warnings = append(warnings, floatFields(root, pkg)...)
 	}
-	crdOnly, err := check(root, p, parser, byPath)
+	crdOnly, err := check(root, p, enforced, byPath)
 	if err != nil {
 		list, ok := err.(model.ErrorList)
 		if !ok {
@@ -127,6 +104,144 @@ func Build(load *loader.Result, p *model.Project) error {
 		return append(errs, p.Warnings...).Err()
 	}
 	return nil
+}
+
+// buildPublished sets Resource.OpenAPISchema where what the server publishes differs from
+// what it enforces: a second parser over the same packages, which reads +k8s:required as
+// +required (see newParser), when a version package has one. Its findings are the first
+// parser's, so they are not kept.
+func buildPublished(p *model.Project, pkgs []*ctloader.Package, byPath map[string]*ctloader.Package) error {
+	if !slices.ContainsFunc(pkgs, func(pkg *ctloader.Package) bool { return mentions(pkg, "+k8s:required") }) {
+		return nil
+	}
+	found := map[*ctloader.Package]int{}
+	for _, pkg := range pkgs {
+		found[pkg] = len(pkg.Errors)
+	}
+	published, err := newParser(pkgs, true)
+	if err != nil {
+		return err
+	}
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			pkg := byPath[v.Package]
+			if pkg == nil {
+				continue
+			}
+			for _, r := range v.Resources {
+				b, ok, err := flattened(published, pkg, r.Kind)
+				if err != nil {
+					return err
+				}
+				if ok && len(r.Schema) > 0 && !bytes.Equal(b, r.Schema) {
+					r.OpenAPISchema = b
+				}
+			}
+		}
+	}
+	for pkg, n := range found {
+		pkg.Errors = pkg.Errors[:n]
+	}
+	return nil
+}
+
+// mentions says whether a comment in pkg's files has text.
+func mentions(pkg *ctloader.Package, text string) bool {
+	for _, f := range pkg.Syntax {
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if strings.Contains(c.Text, text) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// newParser is a controller-tools CRD parser over the version packages, with every CRD marker
+// but the +k8s: tags controller-tools maps into a schema (markers.Declarative: required,
+// optional, minimum, maximum, maxItems, enum, listType, listMapKey, immutable). Declarative
+// validation (kube.Validation) runs them as kube-apiserver runs a built-in type's, and the
+// schema's forms differ: a list-set's items cannot be correlated for ratcheting there, so an
+// unchanged item broke an update the rules let through; +k8s:immutable became a CEL transition
+// rule (self == oldSelf), which lets a field left empty at create be set later. The served
+// OpenAPI gets what kube-apiserver publishes of them through openapi-gen
+// (kube.publishDeclarativeTags).
+//
+// Requiredness is the exception, as +k8s:optional and +k8s:required mean what +optional and
+// +required mean (requiredness), unless the field says +optional or +required itself, which
+// then wins as it does for openapi-gen:
+//   - +k8s:optional counts in both schemas: the schema does not require an optional field (a
+//     +k8s:optional pointer without omitempty is not refused when absent, as kube-apiserver
+//     does not refuse it).
+//   - +k8s:required counts only in the published schema (published true), the one the served
+//     OpenAPI shows, where kube-apiserver lists the field in required (openapi-gen reads
+//     +required, which k8s.io/api writes beside +k8s:required). The enforced schema leaves it
+//     to declarative validation, as kube-apiserver enforces it only there: its required check
+//     ratchets (an update that leaves an absent required field absent passes), where the
+//     schema's would refuse every change of the object around the field.
+func newParser(pkgs []*ctloader.Package, published bool) (*crd.Parser, error) {
+	registry := &ctmarkers.Registry{}
+	for _, def := range crdmarkers.AllDefinitions {
+		if markers.Declarative(def.Name) {
+			continue
+		}
+		if err := def.Register(registry); err != nil {
+			return nil, err
+		}
+	}
+	declared := []string{"k8s:optional"}
+	if published {
+		declared = append(declared, "k8s:required")
+	}
+	for _, name := range declared {
+		// struct{}: requiredness only, none of controller-tools' minLength for +k8s:required.
+		if err := registry.Register(ctmarkers.Must(ctmarkers.MakeDefinition(name, ctmarkers.DescribesField, struct{}{}))); err != nil {
+			return nil, err
+		}
+	}
+	parser := &crd.Parser{
+		Collector: &ctmarkers.Collector{Registry: registry},
+		Checker:   &ctloader.TypeChecker{},
+		// Floats are what the projects that have them asked controller-gen for
+		// (crd:allowDangerousTypes=true, as ray-project/kuberay's Makefile does): a "number"
+		// in the schema, with a warning at each field (floatFields).
+		AllowDangerousTypes: true,
+	}
+	crd.AddKnownTypes(parser)
+	for _, pkg := range pkgs {
+		// A written +optional or +required wins over the +k8s: tag (controller-tools would let
+		// +k8s:optional win over +required), with publishDeclarativeTags' warning. Only the
+		// version packages are read so; k8s.io/api writes both, with the same meaning.
+		byNode, err := parser.Collector.MarkersInPackage(pkg)
+		if err != nil {
+			return nil, err
+		}
+		for _, values := range byNode {
+			if values.Get("optional") != nil || values.Get("required") != nil {
+				delete(values, "k8s:optional")
+				delete(values, "k8s:required")
+			}
+		}
+		parser.NeedPackage(pkg)
+	}
+	return parser, nil
+}
+
+// flattened is the schema of the kind's type in pkg, ready to serve, as JSON; false when
+// controller-tools has none (its errors say why).
+func flattened(parser *crd.Parser, pkg *ctloader.Package, kind string) ([]byte, bool, error) {
+	ident := crd.TypeIdent{Package: pkg, Name: kind}
+	parser.NeedFlattenedSchemaFor(ident)
+	s, ok := parser.FlattenedSchemata[ident]
+	if !ok {
+		return nil, false, nil
+	}
+	s = *s.DeepCopy()
+	forServing(&s)
+	b, err := json.Marshal(&s)
+	return b, err == nil, err
 }
 
 // forServing prepares a kind's schema for the server: descriptions go (openapi-gen serves the

@@ -37,9 +37,16 @@ type APIs struct {
 	StorageVersions StorageVersions
 	// OpenAPIDefinitions is the generated openapi package's GetOpenAPIDefinitions.
 	OpenAPIDefinitions openapicommon.GetOpenAPIDefinitions
-	// Schemas are the schemas each served kind is validated against, in each
-	// version; the OpenAPI documents show their constraints.
+	// Schemas are the schemas of each served kind in each version whose
+	// constraints the OpenAPI documents show: the ones it is validated against,
+	// or where they differ their published form (a +k8s:required field is
+	// required there, as kube-apiserver publishes it).
 	Schemas Schemas
+	// ValidationOptions are the validation options the kinds' +k8s:ifEnabled and
+	// +k8s:ifDisabled rules depend on. Each is set from the server's feature gate of
+	// that name, as kube-apiserver sets it: one the Kubernetes libraries do not have is
+	// added, alpha and off by default, so --feature-gates=<option>=true enables it.
+	ValidationOptions []string
 	// Deprecations are the warnings of deprecated resource versions.
 	Deprecations Deprecations
 	// Install installs an APIGroupInfo for every group, with storage from optsGetter.

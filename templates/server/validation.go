@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 )
 
 // SchemaValidation enforces a kind's OpenAPI schemas (its validation markers and CEL rules,
@@ -259,22 +261,47 @@ func opaque(s *structuralschema.Structural) bool {
 // is dropped.
 type DeclarativeValidation struct {
 	rest.DeclarativeValidation
-	// options are the validation options the rules depend on, all disabled: kube-apiserver
-	// sets each from its feature gate of that name, which this server does not have.
+	// options are the validation options the rules depend on, each set from the server's
+	// feature gate of that name (--feature-gates), as kube-apiserver sets them.
 	options map[string]bool
 }
 
 // NewDeclarativeValidation runs the rules registered with scheme, with the given validation
-// options defined and disabled.
+// options defined: each enabled when the feature gate of that name is (RegisterValidationOptions
+// makes one, off by default, for an option no gate of the Kubernetes libraries has), disabled
+// when there is no such gate. kube-apiserver's strategies set each option from its feature
+// gate so; the gates are fixed once the flags are parsed, before storage is made.
 func NewDeclarativeValidation(scheme *runtime.Scheme, options ...string) DeclarativeValidation {
 	d := DeclarativeValidation{DeclarativeValidation: rest.DeclarativeValidation{Scheme: scheme}}
 	if len(options) > 0 {
+		known := utilfeature.DefaultMutableFeatureGate.GetAll()
 		d.options = map[string]bool{}
 		for _, o := range options {
-			d.options[o] = false
+			_, gated := known[featuregate.Feature(o)]
+			d.options[o] = gated && utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(o))
 		}
 	}
 	return d
+}
+
+// RegisterValidationOptions adds a feature gate, alpha and off by default, for each validation
+// option that is not one already, so that --feature-gates can enable it. It must run before the
+// gates are bound to flags.
+func RegisterValidationOptions(options []string) error {
+	known := utilfeature.DefaultMutableFeatureGate.GetAll()
+	gates := map[featuregate.Feature]featuregate.FeatureSpec{}
+	for _, o := range options {
+		if _, ok := known[featuregate.Feature(o)]; !ok {
+			gates[featuregate.Feature(o)] = featuregate.FeatureSpec{Default: false, PreRelease: featuregate.Alpha}
+		}
+	}
+	if len(gates) == 0 {
+		return nil
+	}
+	if err := utilfeature.DefaultMutableFeatureGate.Add(gates); err != nil {
+		return fmt.Errorf("the feature gates of the validation options: %w", err)
+	}
+	return nil
 }
 
 // DeclarativeValidationConfig defines the validation options of every request.

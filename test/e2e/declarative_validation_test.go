@@ -2,14 +2,17 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -27,7 +30,11 @@ import (
 // kube-apiserver does for a built-in type, where a CRD's transition rule allows it); the status
 // and scale subresources run the rules; alpha rules are only shadowed, beta ones enforced (the
 // DeclarativeValidationBeta gate is on by default, as in kube-apiserver); the served OpenAPI
-// carries what kube-apiserver publishes of such tags (required, list types, enums) and no more.
+// carries what kube-apiserver publishes of such tags (required, list types, enums) and no more;
+// a +k8s:required field is published as required but enforced by the rules alone, which ratchet
+// (an update of an object stored without it passes), and a +k8s:optional one is not required;
+// a write through a custom subresource runs the kind's rules; a validation option follows the
+// server's feature gate of that name.
 func TestDeclarativeValidation(t *testing.T) {
 	tc := tools(t)
 	work := t.TempDir()
@@ -40,16 +47,20 @@ func TestDeclarativeValidation(t *testing.T) {
 	mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv}, tc.apigen, "generate"))
 	bin := filepath.Join(work, "toys-apiserver")
 	buildServer(t, proj, bin)
-	kubeconfig := filepath.Join(work, "kubeconfig")
-	startServer(t, bin, proj, freePort(t), filepath.Join(work, "data"), kubeconfig, filepath.Join(work, "server.log"))
+	kubeconfig, dataDir, port := filepath.Join(work, "kubeconfig"), filepath.Join(work, "data"), freePort(t)
+	srv := startServer(t, bin, proj, port, dataDir, kubeconfig, filepath.Join(work, "server.log"))
 	dyn := dynamicFor(t, kubeconfig)
 
 	toys := func(version string) dynamic.ResourceInterface {
 		return dyn.Resource(schema.GroupVersionResource{Group: "toys.example.com", Version: version, Resource: "toys"}).Namespace("default")
 	}
 	toy := func(name string, spec map[string]any) *unstructured.Unstructured {
-		s := map[string]any{"name": "teddy", "red": "r"}
+		s := map[string]any{"name": "teddy", "maker": "acme", "red": "r"}
 		for k, v := range spec {
+			if v == nil {
+				delete(s, k)
+				continue
+			}
 			s[k] = v
 		}
 		return &unstructured.Unstructured{Object: map[string]any{
@@ -75,7 +86,9 @@ func TestDeclarativeValidation(t *testing.T) {
 		err  error
 		want []string // "<type> <field>" of each cause, sorted; nil when accepted
 	}{
+		// Without batteries, a +k8s:optional field the JSON has as null when unset.
 		{"valid", create("v1", toy("valid", nil)), nil},
+		{"required once", create("v1", toy("no-maker", map[string]any{"maker": nil})), []string{"FieldValueRequired spec.maker"}},
 		{"every cause once", create("v1", toy("many", map[string]any{
 			"name": "Teddy_Bear", "size": int64(11), "tags": []any{"a", "a"}, "motto": "hug-hug-hug", "mode": "Medium", "blue": "b",
 		})), []string{
@@ -94,7 +107,14 @@ func TestDeclarativeValidation(t *testing.T) {
 		{"scale subresource", patch("valid", `{"spec":{"replicas":11}}`, "scale"), []string{"FieldValueInvalid spec.size"}},
 		{"scale in v1beta1", patchIn("v1beta1", "valid", `{"spec":{"replicas":6}}`, "scale"), []string{"FieldValueInvalid spec.size"}},
 		{"scale accepted", patch("valid", `{"spec":{"replicas":6}}`, "scale"), nil},
-		// The server defines the validation option the nickname rules depend on, disabled.
+		// A write through a custom subresource whose storage writes through the kind's store
+		// (testdata's toys/paint, which takes the request's colour and keeps the rest) runs the
+		// kind's rules too: validation-gen registers them for "/paint", as kube-apiserver does
+		// for a subresource a built-in type lists with +k8s:supportsSubresource.
+		{"custom subresource", patch("valid", `{"spec":{"blue":"b"}}`, "paint"), []string{"FieldValueInvalid spec"}},
+		{"custom subresource accepted", patch("valid", `{"spec":{"red":null,"blue":"b","size":11}}`, "paint"), nil},
+		// The server defines the validation option the nickname rules depend on, from its
+		// feature gate of that name, off by default (enabled below).
 		{"option disabled", create("v1", toy("nick", map[string]any{"nickname": "bearbear"})), nil},
 		{"ifDisabled rule", create("v1", toy("long-nick", map[string]any{"nickname": "a-bear-named-bob"})), []string{"FieldValueTooLong spec.nickname"}},
 	} {
@@ -103,6 +123,13 @@ func TestDeclarativeValidation(t *testing.T) {
 				t.Errorf("got %q (%v), want %q", got, c.err, c.want)
 			}
 		})
+	}
+
+	// The repaint took the colour and left the size alone.
+	if got, err := toys("v1").Get(context.Background(), "valid", metav1.GetOptions{}); err != nil {
+		t.Error(err)
+	} else if spec, _ := got.Object["spec"].(map[string]any); fmt.Sprintf("%v %v %v", spec["size"], spec["red"], spec["blue"]) != "6 <nil> b" {
+		t.Errorf("after the repaint: spec is %v, want size 6, no red and blue b", spec)
 	}
 
 	// The served OpenAPI says what kube-apiserver's says for k8s.io/api's fields with the same
@@ -124,7 +151,7 @@ func TestDeclarativeValidation(t *testing.T) {
 			what      string
 			got, want any
 		}{
-			{"spec.required", spec["required"], []any{"name"}},
+			{"spec.required", spec["required"], []any{"maker", "name"}},
 			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
 			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
 			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
@@ -160,12 +187,85 @@ func TestDeclarativeValidation(t *testing.T) {
 				}
 			}
 		}
+		if got := fmt.Sprint(v2spec["required"]); got != "[maker name]" {
+			t.Errorf("/openapi/v2 spec.required: got %s, want [maker name]", got)
+		}
 		v2props, _ := v2spec["properties"].(map[string]any)
 		tags, _ := v2props["tags"].(map[string]any)
 		if tags["x-kubernetes-list-type"] != "set" || tags["maxItems"] != nil {
 			t.Errorf("/openapi/v2 spec.tags: got %v, want x-kubernetes-list-type set and no maxItems", tags)
 		}
 	})
+
+	// A Toy stored without its +k8s:required maker (written into etcd while the server is
+	// stopped, as an object stored before the rule was) can still be updated: declarative
+	// validation ratchets the unchanged absent field, as kube-apiserver's does for a built-in
+	// type. The published required list does not make the schema refuse it. The server restarts
+	// with the validation option's feature gate on, as kube-apiserver runs the rules of an
+	// option with --feature-gates=<option>=true.
+	t.Run("required ratchets, option enabled", func(t *testing.T) {
+		stopServer(t, srv)
+		withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) {
+			storeWithout(ctx, t, c, "/toys/default/valid", "old", "maker")
+		})
+		startServer(t, bin, proj, port, dataDir, kubeconfig, filepath.Join(work, "server-restarted.log"), "--feature-gates=ShortNicknames=true")
+		dyn = dynamicFor(t, kubeconfig) // create and toys use it from here on
+		toys := toys("v1")
+		patch := func(patch string, subresources ...string) error {
+			_, err := toys.Patch(context.Background(), "old", types.MergePatchType, []byte(patch), metav1.PatchOptions{}, subresources...)
+			return err
+		}
+		if err := patch(`{"spec":{"motto":"hi"}}`); err != nil {
+			t.Errorf("an update that leaves the absent maker absent: %v", err)
+		}
+		if err := patch(`{"spec":{"red":"r","blue":null}}`, "paint"); err != nil {
+			t.Errorf("a repaint that leaves the absent maker absent: %v", err)
+		}
+		if err := patch(`{"spec":{"maker":"acme"}}`); err != nil {
+			t.Errorf("setting maker: %v", err)
+		}
+		if got, want := causesOf(t, patch(`{"spec":{"maker":null}}`)), []string{"FieldValueRequired spec.maker"}; !slices.Equal(got, want) {
+			t.Errorf("removing maker: got %q, want %q", got, want)
+		}
+		// With the option's gate on, the +k8s:ifEnabled(ShortNicknames) rule runs (the restarted
+		// server stops with this subtest, so this is checked here).
+		if got, want := causesOf(t, create("v1", toy("nick-enabled", map[string]any{"nickname": "bearbear"}))), []string{"FieldValueTooLong spec.nickname"}; !slices.Equal(got, want) {
+			t.Errorf("with --feature-gates=ShortNicknames=true: got %q, want %q", got, want)
+		}
+	})
+}
+
+// storeWithout copies the object stored at the etcd key ending in near to one named name,
+// without the spec field field and with a new uid, as an older server could have stored it.
+func storeWithout(ctx context.Context, t *testing.T, c *clientv3.Client, near, name, field string) {
+	t.Helper()
+	resp, err := c.Get(ctx, "/", clientv3.WithPrefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range resp.Kvs {
+		key := string(kv.Key)
+		if !strings.HasSuffix(key, near) {
+			continue
+		}
+		var o map[string]any
+		if err := json.Unmarshal(kv.Value, &o); err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		meta := o["metadata"].(map[string]any)
+		meta["name"], meta["uid"] = name, "5f0c1c9e-0000-4000-8000-000000000001"
+		delete(meta, "managedFields")
+		delete(o["spec"].(map[string]any), field)
+		b, err := json.Marshal(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Put(ctx, strings.TrimSuffix(key, path.Base(near))+name, string(b)); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("no etcd key ends in %s", near)
 }
 
 // causesOf returns the causes of a 422 as "<type> <field>", sorted, or nil for no error.

@@ -77,12 +77,17 @@ const commandName = "apiserver"
 // until ctx is cancelled.
 func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 	o := newOptions(apis)
+	// Before the feature gates are bound to flags: --feature-gates enables the options.
+	gatesErr := RegisterValidationOptions(apis.ValidationOptions)
 	cmd := &cobra.Command{
 		Use:   commandName,
 		Short: fmt.Sprintf("Runs the %s API server", apis.Name),
 		Long:  fmt.Sprintf(longHelp, apis.Name, localSecurePort, defaultKubeconfig, commandName),
 		Args:  cobra.NoArgs,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if gatesErr != nil {
+				return gatesErr
+			}
 			// Resolves feature gates against the emulated version right after parsing.
 			return compatibility.DefaultComponentGlobalsRegistry.Set()
 		},

@@ -11,6 +11,7 @@ import (
 // +apigen:resource
 // +apigen:subresource:status
 // +apigen:subresource:scale:specpath=.spec.size,statuspath=.status.played
+// +apigen:subresource:custom:name=paint,verbs=get;update;patch
 // +apigen:storageversion
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -26,6 +27,15 @@ type ToySpec struct {
 	// +k8s:maxLength=20
 	// +k8s:format=k8s-short-name
 	Name string `json:"name"`
+	// Maker is required, though the JSON leaves it out when empty: the served OpenAPI lists it
+	// as required, as kube-apiserver's does for such a field of a built-in type, and only
+	// declarative validation enforces it (so an update that leaves it absent ratchets).
+	// +k8s:required
+	Maker string `json:"maker,omitempty"`
+	// Batteries is optional, though the JSON has it (as null) when it is nil: not listed as
+	// required, and not refused when absent.
+	// +k8s:optional
+	Batteries *int32 `json:"batteries"`
 	// +k8s:optional
 	// +k8s:minimum=0
 	// +k8s:maximum=10

@@ -51,7 +51,7 @@ func ptr[T any](v T) *T { return &v }
 // valid is a Toy every rule accepts.
 func valid() *Toy {
 	return &Toy{Spec: ToySpec{
-		Name: "teddy", Size: 3, Tags: []string{"soft", "brown"}, Red: ptr("r"),
+		Name: "teddy", Maker: "acme", Size: 3, Tags: []string{"soft", "brown"}, Red: ptr("r"),
 		Ports:  []ToyPort{{Name: "http", Port: 80}},
 		Labels: map[string]string{"example.com/kind": "bear"}, Mode: ToyModeSlow, Motto: "hug",
 	}}
@@ -65,6 +65,7 @@ func TestCreate(t *testing.T) {
 	}{
 		{"valid", func(*Toy) {}, nil},
 		{"required", func(o *Toy) { o.Spec.Name = "" }, []string{"Required value spec.name"}},
+		{"required with omitempty", func(o *Toy) { o.Spec.Maker = "" }, []string{"Required value spec.maker"}},
 		{"format", func(o *Toy) { o.Spec.Name = "Teddy_Bear" }, []string{"Invalid value spec.name"}},
 		{"maxLength", func(o *Toy) { o.Spec.Name = "a-very-long-teddy-bear" }, []string{"Too long spec.name"}},
 		{"maximum", func(o *Toy) { o.Spec.Size = 11 }, []string{"Invalid value spec.size"}},
@@ -121,6 +122,7 @@ func TestUpdate(t *testing.T) {
 		{"NoModify allows setting", func(*Toy) {}, func(o *Toy) { o.Spec.Owner = "bob" }, nil, nil},
 		// Ratcheting: a value that was already invalid and does not change fails nothing.
 		{"unchanged invalid value", func(o *Toy) { o.Spec.Size = 11 }, func(o *Toy) { o.Spec.Size = 11; o.Spec.Motto = "hi" }, nil, nil},
+		{"unchanged missing required value", func(o *Toy) { o.Spec.Maker = "" }, func(o *Toy) { o.Spec.Maker = ""; o.Spec.Motto = "hi" }, nil, nil},
 		{"changed invalid value", func(o *Toy) { o.Spec.Size = 11 }, func(o *Toy) { o.Spec.Size = 12 }, nil,
 			[]string{"Invalid value spec.size"}},
 		{"status subresource", func(*Toy) {}, func(o *Toy) { o.Status.Played = -1 }, []string{"status"},
