@@ -478,6 +478,9 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 			kind = append(kind, field{"StatusSubresource", jen.True()})
 		}
 		kind = append(kind, field{"StorageVersion", jen.Lit(e.fallbackVersion())}, field{"Schemas", jen.Id("Schemas")})
+		if scales := e.crdScales(); len(scales) > 0 {
+			kind = append(kind, field{"Scales", jen.Map(jen.String()).Qual(e.server, "ScalePaths").Values(scales)})
+		}
 		b.List(jen.Id("validation"), jen.Err()).Op(":=").Qual(e.server, "NewSchemaValidation").Call(
 			jen.Id("scheme"), jen.Qual(e.server, "ValidatedKind").Add(structLit(kind...)))
 		b.If(jen.Err().Op("!=").Nil()).Block(fail())
@@ -725,6 +728,19 @@ func (e resourceEmitter) emitScaleREST(f *jen.File) {
 			})),
 		)),
 	)
+}
+
+// crdScales are the scale subresources, by version, that the kind's validation checks as
+// kube-apiserver checks a custom resource's (non-negative replicas, a string selector): all
+// but a workload's, whose selector is a metav1.LabelSelector.
+func (e resourceEmitter) crdScales() jen.Dict {
+	d := jen.Dict{}
+	for _, v := range e.g.Versions {
+		if vr := v.Kind(e.r.Kind); vr != nil && vr.Subresources.Scale != nil && !vr.Subresources.Scale.LabelSelectorStructured {
+			d[jen.Lit(v.Name)] = structLit(e.scalePaths(vr.Subresources.Scale)...)
+		}
+	}
+	return d
 }
 
 // scalePaths are the fields of the server runtime's ScalePaths for a scale subresource.

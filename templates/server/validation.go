@@ -74,13 +74,17 @@ type ValidatedKind struct {
 	StorageVersion string
 	// Schemas maps each served version to the kind's schema in it, as JSON.
 	Schemas map[string]string
+	// Scales are the kind's scale subresource paths in the versions that serve it with a CRD's
+	// semantics: writes are refused, as kube-apiserver refuses a custom resource's, when the spec
+	// or status replicas is negative or past an int32, or the selector is not a string.
+	Scales map[string]ScalePaths
 }
 
 // NewSchemaValidation returns the validation of one kind.
 func NewSchemaValidation(scheme *runtime.Scheme, k ValidatedKind) (*SchemaValidation, error) {
 	v := &SchemaValidation{scheme: scheme, group: k.Group, fallback: k.StorageVersion, versions: map[string]*versionValidation{}}
 	for version, raw := range k.Schemas {
-		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: k.Group, Version: version, Kind: k.Kind}, k.Namespaced, k.StatusSubresource, raw)
+		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: k.Group, Version: version, Kind: k.Kind}, k.Namespaced, k.StatusSubresource, crdScale(k.Scales, version), raw)
 		if err != nil {
 			return nil, fmt.Errorf("the schema of %s/%s %s: %w", k.Group, version, k.Kind, err)
 		}
@@ -92,7 +96,22 @@ func NewSchemaValidation(scheme *runtime.Scheme, k ValidatedKind) (*SchemaValida
 	return v, nil
 }
 
-func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, namespaced, status bool, raw string) (*versionValidation, error) {
+// crdScale is a version's scale subresource as apiextensions' strategy takes it, nil when the
+// version serves none with a CRD's semantics (a structured selector is a workload's, whose
+// rules are its own).
+func crdScale(scales map[string]ScalePaths, version string) *apiextensions.CustomResourceSubresourceScale {
+	paths, ok := scales[version]
+	if !ok || paths.LabelSelectorStructured {
+		return nil
+	}
+	scale := &apiextensions.CustomResourceSubresourceScale{SpecReplicasPath: paths.SpecReplicasPath, StatusReplicasPath: paths.StatusReplicasPath}
+	if paths.LabelSelectorPath != "" {
+		scale.LabelSelectorPath = &paths.LabelSelectorPath
+	}
+	return scale
+}
+
+func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, namespaced, status bool, scale *apiextensions.CustomResourceSubresourceScale, raw string) (*versionValidation, error) {
 	var v1 apiextensionsv1.JSONSchemaProps
 	if err := json.Unmarshal([]byte(raw), &v1); err != nil {
 		return nil, err
@@ -119,7 +138,7 @@ func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, 
 			}
 		}
 	}
-	strategy := customresource.NewStrategy(scheme, namespaced, kind, mainValidator, statusValidator, structural, statusSubresource, nil, nil)
+	strategy := customresource.NewStrategy(scheme, namespaced, kind, mainValidator, statusValidator, structural, statusSubresource, scale, nil)
 	return &versionValidation{
 		kind:       kind,
 		structural: structural,

@@ -77,6 +77,18 @@ func checkScale(t *testing.T, k *kubectl, kubeconfig string) {
 	if !strings.Contains(r.Stderr, "(Conflict)") {
 		t.Errorf("a patch of the scale with a stale resourceVersion: want a 409 Conflict, got:\n%s", r)
 	}
+	// A negative count, through /scale or on the Flunder itself, is refused as kube-apiserver
+	// refuses it for a custom resource with a scale subresource (its customResourceValidator):
+	// a 422 at the spec replicas path, though Flunder's schema has no minimum.
+	for _, args := range [][]string{
+		{"patch", v1beta1, name, "-n", ns, "--subresource=scale", "--type=merge", "-p", `{"spec":{"replicas":-1}}`},
+		{"patch", v1beta1, name, "-n", ns, "--type=merge", "-p", `{"spec":{"replicas":-1}}`},
+	} {
+		r = k.fails(t, "", args...)
+		if !strings.Contains(r.Stderr, `Flunder "`+name+`" is invalid: .spec.replicas: Invalid value: -1: should be a non-negative integer`) {
+			t.Errorf("kubectl %s: want a 422 at .spec.replicas saying it should be a non-negative integer, got:\n%s", strings.Join(args, " "), r)
+		}
+	}
 	if got := replicas(); got != "4 3" {
 		t.Errorf("after the refused scale updates: spec.replicas and generation %q, want \"4 3\"", got)
 	}

@@ -243,6 +243,18 @@ func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*RES
 		StatusSubresource: true,
 		StorageVersion:    "v1beta1",
 		Schemas:           Schemas,
+		Scales: map[string]server.ScalePaths{
+			"v1alpha1": {
+				SpecReplicasPath:   ".spec.replicas",
+				StatusReplicasPath: ".status.replicas",
+				LabelSelectorPath:  ".status.selector",
+			},
+			"v1beta1": {
+				SpecReplicasPath:   ".spec.replicas",
+				StatusReplicasPath: ".status.replicas",
+				LabelSelectorPath:  ".status.selector",
+			},
+		},
 	})
 	if err != nil {
 		return nil, nil, err
