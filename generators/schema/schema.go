@@ -62,22 +62,8 @@ func Build(load *loader.Result, p *model.Project) error {
 	}
 
 	var errs model.ErrorList
-	for _, g := range p.Groups {
-		for _, v := range g.Versions {
-			pkg := byPath[v.Package]
-			if pkg == nil {
-				continue
-			}
-			for _, r := range v.Resources {
-				b, ok, err := flattened(enforced, pkg, r.Kind)
-				if err != nil {
-					return err
-				}
-				if ok {
-					r.Schema = b
-				}
-			}
-		}
+	if err := eachSchema(p, enforced, byPath, func(r *model.Resource, b []byte) { r.Schema = b }); err != nil {
+		return err
 	}
 	if err := buildPublished(p, pkgs, byPath); err != nil {
 		return err
@@ -122,6 +108,23 @@ func buildPublished(p *model.Project, pkgs []*ctloader.Package, byPath map[strin
 	if err != nil {
 		return err
 	}
+	err = eachSchema(p, published, byPath, func(r *model.Resource, b []byte) {
+		if len(r.Schema) > 0 && !bytes.Equal(b, r.Schema) {
+			r.OpenAPISchema = b
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for pkg, n := range found {
+		pkg.Errors = pkg.Errors[:n]
+	}
+	return nil
+}
+
+// eachSchema hands set the flattened schema parser computes for each served kind of the
+// project, in each version it has one.
+func eachSchema(p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package, set func(r *model.Resource, schema []byte)) error {
 	for _, g := range p.Groups {
 		for _, v := range g.Versions {
 			pkg := byPath[v.Package]
@@ -129,18 +132,15 @@ func buildPublished(p *model.Project, pkgs []*ctloader.Package, byPath map[strin
 				continue
 			}
 			for _, r := range v.Resources {
-				b, ok, err := flattened(published, pkg, r.Kind)
+				b, ok, err := flattened(parser, pkg, r.Kind)
 				if err != nil {
 					return err
 				}
-				if ok && len(r.Schema) > 0 && !bytes.Equal(b, r.Schema) {
-					r.OpenAPISchema = b
+				if ok {
+					set(r, b)
 				}
 			}
 		}
-	}
-	for pkg, n := range found {
-		pkg.Errors = pkg.Errors[:n]
 	}
 	return nil
 }
