@@ -513,8 +513,12 @@ func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) 
 		if o.heapProfiles == "" {
 			return nil
 		}
+		if err := os.MkdirAll(o.heapProfiles, 0o755); err != nil {
+			return err
+		}
 		for _, p := range procs {
-			if err := saveHeapProfile(ctx, p, filepath.Join(o.heapProfiles, side+"-"+p.Name+"-"+when+".pb.gz")); err != nil {
+			// Right after a garbage collection: the live heap.
+			if err := fetchProfile(ctx, p, "heap?gc=1", filepath.Join(o.heapProfiles, side+"-"+p.Name+"-"+when+".pb.gz")); err != nil {
 				return err
 			}
 		}
@@ -548,35 +552,6 @@ func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) 
 		out = append(out, g)
 	}
 	return out, nil
-}
-
-// saveHeapProfile writes the process's heap profile, taken right after a garbage
-// collection, to file.
-func saveHeapProfile(ctx context.Context, p *proc, file string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/debug/pprof/heap?gc=1", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := p.HC.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s /debug/pprof/heap: %s", p.Name, resp.Status)
-	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // liveHeap is the process's heap in use right after a garbage collection

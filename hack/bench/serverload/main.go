@@ -507,7 +507,7 @@ func profileOps(ctx context.Context, o *options, t *target, c config, round int)
 			}
 			file := filepath.Join(o.pprofDir, name+".pprof")
 			done := make(chan error, 1)
-			go func() { done <- fetchProfile(ctx, p, o.pprofSeconds, file) }()
+			go func() { done <- fetchProfile(ctx, p, fmt.Sprintf("profile?seconds=%d", o.pprofSeconds), file) }()
 			files, dones = append(files, file), append(dones, done)
 		}
 		return func() {
@@ -548,8 +548,9 @@ func cpuSplit(p *phaseResult) string {
 	return " (" + strings.Join(parts, ", ") + ")"
 }
 
-func fetchProfile(ctx context.Context, p *proc, seconds int, file string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", p.URL, seconds), nil)
+// fetchProfile writes the process's /debug/pprof/<profile> (with its query) to file.
+func fetchProfile(ctx context.Context, p *proc, profile, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/debug/pprof/"+profile, nil)
 	if err != nil {
 		return err
 	}
