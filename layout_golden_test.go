@@ -1,17 +1,16 @@
 package apigen_test
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/internal/golden"
 )
 
 // upstreamOutput says whether a generated file is written by an upstream generator
@@ -49,38 +48,7 @@ func TestLayoutGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := layoutArchive(res.Output)
-			golden := filepath.Join(dir, "output.txtar")
-			if *update {
-				if err := os.WriteFile(golden, txtar.Format(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			data, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := txtar.Parse(data)
-			wantFiles, gotFiles := archiveFiles(want), archiveFiles(got)
-			for name, w := range wantFiles {
-				g, ok := gotFiles[name]
-				if !ok {
-					t.Errorf("%s is no longer generated", name)
-					continue
-				}
-				if diff := cmp.Diff(w, g); diff != "" {
-					t.Errorf("%s (-want +got):\n%s", name, diff)
-				}
-			}
-			for name := range gotFiles {
-				if _, ok := wantFiles[name]; !ok {
-					t.Errorf("%s is generated and not in %s", name, golden)
-				}
-			}
-			if t.Failed() {
-				t.Log("go test -run TestLayoutGolden -update accepts the output; review its diff")
-			}
+			golden.Compare(t, filepath.Join(dir, "output.txtar"), layoutArchive(res.Output), *update, "go test -run TestLayoutGolden -update")
 		})
 	}
 }
@@ -100,12 +68,4 @@ func layoutArchive(out *engine.Output) *txtar.Archive {
 		a.Files = append(a.Files, txtar.File{Name: "scaffold/" + name, Data: data})
 	}
 	return a
-}
-
-func archiveFiles(a *txtar.Archive) map[string]string {
-	files := make(map[string]string, len(a.Files))
-	for _, f := range a.Files {
-		files[f.Name] = string(f.Data)
-	}
-	return files
 }

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
+
+	"github.com/apigen-dev/apigen/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.txtar from what init and new-api write now")
@@ -57,36 +58,8 @@ func TestScaffoldGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.steps(t, root)
-			got := projectArchive(tree(t, root))
-			golden := filepath.Join("testdata", tc.name+".txtar")
-			if *update {
-				if err := os.WriteFile(golden, txtar.Format(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			data, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := txtar.Parse(data)
-			if diff := cmp.Diff(fileNames(want), fileNames(got)); diff != "" {
-				t.Errorf("files written (-want +got):\n%s", diff)
-			}
-			wantFiles := map[string]string{}
-			for _, f := range want.Files {
-				wantFiles[f.Name] = string(f.Data)
-			}
-			for _, f := range got.Files {
-				if w, ok := wantFiles[f.Name]; ok {
-					if diff := cmp.Diff(w, string(f.Data)); diff != "" {
-						t.Errorf("%s (-want +got):\n%s", f.Name, diff)
-					}
-				}
-			}
-			if t.Failed() {
-				t.Log("go test ./generators/scaffold -run TestScaffoldGolden -update accepts the output; review its diff")
-			}
+			golden.Compare(t, filepath.Join("testdata", tc.name+".txtar"), projectArchive(tree(t, root)), *update,
+				"go test ./generators/scaffold -run TestScaffoldGolden -update")
 		})
 	}
 }
@@ -110,12 +83,4 @@ func projectArchive(files map[string]string) *txtar.Archive {
 		a.Files = append(a.Files, txtar.File{Name: name, Data: []byte(files[name])})
 	}
 	return a
-}
-
-func fileNames(a *txtar.Archive) []string {
-	var names []string
-	for _, f := range a.Files {
-		names = append(names, f.Name)
-	}
-	return names
 }
