@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -335,7 +336,8 @@ func (d DeclarativeValidation) ValidateDeclaratively(ctx context.Context, obj, o
 }
 
 // reportedOnce drops a schema error (marked as from the strategy's own validation) when a
-// declarative rule reported the same cause at the same field.
+// declarative rule reported the same cause at the same field. A custom resource's scale check
+// names its field by the scale path, with a leading dot (.status.replicas): the same field.
 func reportedOnce(errs field.ErrorList) field.ErrorList {
 	type cause struct {
 		field string
@@ -349,7 +351,7 @@ func reportedOnce(errs field.ErrorList) field.ErrorList {
 	}
 	out := make(field.ErrorList, 0, len(errs))
 	for _, e := range errs {
-		if e.FromImperative && declared[cause{e.Field, e.Type}] {
+		if e.FromImperative && declared[cause{strings.TrimPrefix(e.Field, "."), e.Type}] {
 			continue
 		}
 		out = append(out, e)

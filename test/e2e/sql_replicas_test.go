@@ -421,7 +421,7 @@ func checkCompaction(ctx context.Context, t *testing.T, reps []*replica, endpoin
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = unstructured.SetNestedField(last.Object, int64(-1), "spec", "replicas")
+	_ = unstructured.SetNestedField(last.Object, int64(updates+1), "spec", "replicas") // a count no churn update wrote
 	if last, err = a.client.Update(ctx, last, metav1.UpdateOptions{}); err != nil {
 		t.Fatalf("update churn-0 after the compaction: %v", err)
 	}
