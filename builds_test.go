@@ -30,7 +30,10 @@ import (
 // (scheme, install, storage, clients, OpenAPI, server), and its tests check the scheme and the
 // project's storage. struct_defaults has defaults on struct fields held by value; its test
 // defaults objects through the scheme and with kube-apiserver's structural defaulting over
-// the schema apigen embeds, as for a CRD, and compares.
+// the schema apigen embeds, as for a CRD, and compares. kubernetes_versions has a kind in two
+// versions laid out as k8s.io/api's node/v1 and node/v1beta1 (client-gen's tags, no storage
+// marker, and a v1beta1 register.go without localSchemeBuilder); its test decodes v1beta1
+// into the hub, v1, and converts back.
 var buildCases = map[string]struct{ requires, packages []string }{
 	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
@@ -38,6 +41,7 @@ var buildCases = map[string]struct{ requires, packages []string }{
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
+	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

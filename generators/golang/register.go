@@ -26,7 +26,8 @@ func (register) Generate(ctx *engine.Context, out *engine.Output) error {
 			f := newFile(v.Package, goPackageName(v))
 			if v.OwnRegistration {
 				// The package's own register.go registers the rest.
-				if !emitOwnRegistrationHubConversions(f, g, v) {
+				local := emitLocalSchemeBuilder(f, v)
+				if !emitOwnRegistrationHubConversions(f, g, v) && !local {
 					continue
 				}
 				if err := add(ctx, out, path.Join(v.Dir, "zz_generated.register.go"), f); err != nil {
@@ -195,6 +196,19 @@ func methodSpokes(v *model.Version) []*model.Resource {
 		}
 	}
 	return out
+}
+
+// emitLocalSchemeBuilder declares localSchemeBuilder where the package's register.go has a
+// SchemeBuilder but not it, for the generated conversions to register with (they run when the
+// package's AddToScheme does, since the pointer shares its builder). It reports whether it did.
+func emitLocalSchemeBuilder(f *jen.File, v *model.Version) bool {
+	if !v.DeclaresLocalSchemeBuilder {
+		return false
+	}
+	f.Comment("localSchemeBuilder is the package's SchemeBuilder, which the generated conversions register with.")
+	f.Var().Id("localSchemeBuilder").Op("=").Op("&").Id("SchemeBuilder")
+	f.Line()
+	return true
 }
 
 // emitOwnRegistrationHubConversions fills the register file of a package that registers its

@@ -98,6 +98,7 @@ func (t GenClientTag) DeclaresWith(ms []*Marker) bool {
 func (GenClientTag) DeclareFallback(m *Marker, r *model.Resource) {
 	(&Resource{}).DeclareResource(m, r)
 	r.Subresources.Status = r.HasStatus
+	r.StoredAsPreferred = true
 }
 
 // ApplyToResource makes the resource cluster-scoped.

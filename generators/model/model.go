@@ -130,6 +130,11 @@ type Version struct {
 	// generates no register file for it, except one that registers the conversions of kinds
 	// that convert with their own ConvertTo and ConvertFrom.
 	OwnRegistration bool `json:"ownRegistration,omitempty"`
+	// DeclaresLocalSchemeBuilder says the generated register file of a package that registers
+	// its types itself declares localSchemeBuilder = &SchemeBuilder, which the conversions
+	// generated into the package register with: the package's register.go has a
+	// runtime.SchemeBuilder but no localSchemeBuilder (k8s.io/api's older versions).
+	DeclaresLocalSchemeBuilder bool `json:"declaresLocalSchemeBuilder,omitempty"`
 	// ControllerRuntime says the package registers its kinds with controller-runtime's
 	// scheme.Builder (kubebuilder's groupversion_info.go: GroupVersion, SchemeBuilder,
 	// AddToScheme, and SchemeBuilder.Register calls in init): apigen's register file adds only
@@ -213,9 +218,14 @@ type Resource struct {
 	// (+apigen:storage:custom), or is nil.
 	CustomStorage *CustomStorage `json:"customStorage,omitempty"`
 	// Storage marks the version of the group this kind is stored in (+apigen:storageversion,
-	// or the only version that declares the kind). Its Go type is the kind's hub: registered as
+	// the only version that declares the kind, or see StoredAsPreferred). Its Go type is the kind's hub: registered as
 	// the group's internal version, converted to and from every other version.
 	Storage bool `json:"storage,omitempty"`
+	// StoredAsPreferred says that when several versions declare the kind and none marks it
+	// +apigen:storageversion, it is stored in the most preferred of them (ByPriority), as
+	// kube-apiserver stores its built-in types; client-gen's +genclient declares such kinds.
+	// A kind declared as a custom resource's needs the marker, as a CRD needs one storage version.
+	StoredAsPreferred bool `json:"storedAsPreferred,omitempty"`
 	// PrintColumns are kubectl get's extra columns (+apigen:printcolumn), in marker order.
 	// They are parsed and checked; no emitter prints them yet.
 	PrintColumns []PrintColumn `json:"printColumns,omitempty"`

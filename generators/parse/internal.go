@@ -187,7 +187,8 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 		at = v.Pos
 	}
 	if gpkg.Variables["localSchemeBuilder"] == nil {
-		p.noLocalBuilder[v] = at // an error only if conversions are generated into it
+		// Only of consequence if conversions are generated into the package.
+		p.noLocalBuilder[v] = noLocalBuilder{at: at, schemeBuilder: isRuntimeSchemeBuilder(gpkg.Variables["SchemeBuilder"])}
 	}
 	for _, r := range v.Resources {
 		if r.Hooks.Default {
@@ -204,11 +205,28 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 	v.InstallRegistersDefaults = defaulted && !mentions(files, "RegisterDefaults")
 }
 
-// checkLocalSchemeBuilders reports each version that registers its types itself without a
+// noLocalBuilder is a version that registers its types itself without a localSchemeBuilder.
+type noLocalBuilder struct {
+	// at is where to report it.
+	at token.Position
+	// schemeBuilder says the package's SchemeBuilder is a runtime.SchemeBuilder, which a
+	// generated localSchemeBuilder can point at (k8s.io/api's register.go files).
+	schemeBuilder bool
+}
+
+// isRuntimeSchemeBuilder reports whether a package variable is an apimachinery
+// runtime.SchemeBuilder (not a pointer to one, nor controller-runtime's scheme.Builder).
+func isRuntimeSchemeBuilder(v *gengotypes.Type) bool {
+	return v != nil && v.Underlying != nil && v.Underlying.Name == gengotypes.Name{Package: "k8s.io/apimachinery/pkg/runtime", Name: "SchemeBuilder"}
+}
+
+// checkLocalSchemeBuilders settles each version that registers its types itself without a
 // localSchemeBuilder although apigen generates conversions into it, which register with it
-// (conversion-gen's, or those calling the kinds' own ConvertTo and ConvertFrom). A version
-// that holds no conversions, such as the only version of a group (every k8s.io/api package
-// copied alone), needs none.
+// (conversion-gen's, or those calling the kinds' own ConvertTo and ConvertFrom): where the
+// package's SchemeBuilder is a runtime.SchemeBuilder (an older version of a k8s.io/api group),
+// the generated register file declares localSchemeBuilder as a pointer to it; otherwise it is
+// an error. A version that holds no conversions, such as the only version of a group (every
+// k8s.io/api package copied alone), needs none.
 func (p *parser_) checkLocalSchemeBuilders() {
 	if len(p.noLocalBuilder) == 0 {
 		return
@@ -216,16 +234,20 @@ func (p *parser_) checkLocalSchemeBuilders() {
 	peers := p.proj.ConversionPeers()
 	for _, g := range p.proj.Groups {
 		for _, v := range g.Versions {
-			at, missing := p.noLocalBuilder[v]
-			if !missing {
+			missing, ok := p.noLocalBuilder[v]
+			if !ok {
 				continue
 			}
 			_, converts := peers[v.Package]
 			for _, r := range v.Resources {
 				converts = converts || r.ConvertsByMethods()
 			}
-			if converts {
-				p.errs.Add(at, "package %s registers its types itself but declares no localSchemeBuilder, which the conversions apigen generates into it register with; declare `localSchemeBuilder = &SchemeBuilder` or remove its registration and let apigen generate it",
+			switch {
+			case !converts:
+			case missing.schemeBuilder:
+				v.DeclaresLocalSchemeBuilder = true
+			default:
+				p.errs.Add(missing.at, "package %s registers its types itself but declares no localSchemeBuilder, which the conversions apigen generates into it register with; declare `localSchemeBuilder = &SchemeBuilder` or remove its registration and let apigen generate it",
 					path.Base(v.Package))
 			}
 		}

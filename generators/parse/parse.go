@@ -31,7 +31,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		installs:       map[string]*groupPackage{},
 		fuzzers:        map[string]string{},
 		noEffects:      map[string]*noEffectUse{},
-		noLocalBuilder: map[*model.Version]token.Position{},
+		noLocalBuilder: map[*model.Version]noLocalBuilder{},
 		fset:           load.Fset,
 		proj:           model.NewProject(load.Module),
 	}
@@ -43,7 +43,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		g.Fuzzer = p.fuzzers[dir]
 	}
 	for _, g := range p.proj.Groups {
-		storeSoleVersions(g)
+		storeDefaultVersions(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
 		p.checkInstalledDefaults(g)
@@ -77,7 +77,7 @@ type parser_ struct {
 	noEffects map[string]*noEffectUse
 	// noLocalBuilder are the versions that register their types themselves without a
 	// localSchemeBuilder, with the position to report if they hold generated conversions.
-	noLocalBuilder map[*model.Version]token.Position
+	noLocalBuilder map[*model.Version]noLocalBuilder
 	// strategyHooks are the hooks other than Default that each resource's type has.
 	strategyHooks map[*model.Resource][]hookAt
 	// warned are the warnings markers reported through their kind (Kind.Warn).
@@ -220,20 +220,28 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 	}
 }
 
-// storeSoleVersions stores a kind that only one version of the group declares in that version,
-// as if it carried +apigen:storageversion.
-func storeSoleVersions(g *model.Group) {
-	count := map[string]int{}
-	for _, v := range g.Versions {
+// storeDefaultVersions stores a kind that only one version of the group declares in that
+// version, as if it carried +apigen:storageversion, and a kind that several declare, none of
+// them marked, in the most preferred of them when every declaration allows it
+// (Resource.StoredAsPreferred), as kube-apiserver stores its built-in types.
+func storeDefaultVersions(g *model.Group) {
+	declared := map[string][]*model.Resource{}
+	for _, v := range g.ByPriority() {
 		for _, r := range v.Resources {
-			count[r.Kind]++
+			declared[r.Kind] = append(declared[r.Kind], r)
 		}
 	}
-	for _, v := range g.Versions {
-		for _, r := range v.Resources {
-			if count[r.Kind] == 1 {
-				r.Storage = true
+	for _, rs := range declared {
+		preferred := true
+		for _, r := range rs {
+			if r.Storage {
+				preferred = false
+				break
 			}
+			preferred = preferred && r.StoredAsPreferred
+		}
+		if len(rs) == 1 || preferred {
+			rs[0].Storage = true
 		}
 	}
 }
