@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +22,8 @@ import (
 // resourceVersions are checked, then left out), so that the generated server's lines can be
 // compared with kube-apiserver's: the Scale read back (kind, replicas, the selector rendered
 // from the Deployment's spec.selector), an update of spec.replicas through it and what the
-// Deployment then holds, and an update to a negative count.
+// Deployment then holds, an update naming another object's UID, and an update to a negative
+// count.
 func deploymentScale(t *testing.T, cfg *rest.Config) []string {
 	t.Helper()
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -87,24 +89,44 @@ spec:
 	if _, err := deployments.Update(ctx, scale, metav1.UpdateOptions{}, "scale"); !apierrors.IsConflict(err) {
 		t.Errorf("%s: PUT deployments/web/scale with a stale resourceVersion: %v, want a conflict", cfg.Host, err)
 	}
+	// A UID in the Scale is a precondition too: another object's is a conflict. The storage
+	// key in the message is each server's own.
+	otherUID := updated.DeepCopy()
+	otherUID.SetUID("00000000-0000-0000-0000-000000000000")
+	_, err = deployments.Update(ctx, otherUID, metav1.UpdateOptions{}, "scale")
+	line := strings.ReplaceAll(statusLine(err), string(d.GetUID()), "<the Deployment's UID>")
+	out = append(out, "PUT scale with another UID: "+storageKey.ReplaceAllString(line, "Key: <key>,"))
+
 	if err := unstructured.SetNestedField(updated.Object, int64(-1), "spec", "replicas"); err != nil {
 		t.Fatal(err)
 	}
 	_, err = deployments.Update(ctx, updated, metav1.UpdateOptions{}, "scale")
-	status := "accepted"
-	if s, ok := err.(apierrors.APIStatus); ok {
-		var causes []string
-		if st := s.Status(); st.Details != nil {
-			for _, c := range st.Details.Causes {
-				causes = append(causes, fmt.Sprintf("%s %s: %s", c.Type, c.Field, c.Message))
-			}
-			status = fmt.Sprintf("%d %s %s/%s: %s", st.Code, st.Reason, st.Details.Group, st.Details.Kind, strings.Join(causes, "; "))
-		} else {
-			status = fmt.Sprintf("%d %s", st.Code, st.Reason)
-		}
-	} else if err != nil {
-		status = err.Error()
-	}
-	out = append(out, "PUT scale with spec.replicas=-1: "+status)
+	out = append(out, "PUT scale with spec.replicas=-1: "+statusLine(err))
 	return out
+}
+
+var storageKey = regexp.MustCompile(`Key: [^ ,]+,`)
+
+// statusLine says how a server answered a request: accepted, or the status code, reason,
+// group/kind, and the causes of a refusal (its message when it has none).
+func statusLine(err error) string {
+	s, ok := err.(apierrors.APIStatus)
+	switch {
+	case err == nil:
+		return "accepted"
+	case !ok:
+		return err.Error()
+	}
+	st := s.Status()
+	if st.Details == nil {
+		return fmt.Sprintf("%d %s", st.Code, st.Reason)
+	}
+	if len(st.Details.Causes) == 0 {
+		return fmt.Sprintf("%d %s %s/%s: %s", st.Code, st.Reason, st.Details.Group, st.Details.Kind, st.Message)
+	}
+	var causes []string
+	for _, c := range st.Details.Causes {
+		causes = append(causes, fmt.Sprintf("%s %s: %s", c.Type, c.Field, c.Message))
+	}
+	return fmt.Sprintf("%d %s %s/%s: %s", st.Code, st.Reason, st.Details.Group, st.Details.Kind, strings.Join(causes, "; "))
 }
