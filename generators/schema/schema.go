@@ -74,6 +74,7 @@ func Build(load *loader.Result, p *model.Project) error {
 		errs, warnings = append(errs, e...), append(warnings, w...)
 		warnings = append(warnings, floatFields(root, pkg)...)
 	}
+	warnings = append(warnings, openSchemaWarnings(root, p, enforced, byPath)...)
 	crdOnly, err := check(root, p, enforced, byPath)
 	if err != nil {
 		list, ok := err.(model.ErrorList)
@@ -240,6 +241,7 @@ func flattened(parser *crd.Parser, pkg *ctloader.Package, kind string) ([]byte, 
 	}
 	s = *s.DeepCopy()
 	forServing(&s)
+	openEmptySchemas(&s)
 	b, err := json.Marshal(&s)
 	return b, err == nil, err
 }
