@@ -8,7 +8,6 @@ import (
 	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
-	"github.com/apigen-dev/apigen/generators/model"
 )
 
 // publishedDeclarativeTags are the +k8s: validation tags whose meaning the served OpenAPI
@@ -26,38 +25,78 @@ var publishedDeclarativeTags = map[string]string{
 	"k8s:listMapKey": "listMapKey",
 }
 
-// publishDeclarativeTags gives openapi-gen, for each field and type of the version packages,
-// the tag of publishedDeclarativeTags that its +k8s: tag stands for when the author did not write
-// it, so that the served OpenAPI of a type tagged only with +k8s: is what kube-apiserver serves
-// for k8s.io/api's types with the same tags (server-side apply merges a +k8s:listType=map list
-// by its keys, as declarative validation checks it). Only the tags written directly count: one
-// under +k8s:alpha, +k8s:beta or another tag is not published by kube-apiserver either. A
-// written openapi-gen tag that says otherwise wins, as it does in kube-apiserver, with a warning
-// at the field. The enforced schema is not changed: declarative validation enforces the rules.
+// publishDeclarativeTags gives openapi-gen, for each field and type of the project's packages
+// the kinds use (the version packages, and others the project declares types in, such as a
+// pkg/apis/shared type a kind embeds), the tag of publishedDeclarativeTags that its +k8s: tag
+// stands for when the author did not write it, so that the served OpenAPI of a type tagged only
+// with +k8s: is what kube-apiserver serves for k8s.io/api's types with the same tags
+// (server-side apply merges a +k8s:listType=map list by its keys, as declarative validation
+// checks it). Only the tags written directly count: one under +k8s:alpha, +k8s:beta or another
+// tag is not published by kube-apiserver either. A written openapi-gen tag that says otherwise
+// wins, as it does in kube-apiserver, with a warning at the field. The enforced schema is not
+// changed: declarative validation enforces the rules.
+//
+// kubebuilder's +kubebuilder:validation:Optional and Required, which openapi-gen does not read,
+// do not stop a +k8s: tag's +required or +optional: the +k8s: tag declares the API's contract,
+// and the kind's published schema says the same (schema.requiredness).
 func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
-	for _, v := range versions(ctx.Project) {
-		pkg := ctx.Load.Universe[v.Package]
-		if pkg == nil {
-			continue
-		}
+	for _, path := range projectPackages(ctx) {
+		pkg := ctx.Load.Universe[path]
 		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
 			t := pkg.Types[name]
 			if hasTag(typeComments(t), "k8s:enum") && !hasTag(t.CommentLines, "enum") {
 				tags.addTypeLines(t, "+enum")
 			}
 			for _, m := range t.Members {
-				publishMemberTags(ctx, tags, v, t, m)
+				publishMemberTags(ctx, tags, t, m)
 			}
 		}
 	}
 }
 
-func publishMemberTags(ctx *engine.Context, tags *tagEdits, v *model.Version, t *types.Type, m types.Member) {
+// projectPackages are the version packages and the other packages of the project's module
+// whose types theirs use (through fields, elements, keys and underlying types), sorted.
+func projectPackages(ctx *engine.Context) []string {
+	module := ctx.Load.Module
+	found := map[string]bool{}
+	seen := map[*types.Type]bool{}
+	var walk func(t *types.Type)
+	walk = func(t *types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if p := t.Name.Package; (p == module || strings.HasPrefix(p, module+"/")) && ctx.Load.Universe[p] != nil {
+			found[p] = true
+		}
+		for _, m := range t.Members {
+			walk(m.Type)
+		}
+		walk(t.Elem)
+		walk(t.Key)
+		walk(t.Underlying)
+	}
+	for _, v := range versions(ctx.Project) {
+		pkg := ctx.Load.Universe[v.Package]
+		if pkg == nil {
+			continue
+		}
+		found[v.Package] = true
+		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+			walk(pkg.Types[name])
+		}
+	}
+	return slices.Sorted(maps.Keys(found))
+}
+
+func publishMemberTags(ctx *engine.Context, tags *tagEdits, t *types.Type, m types.Member) {
 	written := func(name string) []string { return tagValues(m.CommentLines, name) }
 	warn := func(declared, stated string) {
 		at := declPos(ctx, t, m.Name)
-		if !at.IsValid() {
-			at = v.DeclPos[t.Name.Name]
+		for _, v := range versions(ctx.Project) {
+			if !at.IsValid() && v.Package == t.Name.Package {
+				at = v.DeclPos[t.Name.Name]
+			}
 		}
 		ctx.Warn(at, "%s.%s: +%s, but +%s: the served OpenAPI says what +%[4]s says, as kube-apiserver's does, and declarative validation enforces +%[3]s",
 			t.Name.Name, m.Name, declared, stated)

@@ -38,9 +38,10 @@ const ValidationsFile = "zz_generated.validations.go"
 // walker is a main package, which cannot be imported. Each kind whose type has rules is
 // marked Resource.DeclarativeValidation, and its strategies run them on create and update.
 //
-// The rules of the k8s.io/api types a kind uses run inside it, as in kube-apiserver; types
-// from other packages outside the project (ObjectMeta, whose rules the registry checks, and
-// resource.Quantity) are opaque.
+// The rules of the k8s.io/api types a kind uses run inside it, as in kube-apiserver, and so do
+// those of the types the project declares in its other packages (a pkg/apis/shared type a kind
+// embeds); types from other packages outside the project (ObjectMeta, whose rules the registry
+// checks, and resource.Quantity) are opaque.
 func Validation() engine.Generator { return validation{} }
 
 type validation struct{}
@@ -76,6 +77,12 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 		registered = map[*types.Type]bool{}
 		notes      = &validationNotes{options: map[string][]token.Position{}, handWritten: map[string]bool{}}
 	)
+	var shared []string
+	for _, p := range projectPackages(ctx) {
+		if !slices.Contains(pkgs, p) {
+			shared = append(shared, p)
+		}
+	}
 	err = run(ctx, out, upstream{
 		name:              "validation-gen",
 		nameSystems:       validationNameSystems(),
@@ -83,7 +90,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 		inputs:            pkgs,
 		dirs:              dirs,
 		targets: func(c *generator.Context) []generator.Target {
-			targets, err := validationTargets(c, pkgs, kinds, subresources, installed, registered, notes, pos)
+			targets, err := validationTargets(c, pkgs, shared, kinds, subresources, installed, registered, notes, pos)
 			runErr = err
 			return targets
 		},
@@ -316,7 +323,8 @@ func ValidationTagDocs() []validators.TagDoc {
 
 // validationTargets walks the kinds of every version package and returns a target for each
 // package that has rules to run. registered gets the kinds whose rules RegisterValidations adds.
-func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, installed map[string]bool, registered map[*types.Type]bool, notes *validationNotes, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
+// shared are the project's other packages whose types the version packages use.
+func validationTargets(c *generator.Context, pkgs, shared []string, kinds map[string][]*types.Type, subresources map[*types.Type][]string, installed map[string]bool, registered map[*types.Type]bool, notes *validationNotes, pos func(*types.Type, string) token.Position) ([]generator.Target, error) {
 	canonical := map[string]string{}
 	for _, p := range pkgs {
 		canonical[p] = p
@@ -330,6 +338,11 @@ func validationTargets(c *generator.Context, pkgs []string, kinds map[string][]*
 		if strings.HasPrefix(path, "k8s.io/api/") {
 			canonical[path], external[path] = path, true
 		}
+	}
+	// So do the types of the project's other packages (pkg/apis/shared), which have no
+	// Validate_ functions of their own either: apigen generates only into version packages.
+	for _, path := range shared {
+		canonical[path], external[path] = path, true
 	}
 	extractor, prefix := startValidationRun(c, canonical)
 	d := &discoverer{
@@ -399,8 +412,9 @@ type discoverer struct {
 	// included maps each package whose types are walked to itself (validation-gen's
 	// canonical package, where it looks for hand-written ValidateCustom_ functions).
 	included map[string]string
-	// external are the included packages outside the project (k8s.io/api's), whose Validate_
-	// functions each version package that uses them declares for itself.
+	// external are the included packages other than the version packages (k8s.io/api's, and
+	// the project's others), whose Validate_ functions each version package that uses them
+	// declares for itself.
 	external map[string]bool
 	// prefix starts every path of this run (see validationTags).
 	prefix string
@@ -671,7 +685,7 @@ func (d *discoverer) withoutMissingHandWritten(comments []string, vctx validator
 		}
 		pkg := d.universe[owner.Name.Package]
 		switch {
-		case d.external[owner.Name.Package]:
+		case strings.HasPrefix(owner.Name.Package, "k8s.io/api/"):
 			where := owner.Name.String()
 			if vctx.Member != nil {
 				where += "." + vctx.Member.Name

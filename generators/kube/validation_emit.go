@@ -81,7 +81,7 @@ func (g *validationFile) externalTypes() []*types.Type {
 // fn is the function a validator name refers to from this package: a Kubernetes type's
 // Validate_ function is this package's copy, named after its package (Validate_corev1_PodSpec).
 func (g *validationFile) fn(name types.Name) *types.Type {
-	if g.d.external[name.Package] {
+	if g.d.external[name.Package] && strings.HasPrefix(name.Name, "Validate_") {
 		name = types.Name{Package: g.pkg, Name: "Validate_" + packageAlias(name.Package) + "_" + strings.TrimPrefix(name.Name, "Validate_")}
 	}
 	return named(name)

@@ -264,8 +264,9 @@ type Resource struct {
 	// descriptions: the server enforces it as kube-apiserver enforces a CRD's.
 	Schema json.RawMessage `json:"-"`
 	// OpenAPISchema is the schema the served OpenAPI documents show, where it differs from
-	// Schema: it lists a +k8s:required field as required, as kube-apiserver publishes it, where
-	// declarative validation alone enforces it. Empty when the two are the same.
+	// Schema: it lists a +k8s:required field (or a +k8s:optional one written +required) as
+	// required, as kube-apiserver publishes it, where declarative validation alone enforces its
+	// requiredness. Empty when the two are the same.
 	OpenAPISchema json.RawMessage `json:"-"`
 	// Marker is the resource marker as written ("+apigen:resource" or
 	// "+kubebuilder:resource"), for error messages; Pos is its position.

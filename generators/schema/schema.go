@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,7 +53,8 @@ func Build(load *loader.Result, p *model.Project) error {
 	if len(pkgs) == 0 {
 		return nil
 	}
-	enforced, err := newParser(pkgs, false)
+	own := projectPackages(load.Module, pkgs)
+	enforced, err := newParser(pkgs, own, false)
 	if err != nil {
 		return err
 	}
@@ -65,7 +67,7 @@ func Build(load *loader.Result, p *model.Project) error {
 	if err := eachSchema(p, enforced, byPath, func(r *model.Resource, b []byte) { r.Schema = b }); err != nil {
 		return err
 	}
-	if err := buildPublished(p, pkgs, byPath); err != nil {
+	if err := buildPublished(p, pkgs, own, byPath); err != nil {
 		return err
 	}
 	var warnings model.ErrorList
@@ -94,18 +96,20 @@ func Build(load *loader.Result, p *model.Project) error {
 }
 
 // buildPublished sets Resource.OpenAPISchema where what the server publishes differs from
-// what it enforces: a second parser over the same packages, which reads +k8s:required as
-// +required (see newParser), when a version package has one. Its findings are the first
-// parser's, so they are not kept.
-func buildPublished(p *model.Project, pkgs []*ctloader.Package, byPath map[string]*ctloader.Package) error {
-	if !slices.ContainsFunc(pkgs, func(pkg *ctloader.Package) bool { return mentions(pkg, "+k8s:required") }) {
+// what it enforces: a second parser over the same packages, which publishes the requiredness
+// of +k8s:required and +k8s:optional fields (see requiredness), when a package of the
+// project's the kinds use has one. Its findings are the first parser's, so they are not kept.
+func buildPublished(p *model.Project, pkgs, own []*ctloader.Package, byPath map[string]*ctloader.Package) error {
+	if !slices.ContainsFunc(own, func(pkg *ctloader.Package) bool {
+		return mentions(pkg, "+k8s:required") || mentions(pkg, "+k8s:optional")
+	}) {
 		return nil
 	}
 	found := map[*ctloader.Package]int{}
-	for _, pkg := range pkgs {
+	for _, pkg := range own {
 		found[pkg] = len(pkg.Errors)
 	}
-	published, err := newParser(pkgs, true)
+	published, err := newParser(pkgs, own, true)
 	if err != nil {
 		return err
 	}
@@ -170,19 +174,11 @@ func mentions(pkg *ctloader.Package, text string) bool {
 // OpenAPI gets what kube-apiserver publishes of them through openapi-gen
 // (kube.publishDeclarativeTags).
 //
-// Requiredness is the exception, as +k8s:optional and +k8s:required mean what +optional and
-// +required mean (requiredness), unless the field says +optional or +required itself, which
-// then wins as it does for openapi-gen:
-//   - +k8s:optional counts in both schemas: the schema does not require an optional field (a
-//     +k8s:optional pointer without omitempty is not refused when absent, as kube-apiserver
-//     does not refuse it).
-//   - +k8s:required counts only in the published schema (published true), the one the served
-//     OpenAPI shows, where kube-apiserver lists the field in required (openapi-gen reads
-//     +required, which k8s.io/api writes beside +k8s:required). The enforced schema leaves it
-//     to declarative validation, as kube-apiserver enforces it only there: its required check
-//     ratchets (an update that leaves an absent required field absent passes), where the
-//     schema's would refuse every change of the object around the field.
-func newParser(pkgs []*ctloader.Package, published bool) (*crd.Parser, error) {
+// Requiredness is the exception: +k8s:required and +k8s:optional declare it, as k8s.io/api
+// declares it for built-in types, on the fields of every package of the project the kinds use
+// (own: the version packages and the packages they import from the project, such as a
+// pkg/apis/shared type a kind embeds), read by requiredness.
+func newParser(pkgs, own []*ctloader.Package, published bool) (*crd.Parser, error) {
 	registry := &ctmarkers.Registry{}
 	for _, def := range crdmarkers.AllDefinitions {
 		if markers.Declarative(def.Name) {
@@ -192,11 +188,7 @@ func newParser(pkgs []*ctloader.Package, published bool) (*crd.Parser, error) {
 			return nil, err
 		}
 	}
-	declared := []string{"k8s:optional"}
-	if published {
-		declared = append(declared, "k8s:required")
-	}
-	for _, name := range declared {
+	for _, name := range []string{"k8s:optional", "k8s:required"} {
 		// struct{}: requiredness only, none of controller-tools' minLength for +k8s:required.
 		if err := registry.Register(ctmarkers.Must(ctmarkers.MakeDefinition(name, ctmarkers.DescribesField, struct{}{}))); err != nil {
 			return nil, err
@@ -211,23 +203,91 @@ func newParser(pkgs []*ctloader.Package, published bool) (*crd.Parser, error) {
 		AllowDangerousTypes: true,
 	}
 	crd.AddKnownTypes(parser)
-	for _, pkg := range pkgs {
-		// A written +optional or +required wins over the +k8s: tag (controller-tools would let
-		// +k8s:optional win over +required), with publishDeclarativeTags' warning. Only the
-		// version packages are read so; k8s.io/api writes both, with the same meaning.
+	for _, pkg := range own {
+		// The collector keeps each package's markers, so controller-tools reads the edited
+		// ones wherever a kind's schema reaches the package.
 		byNode, err := parser.Collector.MarkersInPackage(pkg)
 		if err != nil {
 			return nil, err
 		}
 		for _, values := range byNode {
-			if values.Get("optional") != nil || values.Get("required") != nil {
-				delete(values, "k8s:optional")
-				delete(values, "k8s:required")
-			}
+			requiredness(values, published)
 		}
+	}
+	for _, pkg := range pkgs {
 		parser.NeedPackage(pkg)
 	}
 	return parser, nil
+}
+
+// requiredness leaves in a field's markers the ones that say whether the schema requires the
+// field, as kube-apiserver decides it for a built-in type's field with the same tags. A field
+// with +k8s:required or +k8s:optional has its requiredness enforced by declarative validation
+// alone, as kube-apiserver enforces it: its required check ratchets (an update that leaves an
+// absent required field absent passes), where the schema's would refuse every change of the
+// object around the field. So the enforced schema requires no such field, whatever else it
+// says (+required, +kubebuilder:validation:Required), and a +k8s:optional pointer without
+// omitempty is not refused when absent.
+//
+// The published schema (published true), the one the served OpenAPI shows, says what
+// kube-apiserver publishes: openapi-gen reads +required and +optional, which k8s.io/api writes
+// beside the +k8s: tags and apigen supplies where they are missing, and a written one wins,
+// with kube.publishDeclarativeTags' warning when it disagrees (controller-tools would let
+// +k8s:optional win over +required). Without one, the +k8s: tag decides: it declares the
+// API's contract, so +kubebuilder:validation:Optional beside +k8s:required, which says only
+// what a CRD's schema would enforce (and the enforced schema does not require the field
+// anyway), does not make the published field optional, nor +kubebuilder:validation:Required
+// beside +k8s:optional a required one.
+//
+// Fields without either +k8s: tag keep controller-tools' meaning of their markers.
+func requiredness(values ctmarkers.MarkerValues, published bool) {
+	required, optional := values.Get("k8s:required") != nil, values.Get("k8s:optional") != nil
+	if !required && !optional {
+		return
+	}
+	written := ""
+	switch {
+	case values.Get("optional") != nil:
+		written = "optional"
+	case values.Get("required") != nil:
+		written = "required"
+	}
+	for _, name := range []string{"k8s:required", "k8s:optional", "required", "optional", "kubebuilder:validation:Required", "kubebuilder:validation:Optional"} {
+		delete(values, name)
+	}
+	switch {
+	case !published:
+		values["optional"] = []any{struct{}{}}
+	case written != "":
+		values[written] = []any{struct{}{}}
+	case required:
+		values["required"] = []any{struct{}{}}
+	default:
+		values["optional"] = []any{struct{}{}}
+	}
+}
+
+// projectPackages are the packages of the project module whose types the version packages pkgs
+// use: the version packages and the project's packages they import, directly or not.
+func projectPackages(module string, pkgs []*ctloader.Package) []*ctloader.Package {
+	inProject := func(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+	seen := map[*ctloader.Package]bool{}
+	var out []*ctloader.Package
+	var visit func(pkg *ctloader.Package)
+	visit = func(pkg *ctloader.Package) {
+		if seen[pkg] || !inProject(pkg.PkgPath) {
+			return
+		}
+		seen[pkg] = true
+		out = append(out, pkg)
+		for _, path := range slices.Sorted(maps.Keys(pkg.Imports())) {
+			visit(pkg.Imports()[path])
+		}
+	}
+	for _, pkg := range pkgs {
+		visit(pkg)
+	}
+	return out
 }
 
 // flattened is the schema of the kind's type in pkg, ready to serve, as JSON; false when

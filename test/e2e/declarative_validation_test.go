@@ -32,7 +32,10 @@ import (
 // DeclarativeValidationBeta gate is on by default, as in kube-apiserver); the served OpenAPI
 // carries what kube-apiserver publishes of such tags (required, list types, enums) and no more;
 // a +k8s:required field is published as required but enforced by the rules alone, which ratchet
-// (an update of an object stored without it passes), and a +k8s:optional one is not required;
+// (an update of an object stored without it passes), also beside +required or
+// +kubebuilder:validation:Optional, and a +k8s:optional one is not required; the tags of a type
+// declared in another package of the project (pkg/apis/shared) run and are published inside the
+// kind;
 // a write through a custom subresource runs the kind's rules; a validation option follows the
 // server's feature gate of that name.
 func TestDeclarativeValidation(t *testing.T) {
@@ -55,7 +58,7 @@ func TestDeclarativeValidation(t *testing.T) {
 		return dyn.Resource(schema.GroupVersionResource{Group: "toys.example.com", Version: version, Resource: "toys"}).Namespace("default")
 	}
 	toy := func(name string, spec map[string]any) *unstructured.Unstructured {
-		s := map[string]any{"name": "teddy", "maker": "acme", "red": "r"}
+		s := map[string]any{"name": "teddy", "maker": "acme", "brand": "bearco", "shelf": "top", "red": "r"}
 		for k, v := range spec {
 			if v == nil {
 				delete(s, k)
@@ -87,8 +90,17 @@ func TestDeclarativeValidation(t *testing.T) {
 		want []string // "<type> <field>" of each cause, sorted; nil when accepted
 	}{
 		// Without batteries, a +k8s:optional field the JSON has as null when unset.
-		{"valid", create("v1", toy("valid", nil)), nil},
+		{"valid", create("v1", toy("valid", map[string]any{"origin": map[string]any{"country": "us", "factory": "f"}})), nil},
 		{"required once", create("v1", toy("no-maker", map[string]any{"maker": nil})), []string{"FieldValueRequired spec.maker"}},
+		// +required beside +k8s:required, as k8s.io/api writes it, and
+		// +kubebuilder:validation:Optional beside it: declarative validation requires both.
+		{"required with +required", create("v1", toy("no-brand", map[string]any{"brand": nil})), []string{"FieldValueRequired spec.brand"}},
+		{"required with +kubebuilder:validation:Optional", create("v1", toy("no-shelf", map[string]any{"shelf": nil})), []string{"FieldValueRequired spec.shelf"}},
+		// The rules of a type the project declares in another package (pkg/apis/shared) run
+		// inside the kind; its +k8s:optional year may be absent.
+		{"shared type", create("v1", toy("origin", map[string]any{"origin": map[string]any{"country": "usa"}})), []string{
+			"FieldValueRequired spec.origin.factory", "FieldValueTooLong spec.origin.country",
+		}},
 		{"every cause once", create("v1", toy("many", map[string]any{
 			"name": "Teddy_Bear", "size": int64(11), "tags": []any{"a", "a"}, "motto": "hug-hug-hug", "mode": "Medium", "blue": "b",
 		})), []string{
@@ -151,7 +163,9 @@ func TestDeclarativeValidation(t *testing.T) {
 			what      string
 			got, want any
 		}{
-			{"spec.required", spec["required"], []any{"maker", "name"}},
+			{"spec.required", spec["required"], []any{"brand", "maker", "name", "shelf"}},
+			// A type of the project's shared package is published with its own +k8s: tags.
+			{"spec.origin.required", doc.resolve(prop("origin"))["required"], []any{"country", "factory"}},
 			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
 			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
 			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
@@ -187,8 +201,8 @@ func TestDeclarativeValidation(t *testing.T) {
 				}
 			}
 		}
-		if got := fmt.Sprint(v2spec["required"]); got != "[maker name]" {
-			t.Errorf("/openapi/v2 spec.required: got %s, want [maker name]", got)
+		if got := fmt.Sprint(v2spec["required"]); got != "[brand maker name shelf]" {
+			t.Errorf("/openapi/v2 spec.required: got %s, want [brand maker name shelf]", got)
 		}
 		v2props, _ := v2spec["properties"].(map[string]any)
 		tags, _ := v2props["tags"].(map[string]any)
@@ -197,16 +211,18 @@ func TestDeclarativeValidation(t *testing.T) {
 		}
 	})
 
-	// A Toy stored without its +k8s:required maker (written into etcd while the server is
+	// A Toy stored without its +k8s:required fields (written into etcd while the server is
 	// stopped, as an object stored before the rule was) can still be updated: declarative
-	// validation ratchets the unchanged absent field, as kube-apiserver's does for a built-in
-	// type. The published required list does not make the schema refuse it. The server restarts
+	// validation ratchets the unchanged absent fields, as kube-apiserver's does for a built-in
+	// type, whatever else they say (brand is +required too, shelf +kubebuilder:validation:Optional)
+	// and in whichever of the project's packages their type is declared (origin's country). The
+	// published required lists do not make the schema refuse it. The server restarts
 	// with the validation option's feature gate on, as kube-apiserver runs the rules of an
 	// option with --feature-gates=<option>=true.
 	t.Run("required ratchets, option enabled", func(t *testing.T) {
 		stopServer(t, srv)
 		withEtcd(t, dataDir, func(ctx context.Context, c *clientv3.Client) {
-			storeWithout(ctx, t, c, "/toys/default/valid", "old", "maker")
+			storeWithout(ctx, t, c, "/toys/default/valid", "old", "maker", "brand", "shelf", "origin.country")
 		})
 		startServer(t, bin, proj, port, dataDir, kubeconfig, filepath.Join(work, "server-restarted.log"), "--feature-gates=ShortNicknames=true")
 		dyn = dynamicFor(t, kubeconfig) // create and toys use it from here on
@@ -227,6 +243,20 @@ func TestDeclarativeValidation(t *testing.T) {
 		if got, want := causesOf(t, patch(`{"spec":{"maker":null}}`)), []string{"FieldValueRequired spec.maker"}; !slices.Equal(got, want) {
 			t.Errorf("removing maker: got %q, want %q", got, want)
 		}
+		for _, field := range []string{"brand", "shelf"} {
+			if err := patch(fmt.Sprintf(`{"spec":{%q:"x"}}`, field)); err != nil {
+				t.Errorf("setting %s: %v", field, err)
+			}
+			if got, want := causesOf(t, patch(fmt.Sprintf(`{"spec":{%q:null}}`, field))), []string{"FieldValueRequired spec." + field}; !slices.Equal(got, want) {
+				t.Errorf("removing %s: got %q, want %q", field, got, want)
+			}
+		}
+		if err := patch(`{"spec":{"origin":{"country":"us"}}}`); err != nil {
+			t.Errorf("setting origin.country: %v", err)
+		}
+		if got, want := causesOf(t, patch(`{"spec":{"origin":{"country":null}}}`)), []string{"FieldValueRequired spec.origin.country"}; !slices.Equal(got, want) {
+			t.Errorf("removing origin.country: got %q, want %q", got, want)
+		}
 		// With the option's gate on, the +k8s:ifEnabled(ShortNicknames) rule runs (the restarted
 		// server stops with this subtest, so this is checked here).
 		if got, want := causesOf(t, create("v1", toy("nick-enabled", map[string]any{"nickname": "bearbear"}))), []string{"FieldValueTooLong spec.nickname"}; !slices.Equal(got, want) {
@@ -236,8 +266,9 @@ func TestDeclarativeValidation(t *testing.T) {
 }
 
 // storeWithout copies the object stored at the etcd key ending in near to one named name,
-// without the spec field field and with a new uid, as an older server could have stored it.
-func storeWithout(ctx context.Context, t *testing.T, c *clientv3.Client, near, name, field string) {
+// without the spec fields given (dotted paths below spec) and with a new uid, as an older
+// server could have stored it.
+func storeWithout(ctx context.Context, t *testing.T, c *clientv3.Client, near, name string, fields ...string) {
 	t.Helper()
 	resp, err := c.Get(ctx, "/", clientv3.WithPrefix())
 	if err != nil {
@@ -255,7 +286,17 @@ func storeWithout(ctx context.Context, t *testing.T, c *clientv3.Client, near, n
 		meta := o["metadata"].(map[string]any)
 		meta["name"], meta["uid"] = name, "5f0c1c9e-0000-4000-8000-000000000001"
 		delete(meta, "managedFields")
-		delete(o["spec"].(map[string]any), field)
+		for _, field := range fields {
+			m, _ := o["spec"].(map[string]any)
+			parts := strings.Split(field, ".")
+			for _, p := range parts[:len(parts)-1] {
+				m, _ = m[p].(map[string]any)
+			}
+			if m == nil {
+				t.Fatalf("%s: no spec.%s", key, field)
+			}
+			delete(m, parts[len(parts)-1])
+		}
 		b, err := json.Marshal(o)
 		if err != nil {
 			t.Fatal(err)

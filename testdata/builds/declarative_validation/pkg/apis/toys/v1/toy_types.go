@@ -3,6 +3,8 @@ package v1
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"example.com/toys/pkg/apis/shared"
 )
 
 // Toy validates with declarative validation's tags, as k8s.io/api's types do: one field or
@@ -32,6 +34,23 @@ type ToySpec struct {
 	// declarative validation enforces it (so an update that leaves it absent ratchets).
 	// +k8s:required
 	Maker string `json:"maker,omitempty"`
+	// Brand is required as k8s.io/api writes a required field, with +required (for openapi-gen)
+	// and +k8s:required: published as required, and enforced by declarative validation alone,
+	// as kube-apiserver enforces a built-in type's (an update that leaves it absent ratchets,
+	// where the schema's required would refuse it: the JSON leaves it out when empty).
+	// +required
+	// +k8s:required
+	Brand string `json:"brand,omitempty"`
+	// Shelf is optional in a CRD's schema (+kubebuilder:validation:Optional), but the API
+	// declares it required (+k8s:required): published as required, and enforced by declarative
+	// validation alone.
+	// +kubebuilder:validation:Optional
+	// +k8s:required
+	Shelf string `json:"shelf,omitempty"`
+	// Origin is a type of the project's shared package: its fields' +k8s: tags run and are
+	// published here.
+	// +k8s:optional
+	Origin *shared.Origin `json:"origin,omitempty"`
 	// Batteries is optional, though the JSON has it (as null) when it is nil: not listed as
 	// required, and not refused when absent.
 	// +k8s:optional

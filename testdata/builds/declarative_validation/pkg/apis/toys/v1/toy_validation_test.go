@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"example.com/toys/pkg/apis/shared"
 )
 
 // causes runs the declarative validation the scheme has for a Toy (as the generic registry
@@ -51,7 +53,7 @@ func ptr[T any](v T) *T { return &v }
 // valid is a Toy every rule accepts.
 func valid() *Toy {
 	return &Toy{Spec: ToySpec{
-		Name: "teddy", Maker: "acme", Size: 3, Tags: []string{"soft", "brown"}, Red: ptr("r"),
+		Name: "teddy", Maker: "acme", Brand: "bearco", Shelf: "top", Size: 3, Tags: []string{"soft", "brown"}, Red: ptr("r"),
 		Ports:  []ToyPort{{Name: "http", Port: 80}},
 		Labels: map[string]string{"example.com/kind": "bear"}, Mode: ToyModeSlow, Motto: "hug",
 	}}
@@ -66,6 +68,11 @@ func TestCreate(t *testing.T) {
 		{"valid", func(*Toy) {}, nil},
 		{"required", func(o *Toy) { o.Spec.Name = "" }, []string{"Required value spec.name"}},
 		{"required with omitempty", func(o *Toy) { o.Spec.Maker = "" }, []string{"Required value spec.maker"}},
+		{"required with +required", func(o *Toy) { o.Spec.Brand = "" }, []string{"Required value spec.brand"}},
+		{"required with +kubebuilder:validation:Optional", func(o *Toy) { o.Spec.Shelf = "" }, []string{"Required value spec.shelf"}},
+		// The rules of a type of the project's shared package run inside the kind.
+		{"shared type", func(o *Toy) { o.Spec.Origin = &shared.Origin{Country: "usa"} }, []string{"Required value spec.origin.factory", "Too long spec.origin.country"}},
+		{"shared type valid", func(o *Toy) { o.Spec.Origin = &shared.Origin{Country: "us", Factory: "f"} }, nil},
 		{"format", func(o *Toy) { o.Spec.Name = "Teddy_Bear" }, []string{"Invalid value spec.name"}},
 		{"maxLength", func(o *Toy) { o.Spec.Name = "a-very-long-teddy-bear" }, []string{"Too long spec.name"}},
 		{"maximum", func(o *Toy) { o.Spec.Size = 11 }, []string{"Invalid value spec.size"}},
@@ -123,6 +130,7 @@ func TestUpdate(t *testing.T) {
 		// Ratcheting: a value that was already invalid and does not change fails nothing.
 		{"unchanged invalid value", func(o *Toy) { o.Spec.Size = 11 }, func(o *Toy) { o.Spec.Size = 11; o.Spec.Motto = "hi" }, nil, nil},
 		{"unchanged missing required value", func(o *Toy) { o.Spec.Maker = "" }, func(o *Toy) { o.Spec.Maker = ""; o.Spec.Motto = "hi" }, nil, nil},
+		{"unchanged missing shared required value", func(o *Toy) { o.Spec.Origin = &shared.Origin{Factory: "f"} }, func(o *Toy) { o.Spec.Origin = &shared.Origin{Factory: "f"}; o.Spec.Motto = "hi" }, nil, nil},
 		{"changed invalid value", func(o *Toy) { o.Spec.Size = 11 }, func(o *Toy) { o.Spec.Size = 12 }, nil,
 			[]string{"Invalid value spec.size"}},
 		{"status subresource", func(*Toy) {}, func(o *Toy) { o.Status.Played = -1 }, []string{"status"},

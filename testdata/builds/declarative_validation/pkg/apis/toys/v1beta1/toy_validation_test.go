@@ -15,7 +15,7 @@ func TestVersionRules(t *testing.T) {
 	}
 	red := "r"
 	for size, want := range map[int32]string{5: "", 6: "spec.size"} {
-		toy := &Toy{Spec: ToySpec{Name: "teddy", Maker: "acme", Size: size, Red: &red}}
+		toy := &Toy{Spec: ToySpec{Name: "teddy", Maker: "acme", Brand: "bearco", Shelf: "top", Size: size, Red: &red}}
 		errs := scheme.Validate(context.Background(), nil, toy)
 		got := ""
 		if len(errs) > 0 {
