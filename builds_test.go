@@ -9,6 +9,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/pipeline"
+	"github.com/apigen-dev/apigen/internal/testproject"
 )
 
 // buildCases are the projects under testdata/builds whose API packages must build and pass
@@ -53,9 +54,7 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 	}
 	for name, c := range buildCases {
 		t.Run(name, func(t *testing.T) {
-			root := filepath.Join(t.TempDir(), name)
-			copyTree(t, filepath.Join("testdata", "builds", name), root)
-			useWardleModule(t, root)
+			root := testproject.Copy(t, ".", filepath.Join("testdata", "builds", name))
 			for _, mod := range c.requires {
 				goCmd(t, root, "get", mod)
 			}
@@ -96,9 +95,7 @@ func goCmd(t *testing.T, dir string, args ...string) {
 // walk's paths (a list's rules are generated once per path, for one); a second run that saw
 // the first one's state would leave rules out.
 func TestValidationRunsAreIndependent(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "declarative_validation")
-	copyTree(t, filepath.Join("testdata", "builds", "declarative_validation"), root)
-	useWardleModule(t, root)
+	root := testproject.Copy(t, ".", filepath.Join("testdata", "builds", "declarative_validation"))
 	first, again := generate(t, root), generate(t, root)
 	const name = "pkg/apis/toys/v1/" + kube.ValidationsFile
 	a, ok := first.Get(name)
