@@ -182,7 +182,8 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 	}
 	// k8s.io/api's packages leave their defaults to whoever installs them (k8s.io/kubernetes'
 	// internal packages); so does the generated install package, unless it is the user's.
-	v.InstallRegistersDefaults = defaulted && !mentions(files, "RegisterDefaults")
+	v.DefaultsLeftToInstall = !mentions(files, "RegisterDefaults")
+	v.InstallRegistersDefaults = defaulted && v.DefaultsLeftToInstall
 }
 
 // checkLocalSchemeBuilders reports each version that registers its types itself without a
