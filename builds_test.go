@@ -30,7 +30,10 @@ import (
 // (scheme, install, storage, clients, OpenAPI, server), and its tests check the scheme and the
 // project's storage. struct_defaults has defaults on struct fields held by value; its test
 // defaults objects through the scheme and with kube-apiserver's structural defaulting over
-// the schema apigen embeds, as for a CRD, and compares.
+// the schema apigen embeds, as for a CRD, and compares. defined_kinds is testdata/models'
+// case of the same name (v1beta1's kinds declared as defined types of v1's, as
+// sigs.k8s.io/gateway-api declares its older versions): its tests convert between the defined
+// type and the struct both ways, each as the other's hub, through the generated scheme.
 var buildCases = map[string]struct{ requires, packages []string }{
 	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
@@ -38,6 +41,7 @@ var buildCases = map[string]struct{ requires, packages []string }{
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
+	"defined_kinds":                 {packages: []string{"./pkg/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API
