@@ -96,6 +96,9 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 		return nil
 	}
 	resPos := res.Pos
+	if !p.declaredHere(gpkg.Path, spec) {
+		return nil // a name declared twice: a type error says so, and go/types knows the other
+	}
 	t := gpkg.Types[kind]
 	if t == nil || t.Kind != gengotypes.Struct {
 		p.errs.Add(resPos, "+%s is set on %s, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta", res.Name, kind)
@@ -149,7 +152,11 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 	case !hasList:
 		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r))
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, t):
-		p.errs.Add(p.pos(specs[r.ListKind].Type.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
+		at := resPos
+		if spec := specs[r.ListKind]; spec != nil {
+			at = p.pos(spec.Type.Pos())
+		}
+		p.errs.Add(at, "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
 	r.Hooks = p.hooks(t, r)
 	r.Conversion, r.ConversionPos = p.conversionRole(t)
@@ -167,6 +174,9 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 // API package of the project; its own parse reports their problems, so they are not reported
 // again here.
 func (p *parser_) definedKindFieldMarkers(t *gengotypes.Type, v *model.Version) {
+	if t.GoType == nil {
+		return
+	}
 	st, ok := t.GoType.Underlying().(*gotypes.Struct)
 	if !ok || st.NumFields() == 0 || st.Field(0).Pkg() == nil {
 		return
@@ -188,6 +198,17 @@ func (p *parser_) definedKindFieldMarkers(t *gengotypes.Type, v *model.Version) 
 			return true
 		})
 	}
+}
+
+// declaredHere reports whether spec declares the type go/types knows by its name in package
+// pkgPath: of a name declared twice, it keeps one.
+func (p *parser_) declaredHere(pkgPath string, spec *ast.TypeSpec) bool {
+	pkg := p.load.Package(pkgPath)
+	if pkg == nil || pkg.Types == nil {
+		return true
+	}
+	obj := pkg.Types.Scope().Lookup(spec.Name.Name)
+	return obj == nil || obj.Pos() == spec.Name.Pos()
 }
 
 // fieldPos is where go/types places a struct field: its first name, or its type when embedded.
