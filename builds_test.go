@@ -34,7 +34,10 @@ import (
 // the schema apigen embeds, as for a CRD, and compares. kubernetes_versions has a kind in two
 // versions laid out as k8s.io/api's node/v1 and node/v1beta1 (client-gen's tags, no storage
 // marker, and a v1beta1 register.go without localSchemeBuilder); its test decodes v1beta1
-// into the hub, v1, and converts back.
+// into the hub, v1, and converts back. defined_kinds is testdata/models'
+// case of the same name (v1beta1's kinds declared as defined types of v1's, as
+// sigs.k8s.io/gateway-api declares its older versions): its tests convert between the defined
+// type and the struct both ways, each as the other's hub, through the generated scheme.
 var buildCases = map[string]struct{ requires, packages []string }{
 	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
@@ -43,6 +46,7 @@ var buildCases = map[string]struct{ requires, packages []string }{
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
 	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},
+	"defined_kinds":                 {packages: []string{"./pkg/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"slices"
 
 	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
@@ -29,9 +30,15 @@ type Context struct {
 }
 
 // Warn records a positioned warning about the user's input, printed as
-// file:line:col: warning: message.
+// file:line:col: warning: message. A warning already recorded is recorded once: a field
+// that two versions share (a kind declared as a defined type of another version's) is one
+// line of the user's to fix.
 func (c *Context) Warn(pos token.Position, format string, args ...any) {
-	c.Warnings.Add(pos, "warning: "+format, args...)
+	msg := "warning: " + fmt.Sprintf(format, args...)
+	if slices.ContainsFunc(c.Warnings, func(e *model.Error) bool { return e.Pos == pos && e.Msg == msg }) {
+		return
+	}
+	c.Warnings.Add(pos, "%s", msg)
 }
 
 // Generator adds files to an Output. It never touches the disk.

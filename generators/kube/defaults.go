@@ -85,6 +85,9 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, v := range versions(ctx.Project) {
 		for _, r := range v.Resources {
 			r.ObjectDefaulter = objectDefaulters[v.Package][r.Kind]
+			// Defaults of fields declared in another package (gateway-api's v1alpha2 routes
+			// reach v1's backend references) are this package's to register as well.
+			v.InstallRegistersDefaults = v.InstallRegistersDefaults || (r.ObjectDefaulter && v.DefaultsLeftToInstall)
 		}
 		if err := applyStructDefaults(ctx, out, v, structFields[v.Package]); err != nil {
 			return err

@@ -144,6 +144,12 @@ type Version struct {
 	// defaults (k8s.io/api's packages leave them to k8s.io/kubernetes): the generated install
 	// package registers them.
 	InstallRegistersDefaults bool `json:"installRegistersDefaults,omitempty"`
+	// DefaultsLeftToInstall says the package registers its types itself and never calls
+	// RegisterDefaults: when defaulter-gen writes object defaulters for its kinds (from
+	// defaults of its own fields, or of fields of another package its kinds reach, as a kind
+	// declared as a defined type of another version's has), the install package registers
+	// them. kube.Defaulter sets InstallRegistersDefaults from it.
+	DefaultsLeftToInstall bool `json:"-"`
 	// InstallRegistersValidations says the package registers its types itself, without a
 	// localSchemeBuilder, and has declarative validation (kube.Validation sets it): the generated
 	// install package registers the validations.

@@ -57,16 +57,16 @@ func (p *parser_) settleGroupPackages(g *model.Group) {
 	internal.OwnRegistration = registers(gp.gpkg)
 	var missing []string
 	for _, h := range g.StoredKinds() {
-		st := structType(gp.files, h.Resource.Kind)
-		if st == nil {
+		t := gp.gpkg.Types[h.Resource.Kind]
+		if t == nil || t.Kind != gengotypes.Struct {
 			missing = append(missing, h.Resource.Kind)
 			continue
 		}
 		r := *h.Resource
 		r.Storage = false
 		r.Conversion, r.ConversionPos = "", token.Position{}
-		readShape(&r, st)
-		r.Hooks = p.hooks(gp.gpkg.Types[r.Kind], &r)
+		readShape(&r, t, gp.pkgPath)
+		r.Hooks = p.hooks(t, &r)
 		internal.Resources = append(internal.Resources, &r)
 	}
 	switch {
@@ -78,25 +78,6 @@ func (p *parser_) settleGroupPackages(g *model.Group) {
 		return
 	}
 	g.Internal = internal
-}
-
-// structType finds a struct type declaration in files.
-func structType(files []*ast.File, name string) *ast.StructType {
-	for _, f := range files {
-		for _, d := range f.Decls {
-			decl, ok := d.(*ast.GenDecl)
-			if !ok || decl.Tok != token.TYPE {
-				continue
-			}
-			for _, s := range decl.Specs {
-				if spec := s.(*ast.TypeSpec); spec.Name.Name == name {
-					st, _ := spec.Type.(*ast.StructType)
-					return st
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // registers reports whether a package registers its own types, as Kubernetes' register.go
@@ -202,7 +183,8 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 	}
 	// k8s.io/api's packages leave their defaults to whoever installs them (k8s.io/kubernetes'
 	// internal packages); so does the generated install package, unless it is the user's.
-	v.InstallRegistersDefaults = defaulted && !mentions(files, "RegisterDefaults")
+	v.DefaultsLeftToInstall = !mentions(files, "RegisterDefaults")
+	v.InstallRegistersDefaults = defaulted && v.DefaultsLeftToInstall
 }
 
 // noLocalBuilder is a version that registers its types itself without a localSchemeBuilder.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"go/ast"
 	"go/token"
+	gotypes "go/types"
 	"slices"
 	"strings"
 
@@ -17,6 +18,7 @@ import (
 // markers of the package's structs to version v.
 func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *model.Version) []*model.Resource {
 	structs := map[string]*ast.StructType{}
+	specs := map[string]*ast.TypeSpec{}
 	var out []*model.Resource
 	type marked struct {
 		spec *ast.TypeSpec
@@ -32,6 +34,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *mode
 			}
 			for _, s := range decl.Specs {
 				spec := s.(*ast.TypeSpec)
+				specs[spec.Name.Name] = spec
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
 					for _, field := range st.Fields.List {
@@ -50,7 +53,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *mode
 		}
 	}
 	for _, c := range candidates {
-		if r := p.resource(c.spec, c.ms, structs, gpkg); r != nil {
+		if r := p.resource(c.spec, c.ms, specs, gpkg, v); r != nil {
 			out = append(out, r)
 		}
 	}
@@ -76,8 +79,12 @@ func (p *parser_) fieldMarkers(typeName string, field *ast.Field, v *model.Versi
 }
 
 // resource reads the kind that spec declares, if one of its markers ms makes it a resource:
-// that marker's declaration applies first, then every other marker applies itself.
-func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map[string]*ast.StructType, gpkg *gengotypes.Package) *model.Resource {
+// that marker's declaration applies first, then every other marker applies itself. The kind's
+// shape (its embedded metadata, Spec, Status, list) is read from its type, not its syntax, so
+// that a defined type of another package's kind (gateway-api's v1beta1 `type Gateway
+// v1.Gateway`) is a kind as its underlying struct is; specs are the package's type
+// declarations, by name, for positions.
+func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[string]*ast.TypeSpec, gpkg *gengotypes.Package, v *model.Version) *model.Resource {
 	kind := spec.Name.Name
 	res := p.declaration(kind, ms)
 	if res == nil {
@@ -89,8 +96,11 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		return nil
 	}
 	resPos := res.Pos
-	st, ok := structs[kind]
-	if !ok {
+	if !p.declaredHere(gpkg.Path, spec) {
+		return nil // a name declared twice: a type error says so, and go/types knows the other
+	}
+	t := gpkg.Types[kind]
+	if t == nil || t.Kind != gengotypes.Struct {
 		p.errs.Add(resPos, "+%s is set on %s, which is not a struct type; a resource is a struct embedding metav1.TypeMeta and metav1.ObjectMeta", res.Name, kind)
 		return nil
 	}
@@ -100,15 +110,19 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	}
 	r := &model.Resource{}
 	r.Kind, r.Pos, r.Marker = kind, resPos, "+"+res.Name
-	list, hasList := structs[kind+"List"]
+	list := gpkg.Types[kind+"List"]
+	hasList := list != nil && list.Kind == gengotypes.Struct
 	if hasList {
 		r.ListKind = kind + "List"
 	}
-	embeds := embeddedMeta(st)
+	embeds := embeddedMeta(t)
 	if !embeds["TypeMeta"] || !embeds["ObjectMeta"] {
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
-	readShape(r, st)
+	readShape(r, t, gpkg.Path)
+	if _, local := spec.Type.(*ast.StructType); !local {
+		p.definedKindFieldMarkers(t, v)
+	}
 	fallback, isFallback := res.Args.(markers.FallbackDeclaration)
 	if isFallback {
 		fallback.DeclareFallback(res, r)
@@ -116,7 +130,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		res.Args.(markers.Declaration).DeclareResource(res, r)
 	}
 	// Every other marker of the kind applies itself.
-	kindType := &kindFields{p: p, t: gpkg.Types[kind]}
+	kindType := &kindFields{p: p, t: t}
 	for _, m := range ms {
 		effect, ok := m.Args.(markers.ResourceEffect)
 		if !ok {
@@ -137,15 +151,72 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		return nil
 	case !hasList:
 		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r))
-	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
-		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
+	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, t):
+		at := resPos
+		if spec := specs[r.ListKind]; spec != nil {
+			at = p.pos(spec.Type.Pos())
+		}
+		p.errs.Add(at, "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
-	r.Hooks = p.hooks(gpkg.Types[kind], r)
-	r.Conversion, r.ConversionPos = p.conversionRole(gpkg.Types[kind])
+	r.Hooks = p.hooks(t, r)
+	r.Conversion, r.ConversionPos = p.conversionRole(t)
 	if r.Hooks.ValidateStatusUpdate && !r.Subresources.Status {
-		p.errs.Add(p.methodPos(gpkg.Types[kind], "ValidateStatusUpdate"), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
+		p.errs.Add(p.methodPos(t, "ValidateStatusUpdate"), "method %s.ValidateStatusUpdate is never called: %s has no status subresource; add +apigen:subresource:status or remove the method", kind, kind)
 	}
 	return r
+}
+
+// definedKindFieldMarkers applies to version v the field markers of a kind declared as a
+// defined type of another package's struct (type Gateway v1.Gateway): its fields are that
+// struct's, declared, with their markers, in the other package, and they mean for this kind
+// what they mean there (a +kubebuilder:default on Status defaults this version's Status too).
+// The markers are read from the declaring package's syntax, which the load has when it is an
+// API package of the project; its own parse reports their problems, so they are not reported
+// again here.
+func (p *parser_) definedKindFieldMarkers(t *gengotypes.Type, v *model.Version) {
+	if t.GoType == nil {
+		return
+	}
+	st, ok := t.GoType.Underlying().(*gotypes.Struct)
+	if !ok || st.NumFields() == 0 || st.Field(0).Pkg() == nil {
+		return
+	}
+	declared := map[token.Pos]bool{}
+	for f := range st.Fields() {
+		declared[f.Pos()] = true
+	}
+	quiet := &parser_{load: p.load, reg: p.reg, fset: p.fset, noEffects: map[string]*noEffectUse{}}
+	for _, file := range p.load.Files(st.Field(0).Pkg().Path()) {
+		ast.Inspect(file, func(n ast.Node) bool {
+			field, ok := n.(*ast.Field)
+			if !ok {
+				return true
+			}
+			if declared[fieldPos(field)] {
+				quiet.fieldMarkers(t.Name.Name, field, v)
+			}
+			return true
+		})
+	}
+}
+
+// declaredHere reports whether spec declares the type go/types knows by its name in package
+// pkgPath: of a name declared twice, it keeps one.
+func (p *parser_) declaredHere(pkgPath string, spec *ast.TypeSpec) bool {
+	pkg := p.load.Package(pkgPath)
+	if pkg == nil || pkg.Types == nil {
+		return true
+	}
+	obj := pkg.Types.Scope().Lookup(spec.Name.Name)
+	return obj == nil || obj.Pos() == spec.Name.Pos()
+}
+
+// fieldPos is where go/types places a struct field: its first name, or its type when embedded.
+func fieldPos(f *ast.Field) token.Pos {
+	if len(f.Names) > 0 {
+		return f.Names[0].Pos()
+	}
+	return f.Type.Pos()
 }
 
 // declaration is the marker among a kind's markers ms that makes it a resource: its one
@@ -172,66 +243,51 @@ func (p *parser_) declaration(kind string, ms []*markers.Marker) *markers.Marker
 	return fallback
 }
 
-// readShape records whether a kind's struct has Spec and Status fields, and Status's type.
-func readShape(r *model.Resource, st *ast.StructType) {
+// readShape records whether a kind's struct has Spec and Status fields, and Status's type
+// when the kind's package pkg declares it.
+func readShape(r *model.Resource, t *gengotypes.Type, pkg string) {
 	r.HasSpec, r.HasStatus, r.StatusType = false, false, ""
-	for _, f := range st.Fields.List {
-		for _, n := range f.Names {
-			switch n.Name {
-			case "Spec":
-				r.HasSpec = true
-			case "Status":
-				r.HasStatus, r.StatusType = true, localTypeName(f.Type)
+	for _, m := range t.Members {
+		switch {
+		case m.Embedded:
+		case m.Name == "Spec":
+			r.HasSpec = true
+		case m.Name == "Status":
+			r.HasStatus = true
+			st, ptr := m.Type, ""
+			if st.Kind == gengotypes.Pointer {
+				st, ptr = st.Elem, "*"
+			}
+			if st.Name.Package == pkg && st.Name.Name != "" {
+				r.StatusType = ptr + st.Name.Name
 			}
 		}
 	}
 }
 
 // embeddedMeta returns the names of the metav1 types a struct embeds (TypeMeta, ObjectMeta,
-// ListMeta). Any import name of metav1 is fine; only the selector matters here, and the loader
-// has type-checked the package.
-func embeddedMeta(st *ast.StructType) map[string]bool {
+// ListMeta).
+func embeddedMeta(t *gengotypes.Type) map[string]bool {
 	out := map[string]bool{}
-	for _, f := range st.Fields.List {
-		if len(f.Names) != 0 {
-			continue
-		}
-		if sel, ok := f.Type.(*ast.SelectorExpr); ok {
-			out[sel.Sel.Name] = true
+	for _, m := range t.Members {
+		if m.Embedded && m.Type.Name.Package == metav1Path {
+			out[m.Type.Name.Name] = true
 		}
 	}
 	return out
 }
 
-func hasItems(st *ast.StructType, kind string) bool {
-	for _, f := range st.Fields.List {
-		for _, n := range f.Names {
-			if n.Name != "Items" {
-				continue
-			}
-			if arr, ok := f.Type.(*ast.ArrayType); ok && arr.Len == nil {
-				if id, ok := arr.Elt.(*ast.Ident); ok && id.Name == kind {
-					return true
-				}
-			}
+// hasItems reports whether a list type has `Items []<kind>`.
+func hasItems(list, kind *gengotypes.Type) bool {
+	for _, m := range list.Members {
+		if m.Name == "Items" && !m.Embedded && m.Type.Kind == gengotypes.Slice && m.Type.Elem.Name == kind.Name {
+			return true
 		}
 	}
 	return false
 }
 
-// localTypeName returns the name of a type declared in the same package ("FooStatus" or
-// "*FooStatus"), or "" for anything else.
-func localTypeName(expr ast.Expr) string {
-	switch t := expr.(type) {
-	case *ast.Ident:
-		return t.Name
-	case *ast.StarExpr:
-		if id, ok := t.X.(*ast.Ident); ok {
-			return "*" + id.Name
-		}
-	}
-	return ""
-}
+const metav1Path = "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // kindFields answers a type marker's questions about the kind's Go type.
 type kindFields struct {

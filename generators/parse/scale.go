@@ -65,7 +65,7 @@ const labelSelector = "LabelSelector"
 
 // scaleValueType is valueType, or labelSelector for a metav1.LabelSelector.
 func scaleValueType(t *gengotypes.Type) string {
-	if t.Name.Package == "k8s.io/apimachinery/pkg/apis/meta/v1" && t.Name.Name == "LabelSelector" {
+	if t.Name.Package == metav1Path && t.Name.Name == "LabelSelector" {
 		return labelSelector
 	}
 	return valueType(t)

@@ -53,8 +53,10 @@ type matrixSet struct {
 	// served are the group-versions the set's packages are served as, each with the number
 	// of resources its discovery lists (subresources left out).
 	served map[string]int
-	// readme is what README's row says of the samples, with the number created and read back
-	// and (a second %d) the number of invalid ones refused.
+	// readme is what README's row says of the samples: a format whose arguments are the
+	// number created and read back (%[1]d), the number of invalid ones refused (%[2]d) and the
+	// number of those created that read back equal in another version the set serves their
+	// kind in as well (%[3]d).
 	readme string
 }
 
@@ -66,14 +68,25 @@ const controllerRuntime = "sigs.k8s.io/controller-runtime@v0.25.2"
 
 var matrixSets = []matrixSet{
 	{
-		name:    "sigs.k8s.io/gateway-api",
-		module:  "sigs.k8s.io/gateway-api@v1.6.3",
-		served:  map[string]int{"gateway.networking.k8s.io/v1": 10},
-		copies:  []matrixCopy{{"apis/v1", "pkg/apis/gateway/v1"}},
+		name:   "sigs.k8s.io/gateway-api",
+		module: "sigs.k8s.io/gateway-api@v1.6.3",
+		served: map[string]int{
+			"gateway.networking.k8s.io/v1":       10,
+			"gateway.networking.k8s.io/v1beta1":  4,
+			"gateway.networking.k8s.io/v1alpha2": 5,
+		},
+		copies: []matrixCopy{
+			{"apis/v1", "pkg/apis/gateway/v1"},
+			// Kinds declared as defined types of v1's (type Gateway v1.Gateway), every other
+			// type an alias; v1alpha2 also has TCPRoute, TLSRoute and UDPRoute as structs of its own.
+			{"apis/v1beta1", "pkg/apis/gateway/v1beta1"},
+			{"apis/v1alpha2", "pkg/apis/gateway/v1alpha2"},
+		},
 		crds:    []string{"config/crd/experimental/gateway.networking.k8s.io_*.yaml"},
-		samples: []string{"examples/standard/*.yaml", "examples/standard/*/*.yaml"},
+		samples: []string{"examples/standard/*.yaml", "examples/standard/*/*.yaml", "examples/experimental/v1alpha2/*/*.yaml"},
 		invalid: []string{"hack/invalid-examples/standard/*/*.yaml"},
-		readme:  "%d objects of `examples/standard` created and read back; all %d of `hack/invalid-examples/standard` refused",
+		readme: "%[1]d objects of `examples/standard` and `examples/experimental/v1alpha2` created and read back, %[3]d of them read back equal in v1beta1 or v1alpha2 (or v1) too; " +
+			"all %[2]d of `hack/invalid-examples/standard` refused",
 	},
 	{
 		name:     "sigs.k8s.io/jobset",
@@ -83,7 +96,7 @@ var matrixSets = []matrixSet{
 		requires: []string{controllerRuntime},
 		crds:     []string{"config/components/crd/bases/*.yaml"},
 		samples:  []string{"config/samples/*.yaml"},
-		readme:   "%d JobSet of its `config/samples` created and read back",
+		readme:   "%[1]d JobSet of its `config/samples` created and read back",
 	},
 	{
 		name:   "sigs.k8s.io/lws",
@@ -95,7 +108,7 @@ var matrixSets = []matrixSet{
 		},
 		crds:    []string{"config/crd/bases/*.yaml"},
 		samples: []string{"config/samples/*.yaml"},
-		readme:  "its %d LeaderWorkerSet samples created and read back",
+		readme:  "its %[1]d LeaderWorkerSet samples created and read back",
 	},
 	{
 		name:   "sigs.k8s.io/kueue",
@@ -150,7 +163,7 @@ var matrixSets = []matrixSet{
 		requires: []string{controllerRuntime},
 		crds:     []string{"config/crd/bases/*.yaml"},
 		samples:  []string{"config/samples/*.yaml"},
-		readme:   "%d objects of its `config/samples` created and read back",
+		readme:   "%[1]d objects of its `config/samples` created and read back",
 	},
 }
 
@@ -162,16 +175,6 @@ var matrixFailing = []struct {
 	build bool // generate succeeds, go build ./pkg/generated/openapi fails
 	fails string
 }{
-	{
-		// gateway-api's older versions declare each kind as a defined type of v1's
-		// (type Gateway v1.Gateway) and every other type as an alias.
-		set: matrixSet{
-			name:   "sigs.k8s.io/gateway-api apis/v1beta1 beside apis/v1",
-			module: "sigs.k8s.io/gateway-api@v1.6.3",
-			copies: []matrixCopy{{"apis/v1", "pkg/apis/gateway/v1"}, {"apis/v1beta1", "pkg/apis/gateway/v1beta1"}},
-		},
-		fails: "pkg/apis/gateway/v1beta1/gateway_types.go:27:1: +kubebuilder:resource is set on Gateway, which is not a struct type",
-	},
 	{
 		// ProbeSpec has an authorization field and inlines HTTPConfig, which has one too
 		// (encoding/json takes the shallower); openapi-gen writes both into one map literal.
@@ -267,7 +270,8 @@ var matrixKnown = []struct {
 		"the experimental channel's CRDs are made by gateway-api's own tool from <gateway:experimental:validation:Enum=...> comments (ExternalAuth among HTTPRoute filter types); " +
 			"apigen applies the +kubebuilder:validation:Enum beside them, the standard channel's",
 		func(key, what string) bool {
-			return strings.HasPrefix(key, "schema gateway.networking.k8s.io/v1 HTTPRoute: enum values differ") && strings.Contains(what, "ExternalAuth")
+			// v1 and v1beta1 (type HTTPRoute v1.HTTPRoute) alike
+			return strings.HasPrefix(key, "schema gateway.networking.k8s.io/") && strings.Contains(key, " HTTPRoute: enum values differ") && strings.Contains(what, "ExternalAuth")
 		},
 	},
 }
@@ -350,7 +354,7 @@ func TestKubebuilderMatrix(t *testing.T) {
 	}
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
 
-	counts := map[string][2]int{} // set → samples created and read back equal, invalid refused
+	counts := map[string][3]int{} // set → samples created and read back equal, invalid refused, read in another version
 	readme := readFile(t, filepath.Join(tc.root, "README.md"))
 	for i, set := range matrixSets {
 		for gv, want := range set.served {
@@ -373,11 +377,15 @@ func TestKubebuilderMatrix(t *testing.T) {
 			for _, obj := range yamlObjects(readFile(t, file)) {
 				rel, _ := filepath.Rel(dirs[i], file)
 				key := fmt.Sprintf("sample %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
-				if ok, what := roundTrip(dyn, mapper, obj); what != "" {
+				ok, others, what := roundTrip(dyn, mapper, obj, set.served)
+				if what != "" {
 					report(key, what)
 				} else if ok {
 					c := counts[set.name]
 					c[0]++
+					if others > 0 {
+						c[2]++
+					}
 					counts[set.name] = c
 				}
 			}
@@ -395,10 +403,10 @@ func TestKubebuilderMatrix(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: %d samples created and read back, %d invalid samples refused", set.name, counts[set.name][0], counts[set.name][1])
+		c := counts[set.name]
+		t.Logf("%s: %d samples created and read back (%d in another version too), %d invalid samples refused", set.name, c[0], c[2], c[1])
 		if set.readme != "" {
-			args := []any{counts[set.name][0], counts[set.name][1]}[:strings.Count(set.readme, "%d")]
-			if claim := fmt.Sprintf(set.readme, args...); !strings.Contains(readme, claim) {
+			if claim := fmt.Sprintf(set.readme, c[0], c[1], c[2]); !strings.Contains(readme, claim) {
 				t.Errorf("README.md's compatibility matrix should say of %s: %q", set.name, claim)
 			}
 		}
@@ -485,34 +493,66 @@ func resourceFor(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructure
 	return dyn.Resource(m.Resource).Namespace(obj.GetNamespace()), true
 }
 
-// roundTrip creates obj, reads it back and deletes it. ok says the server serves its kind;
-// what says what went wrong ("" for nothing): the create refused, or a field the sample sets
-// read back otherwise.
-func roundTrip(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured) (ok bool, what string) {
+// roundTrip creates obj, reads it back, and reads it in every other version of served (the
+// set's group-versions) that serves its kind, then deletes it. ok says the server serves its
+// kind; others is the number of other versions it was read back equal in; what says what went
+// wrong ("" for nothing): the create refused, or a field the sample sets read back otherwise.
+func roundTrip(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured, served map[string]int) (ok bool, others int, what string) {
 	ri, ok := resourceFor(dyn, mapper, obj)
 	if !ok {
-		return false, ""
+		return false, 0, ""
 	}
 	ctx := context.Background()
 	sent := obj.DeepCopy()
 	created, err := ri.Create(ctx, obj, metav1.CreateOptions{})
 	if err != nil {
-		return true, "create refused: " + firstLine(err.Error())
+		return true, 0, "create refused: " + firstLine(err.Error())
 	}
 	defer ri.Delete(ctx, created.GetName(), metav1.DeleteOptions{}) // generateName: the name given
 	got, err := ri.Get(ctx, created.GetName(), metav1.GetOptions{})
 	if err != nil {
-		return true, "get: " + err.Error()
+		return true, 0, "get: " + err.Error()
 	}
-	for k, v := range sent.Object {
+	if path := sentDiff(sent, got); path != "" {
+		return true, 0, "read back differs at " + path
+	}
+	gvk := sent.GroupVersionKind()
+	for _, gv := range slices.Sorted(maps.Keys(served)) {
+		group, version, _ := strings.Cut(gv, "/")
+		if group != gvk.Group || version == gvk.Version {
+			continue
+		}
+		as := created.DeepCopy()
+		as.SetAPIVersion(gv)
+		ri, ok := resourceFor(dyn, mapper, as)
+		if !ok {
+			continue // the kind is not served in that version
+		}
+		got, err := ri.Get(ctx, created.GetName(), metav1.GetOptions{})
+		if err != nil {
+			return true, others, "get as " + version + ": " + err.Error()
+		}
+		if path := sentDiff(sent, got); path != "" {
+			return true, others, "read back as " + version + " differs at " + path
+		}
+		others++
+	}
+	return true, others, ""
+}
+
+// sentDiff is the first path at which got lacks or differs from a field the sample sent sets
+// (metadata and status left out), or "".
+func sentDiff(sent, got *unstructured.Unstructured) string {
+	for _, k := range slices.Sorted(maps.Keys(sent.Object)) {
+		v := sent.Object[k]
 		if k == "apiVersion" || k == "kind" || k == "metadata" || k == "status" || isEmptyValue(v) {
 			continue // an empty spec (jobset's sample: "spec:" and a TODO) reads back as {}
 		}
 		if path := subsetDiff(normalized(v), normalized(got.Object[k]), k); path != "" {
-			return true, "read back differs at " + path
+			return path
 		}
 	}
-	return true, ""
+	return ""
 }
 
 // refused creates obj and says, when the server accepts it, that it did (and deletes it).
