@@ -22,7 +22,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"apigen:domain":             "Project.Domain",
 		"groupName":                 "Group.Name",
 		"apigen:resource":           "Resource.Plural, Resource.Singular, Resource.ShortNames, Resource.Categories, Resource.Scope",
-		"genclient":                 "Resource.Plural, Resource.Singular, Resource.Subresources",
+		"genclient":                 "Resource.Plural, Resource.Singular, Resource.Subresources, Resource.StoredAsPreferred",
 		"apigen:deprecatedversion":  "Resource.Deprecated, Resource.Deprecation",
 		"apigen:printcolumn":        "Resource.PrintColumns",
 		"apigen:selectablefield":    "Resource.SelectableFields",
