@@ -109,11 +109,15 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 		p.errs.Add(resPos, "+%s is set on %s, which must embed metav1.TypeMeta and metav1.ObjectMeta (with `json:\",inline\"` and `json:\"metadata,omitempty\"`)", res.Name, kind)
 	}
 	readShape(r, st)
+	var own markers.OwnStorage
 	fallback, isFallback := res.Args.(markers.FallbackDeclaration)
 	if isFallback {
 		fallback.DeclareFallback(res, r)
+		own = fallback
 	} else {
-		res.Args.(markers.Declaration).DeclareResource(res, r)
+		decl := res.Args.(markers.Declaration)
+		decl.DeclareResource(res, r)
+		own = decl
 	}
 	// Every other marker of the kind applies itself.
 	kindType := &kindFields{p: p, t: gpkg.Types[kind]}
@@ -133,10 +137,10 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, structs map
 	case !hasList && isFallback:
 		// client-gen accepts it: a warning, and no client either (kube.Clients leaves it out),
 		// since nothing registers the kind.
-		p.Warn(resPos, "+%s on %s has no effect: %s is not served and gets no client, since it has no list type, and %s", res.Name, kind, kind, noListHint(r))
+		p.Warn(resPos, "+%s on %s has no effect: %s is not served and gets no client, since it has no list type, and %s", res.Name, kind, kind, noListHint(r, own))
 		return nil
 	case !hasList:
-		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r))
+		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r, own))
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, kind):
 		p.errs.Add(p.pos(list.Pos()), "%s must embed metav1.TypeMeta and metav1.ListMeta and have `Items []%s`", r.ListKind, kind)
 	}
