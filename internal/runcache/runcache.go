@@ -70,13 +70,14 @@ func Disabled() string {
 // goEnv are the go env variables that decide what the go command's load of the module sees:
 // the toolchain and its standard library, the platform and its feature tags, experiments,
 // GOFLAGS (-tags, -mod), module mode and where modules come from. GOWORK and GOMOD are also
-// checked. (All of "go env -json" costs three times as much, and GOGCCFLAGS differs on every
+// checked, and GOCACHE says where the go command keeps the cgo-processed files it hands the
+// load (see Snapshot.Covers). (All of "go env -json" costs three times as much, and GOGCCFLAGS differs on every
 // call.)
 var goEnv = []string{
 	"GOVERSION", "GOROOT", "GOTOOLCHAIN", "GOOS", "GOARCH", "GO386", "GOAMD64", "GOARM",
 	"GOARM64", "GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM", "CGO_ENABLED",
 	"GOEXPERIMENT", "GOFIPS140", "GOFLAGS", "GO111MODULE", "GOWORK", "GOMOD", "GOMODCACHE",
-	"GOPATH", "GODEBUG",
+	"GOPATH", "GODEBUG", "GOCACHE",
 }
 
 // Take fingerprints a run of apigen on the module at root (absolute, holding go.mod). facts
@@ -248,9 +249,10 @@ func (s *Snapshot) SameExcept(later *Snapshot, paths []string) bool {
 }
 
 // Covers reports whether the key holds the content of the file name (absolute): a file of the
-// module or of a local replacement whose content the snapshot hashed, or a file of the
-// toolchain (GOROOT) or the module cache (GOMODCACHE), which the go environment and go.sum in
-// the key name and nobody edits.
+// module or of a local replacement whose content the snapshot hashed, a file of the toolchain
+// (GOROOT) or the module cache (GOMODCACHE), which the go environment and go.sum in the key
+// name and nobody edits, or one of the go command's build cache (GOCACHE), where it puts what
+// cgo made of such sources, named by content.
 func (s *Snapshot) Covers(name string) bool {
 	within := func(dir string) (string, bool) {
 		if dir == "" {
@@ -265,7 +267,7 @@ func (s *Snapshot) Covers(name string) bool {
 	hashed := func(v string) bool {
 		return strings.HasPrefix(v, "file ") || strings.HasPrefix(v, "link ") && len(strings.Fields(v)) == 3
 	}
-	for _, dir := range []string{s.entries["meta/go env/GOROOT"], s.entries["meta/go env/GOMODCACHE"]} {
+	for _, dir := range []string{s.entries["meta/go env/GOROOT"], s.entries["meta/go env/GOMODCACHE"], s.entries["meta/go env/GOCACHE"]} {
 		if _, ok := within(dir); ok {
 			return true
 		}

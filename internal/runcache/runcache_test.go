@@ -301,14 +301,15 @@ func TestInputs(t *testing.T) {
 	outside := filepath.Join(t.TempDir(), "header.txt")
 	write(t, outside, "/* header */\n")
 	reads := map[string]string{
-		filepath.Join(root, "pkg/apis/g/v1/types.go"):  "sha256 11",
-		filepath.Join(root, "go.mod"):                  "",
-		filepath.Join(goroot, "src/fmt/print.go"):      "",
-		filepath.Join(root, "PROJECT"):                 "absent",
-		filepath.Join(root, "hack/boilerplate.go.txt"): "sha256 22",
-		filepath.Join(root, "nested/a.go"):             "",
-		outside:                                        "",
-		filepath.Join(root, "config/certs/ca.crt"):     "sha256 33",
+		filepath.Join(root, "pkg/apis/g/v1/types.go"):                "sha256 11",
+		filepath.Join(root, "go.mod"):                                "",
+		filepath.Join(goroot, "src/fmt/print.go"):                    "",
+		filepath.Join(s.entries["meta/go env/GOCACHE"], "1c/1c31-d"): "",
+		filepath.Join(root, "PROJECT"):                               "absent",
+		filepath.Join(root, "hack/boilerplate.go.txt"):               "sha256 22",
+		filepath.Join(root, "nested/a.go"):                           "",
+		outside:                                                      "",
+		filepath.Join(root, "config/certs/ca.crt"):                   "sha256 33",
 	}
 	got, err := s.Inputs(reads)
 	if err != nil {
