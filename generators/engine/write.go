@@ -44,6 +44,9 @@ type Plan struct {
 	// Project is the model the output was generated from (generate scaffolds the user-owned
 	// files it names).
 	Project *model.Project
+	// Reads are the files the run read, as loader.Reads records them (the result cache keys
+	// on them).
+	Reads map[string]string
 }
 
 // NewPlan reads the project tree at root and works out what writing out would change. It fails,

@@ -478,7 +478,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 			kind = append(kind, field{"StatusSubresource", jen.True()})
 		}
 		kind = append(kind, field{"StorageVersion", jen.Lit(e.fallbackVersion())}, field{"Schemas", jen.Id("Schemas")})
-		if scales := e.crdScales(); len(scales) > 0 {
+		if scales := e.scales(); len(scales) > 0 {
 			kind = append(kind, field{"Scales", jen.Map(jen.String()).Qual(e.server, "ScalePaths").Values(scales)})
 		}
 		b.List(jen.Id("validation"), jen.Err()).Op(":=").Qual(e.server, "NewSchemaValidation").Call(
@@ -730,13 +730,13 @@ func (e resourceEmitter) emitScaleREST(f *jen.File) {
 	)
 }
 
-// crdScales are the scale subresources, by version, that the kind's validation checks as
-// kube-apiserver checks a custom resource's (non-negative replicas, a string selector): all
-// but a workload's, whose selector is a metav1.LabelSelector.
-func (e resourceEmitter) crdScales() jen.Dict {
+// scales are the kind's scale subresources by version, each as the model holds it. The
+// runtime's validation decides which of them it checks as kube-apiserver checks a custom
+// resource's (see crdScale in templates/server), so the emitter filters none out.
+func (e resourceEmitter) scales() jen.Dict {
 	d := jen.Dict{}
 	for _, v := range e.g.Versions {
-		if vr := v.Kind(e.r.Kind); vr != nil && vr.Subresources.Scale != nil && !vr.Subresources.Scale.LabelSelectorStructured {
+		if vr := v.Kind(e.r.Kind); vr != nil && vr.Subresources.Scale != nil {
 			d[jen.Lit(v.Name)] = structLit(e.scalePaths(vr.Subresources.Scale)...)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -127,7 +126,7 @@ func dropUnloadedPeers(ctx *engine.Context, inputs []string, peers map[string][]
 // package with the package's localSchemeBuilder, so apigen generates none there.
 func keptConversions(ctx *engine.Context, dir string) bool {
 	name := path.Join(dir, conversionFile)
-	src, err := os.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
+	src, err := ctx.Load.Reads.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
 	return err == nil && engine.OtherTool(name, src) == "conversion-gen"
 }
 

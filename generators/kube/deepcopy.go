@@ -7,7 +7,6 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"k8s.io/gengo/v2/generator"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -49,7 +49,7 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 	var versions []*model.Version
 	var errs []error
 	for _, v := range withInternal(ctx.Project) {
-		reused, err := reuseDeepCopy(ctx.Load.Root, v, ownDeepCopyObjects(ctx, v))
+		reused, err := reuseDeepCopy(ctx.Load, v, ownDeepCopyObjects(ctx, v))
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -112,9 +112,9 @@ var deepCopyTools = []string{"controller-gen", "deepcopy-gen"}
 // resource kind and list a runtime.Object (controller-gen does for +kubebuilder:object:root
 // types, and prometheus-operator's packages by hand beside their types: own lists those);
 // otherwise the error says what to add.
-func reuseDeepCopy(root string, v *model.Version, own map[string]bool) (bool, error) {
+func reuseDeepCopy(load *loader.Result, v *model.Version, own map[string]bool) (bool, error) {
 	name := path.Join(v.Dir, deepCopyFile)
-	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+	src, err := load.Reads.ReadFile(filepath.Join(load.Root, filepath.FromSlash(name)))
 	if err != nil || !slices.Contains(deepCopyTools, engine.OtherTool(name, src)) {
 		return false, nil
 	}

@@ -3,7 +3,6 @@ package loader
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"golang.org/x/mod/modfile"
@@ -19,9 +18,9 @@ const baseModule = "k8s.io/apimachinery"
 
 // checkDependencies fails with ErrMissingDependencies when root's go.mod does not require
 // baseModule, before go/packages would report it package by package.
-func checkDependencies(root string) error {
+func checkDependencies(root string, reads *Reads) error {
 	name := filepath.Join(root, "go.mod")
-	data, err := os.ReadFile(name)
+	data, err := reads.ReadFile(name)
 	if err != nil {
 		return err
 	}

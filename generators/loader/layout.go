@@ -61,8 +61,11 @@ func (kb kubebuilderProject) apiDir() string {
 // scaffolded before kubebuilder v4); any other project in pkg/apis/<group>/<version>. Every command
 // (generate, verify, go:generate, the pre-commit hook) runs in the project root and finds the
 // same layout.
-func DetectLayout(root string) Layout {
-	data, err := os.ReadFile(filepath.Join(root, "PROJECT"))
+func DetectLayout(root string) Layout { return detectLayout(root, nil) }
+
+// detectLayout is DetectLayout, its read of the PROJECT file recorded in reads.
+func detectLayout(root string, reads *Reads) Layout {
+	data, err := reads.ReadFile(filepath.Join(root, "PROJECT"))
 	var kb kubebuilderProject
 	if err != nil || yaml.Unmarshal(data, &kb) != nil || kb.Layout == nil {
 		return Layout{Dir: DefaultAPIDir, Why: "apigen's layout"}

@@ -72,6 +72,9 @@ type Result struct {
 	// leaving out those about names that generation provides. They do not fail the load, so
 	// that a run reports them together with every marker error.
 	TypeErrors model.ErrorList
+	// Reads are the files the run read: the load's, and those the generators and the pipeline
+	// read through ReadFile. The result cache keys on them.
+	Reads *Reads
 
 	// packages are the load's root packages by import path, in controller-tools' wrapping.
 	packages map[string]*ctloader.Package
@@ -96,15 +99,16 @@ func load(root string, gengoLoadsItself bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	module, err := readModule(abs)
+	reads := &Reads{}
+	module, err := readModule(abs, reads)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkDependencies(abs); err != nil {
+	if err := checkDependencies(abs, reads); err != nil {
 		return nil, err
 	}
 
-	layout := DetectLayout(abs)
+	layout := detectLayout(abs, reads)
 	apiPattern := "./" + layout.Dir + "/..."
 	patterns := slices.Clone(BasePackages)
 	if fi, err := os.Stat(filepath.Join(abs, filepath.FromSlash(layout.Dir))); err == nil && fi.IsDir() {
@@ -117,7 +121,7 @@ func load(root string, gengoLoadsItself bool) (*Result, error) {
 
 	// The API packages and the project package keep their function bodies (type errors,
 	// hand-written conversions); see loadGraph.
-	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns))
+	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads)
 	if err != nil {
 		// The errors join go/packages' errors as text with absolute paths; report the API
 		// packages' own problems like every other problem, positioned.
@@ -147,12 +151,16 @@ func load(root string, gengoLoadsItself bool) (*Result, error) {
 		Parser:   p,
 		Universe: ctx.Universe,
 		Context:  ctx,
+		Reads:    reads,
 		required: map[string]bool{},
 		packages: map[string]*ctloader.Package{},
 	}
 	for _, pkg := range g.roots {
 		r.packages[pkg.PkgPath] = pkg
+		recordFiles(reads, pkg.Package)
 	}
+	// The go command reads go.sum to check every module the load uses.
+	reads.RecordName(filepath.Join(abs, "go.sum"))
 	apiPrefix := module + "/" + layout.Dir
 	for _, pkg := range p.UserRequestedPackages() { // sorted
 		r.required[pkg] = true
@@ -334,10 +342,20 @@ func hasGoFiles(dir string) bool {
 	return len(matches) > 0
 }
 
+// recordFiles notes the files the go command read for a package: those it builds, and those
+// it left out by their build constraints (it reads their headers), and the files it embeds.
+func recordFiles(reads *Reads, pkg *packages.Package) {
+	for _, names := range [][]string{pkg.GoFiles, pkg.CompiledGoFiles, pkg.OtherFiles, pkg.IgnoredFiles, pkg.EmbedFiles} {
+		for _, name := range names {
+			reads.RecordName(name)
+		}
+	}
+}
+
 // readModule returns the module path declared in root/go.mod.
-func readModule(root string) (string, error) {
+func readModule(root string, reads *Reads) (string, error) {
 	name := filepath.Join(root, "go.mod")
-	data, err := os.ReadFile(name)
+	data, err := reads.ReadFile(name)
 	if err != nil {
 		return "", fmt.Errorf("reading module path: %w", err)
 	}

@@ -145,6 +145,12 @@ func (n GroupName) ApplyToGroup(m *Marker, g *model.Group) error {
 
 var plural = namer.NewAllLowercasePluralNamer(nil)
 
+// OwnStorageMarker is +apigen:storage:custom with the verbs: apigen's own marker serves a kind
+// that +apigen:resource (or +kubebuilder:resource) declares from storage the user writes.
+func (*Resource) OwnStorageMarker(verbs string) string {
+	return "+" + CustomStorageMarker + ":verbs=" + verbs
+}
+
 // DeclareResource gives the resource its names and scope: those given, or a CRD's defaults.
 func (a *Resource) DeclareResource(_ *Marker, r *model.Resource) {
 	r.Plural = a.Path

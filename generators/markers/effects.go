@@ -29,6 +29,7 @@ type GroupEffect interface {
 // before the type's other markers apply.
 type Declaration interface {
 	DeclareResource(m *Marker, r *model.Resource)
+	OwnStorage
 }
 
 // FallbackDeclaration is the effect of a marker that makes its type a resource when no
@@ -37,6 +38,16 @@ type FallbackDeclaration interface {
 	// DeclaresWith reports whether the marker declares its type, whose markers are ms.
 	DeclaresWith(ms []*Marker) bool
 	DeclareFallback(m *Marker, r *model.Resource)
+	OwnStorage
+}
+
+// OwnStorage is part of every declaration: the marker of the declaration's own family that
+// serves the resource from REST storage the user writes, with only the given verbs (a
+// create-only review needs no list type then), as written on the kind. Hints name it, so that
+// a kind declared by +genclient is told client-gen's tag and one declared by +apigen:resource
+// apigen's.
+type OwnStorage interface {
+	OwnStorageMarker(verbs string) string
 }
 
 // ResourceEffect is the effect of a type marker that belongs on a kind on the kind's resource

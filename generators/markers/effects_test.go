@@ -195,3 +195,51 @@ func TestGenClientScaleMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnStorageMarker: every declaration names the marker of its own family that serves the
+// kind from storage of the user's, and that marker, on a kind the declaration declares, does:
+// the hint about a kind without a list type (parse's noListHint) takes it from there.
+func TestOwnStorageMarker(t *testing.T) {
+	reg := Apigen()
+	seen := 0
+	for _, d := range reg.Definitions() {
+		if d.Args == nil {
+			continue
+		}
+		own, ok := reflect.New(d.Args).Interface().(OwnStorage)
+		if !ok {
+			continue
+		}
+		seen++
+		decl, err := reg.Parse("// "+d.Example, d.Target, token.Position{Filename: "doc.go", Line: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", d.Example, err)
+		}
+		text := own.OwnStorageMarker("create")
+		m, err := reg.Parse("// "+text, Type, token.Position{Filename: "doc.go", Line: 2})
+		if err != nil || m == nil {
+			t.Fatalf("%s: its own-storage marker %q does not parse: %v", d.Name, text, err)
+		}
+		r := &model.Resource{Kind: "Review", HasSpec: true, HasStatus: true, Scope: model.Namespaced}
+		switch effect := decl.Args.(type) {
+		case Declaration:
+			effect.DeclareResource(decl, r)
+		case FallbackDeclaration:
+			effect.DeclareFallback(decl, r)
+		}
+		r.Marker = "+" + decl.Name
+		effect, ok := m.Args.(ResourceEffect)
+		if !ok {
+			t.Fatalf("%s: %q has no effect on a resource", d.Name, text)
+		}
+		if err := effect.ApplyToResource(m, r, &fakeKind{}); err != nil {
+			t.Fatalf("%s: %q: %v", d.Name, text, err)
+		}
+		if r.CustomStorage == nil || !slices.Equal(r.CustomStorage.Verbs, []string{"create"}) {
+			t.Errorf("%s: %q leaves the kind's storage %+v, want storage of its own with the verb create", d.Name, text, r.CustomStorage)
+		}
+	}
+	if seen < 2 {
+		t.Errorf("found %d declarations, want +apigen:resource's and +genclient's at least", seen)
+	}
+}

@@ -92,6 +92,12 @@ func (t GenClientTag) DeclaresWith(ms []*Marker) bool {
 	})
 }
 
+// OwnStorageMarker is +genclient:onlyVerbs with the verbs: client-gen's tag serves a kind that
+// +genclient declares from storage the user writes (see OnlyVerbsTag.ApplyToResource).
+func (GenClientTag) OwnStorageMarker(verbs string) string {
+	return "+" + GenClientOnlyVerbs + "=" + verbs
+}
+
 // DeclareFallback serves the kind as kube-apiserver serves its built-in types: with a CRD's
 // default names, namespaced, and with a status subresource when it has a Status field, unless
 // +genclient:noStatus says otherwise.

@@ -38,8 +38,9 @@ func listDecl(listKind, kind string) string {
 // noListHint says why a kind without a list type needs one, and ends with the declaration to
 // add: a kind served by an etcd store is listed and watched; one that is never listed (a
 // create-only review) can be served by storage of its own without list verbs instead, as
-// kube-apiserver serves its reviews.
-func noListHint(r *model.Resource) string {
+// kube-apiserver serves its reviews, with the marker that goes with own, the marker that
+// declares the kind.
+func noListHint(r *model.Resource, own markers.OwnStorage) string {
 	decl := listDecl(r.Kind+"List", r.Kind)
 	if cs := r.CustomStorage; cs != nil {
 		var verbs []string
@@ -50,9 +51,5 @@ func noListHint(r *model.Resource) string {
 		}
 		return fmt.Sprintf("its storage's verbs %s (declared at %s) answer with one; add: %s", strings.Join(verbs, ", "), cs.Pos, decl)
 	}
-	own := "+" + markers.CustomStorageMarker + ":verbs=create"
-	if r.Marker == "+"+markers.GenClient {
-		own = "+" + markers.GenClientOnlyVerbs + "=create"
-	}
-	return fmt.Sprintf("its etcd store lists and watches it (a kind that is never listed, such as a review, can have storage of its own instead: %s); add: %s", own, decl)
+	return fmt.Sprintf("its etcd store lists and watches it (a kind that is never listed, such as a review, can have storage of its own instead: %s); add: %s", own.OwnStorageMarker("create"), decl)
 }

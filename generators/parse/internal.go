@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
-	"os"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -97,7 +96,7 @@ const keptRegisterFile = "zz_generated.register.go"
 // It returns nil otherwise.
 func (p *parser_) keptRegistration(dir string) map[string]bool {
 	name := filepath.Join(dir, keptRegisterFile)
-	src, err := os.ReadFile(name)
+	src, err := p.load.Reads.ReadFile(name)
 	if err != nil || engine.OtherTool(name, src) == "" {
 		return nil
 	}

@@ -123,11 +123,15 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 	if _, local := spec.Type.(*ast.StructType); !local {
 		p.definedKindFieldMarkers(t, v)
 	}
+	var own markers.OwnStorage
 	fallback, isFallback := res.Args.(markers.FallbackDeclaration)
 	if isFallback {
 		fallback.DeclareFallback(res, r)
+		own = fallback
 	} else {
-		res.Args.(markers.Declaration).DeclareResource(res, r)
+		decl := res.Args.(markers.Declaration)
+		decl.DeclareResource(res, r)
+		own = decl
 	}
 	// Every other marker of the kind applies itself.
 	kindType := &kindFields{p: p, t: t}
@@ -147,10 +151,10 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 	case !hasList && isFallback:
 		// client-gen accepts it: a warning, and no client either (kube.Clients leaves it out),
 		// since nothing registers the kind.
-		p.Warn(resPos, "+%s on %s has no effect: %s is not served and gets no client, since it has no list type, and %s", res.Name, kind, kind, noListHint(r))
+		p.Warn(resPos, "+%s on %s has no effect: %s is not served and gets no client, since it has no list type, and %s", res.Name, kind, kind, noListHint(r, own))
 		return nil
 	case !hasList:
-		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r))
+		p.errs.Add(resPos, "+%s is set on %s, which has no list type, and %s", res.Name, kind, noListHint(r, own))
 	case !embeddedMeta(list)["TypeMeta"] || !embeddedMeta(list)["ListMeta"] || !hasItems(list, t):
 		at := resPos
 		if spec := specs[r.ListKind]; spec != nil {

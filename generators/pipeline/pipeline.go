@@ -77,6 +77,8 @@ type Result struct {
 	Root    string
 	Project *model.Project
 	Output  *engine.Output
+	// Reads are the files the run read, with what each held (see loader.Reads).
+	Reads map[string]string
 }
 
 // Run loads the project at root once, builds and validates the model and runs every generator.
@@ -99,7 +101,7 @@ func Load(root string) (*loader.Result, error) {
 // Generate builds and validates the model of a load and runs every generator. It reads no
 // source of the user's: everything comes from the load.
 func Generate(load *loader.Result, o Options) (*Result, error) {
-	header, err := readHeader(load.Root, o.HeaderFile)
+	header, err := readHeader(load, o.HeaderFile)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func Generate(load *loader.Result, o Options) (*Result, error) {
 	if err := avoidImportNames(project, out); err != nil {
 		return nil, err
 	}
-	return &Result{Root: load.Root, Project: project, Output: out}, nil
+	return &Result{Root: load.Root, Project: project, Output: out, Reads: load.Reads.Files()}, nil
 }
 
 // Model loads the project at root and builds and validates its model, without generating.
@@ -221,9 +223,9 @@ func HeaderPath(root, name string) (path string, explicit bool) {
 	return name, explicit
 }
 
-func readHeader(root, name string) ([]byte, error) {
-	name, explicit := HeaderPath(root, name)
-	b, err := os.ReadFile(name)
+func readHeader(load *loader.Result, name string) ([]byte, error) {
+	name, explicit := HeaderPath(load.Root, name)
+	b, err := load.Reads.ReadFile(name)
 	if errors.Is(err, os.ErrNotExist) && !explicit {
 		return nil, nil
 	}

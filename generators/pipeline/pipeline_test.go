@@ -33,7 +33,7 @@ func emittersInAnyOrder(t *testing.T, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		header, err := readHeader(load.Root, "")
+		header, err := readHeader(load, "")
 		if err != nil {
 			t.Fatal(err)
 		}

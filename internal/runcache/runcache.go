@@ -1,11 +1,15 @@
 // Package runcache lets apigen verify and generate skip their go/packages load, nearly all of
 // their time, when a run's inputs are byte-identical to those of a run that found (or left) the
 // tree current: the common case of a pre-commit hook. Like go test's cache it is
-// content-addressed. The key is a SHA-256 over apigen's own executable, the caller's facts (the
-// flags and the header file's content), the go environment the load sees, the effective build
-// context of apigen's own parsing, and the module's tree: every file's path and kind, and the
-// content of go.mod, go.sum, every Go (and cgo/assembly) source file and every YAML file under
-// the directories apigen generates into. Only successes are stored.
+// content-addressed, in two parts. The key is a SHA-256 over apigen's own executable, the
+// caller's facts (the flags), the go environment the load sees, the effective build context of
+// apigen's own parsing, and the module's tree: every file's path and kind, and the content of
+// go.mod, go.sum, every Go (and cgo/assembly) source file and every YAML file under the
+// directories apigen generates into. The entry stored under it holds, beside the generated
+// paths, every other file the run read (its header file, kubebuilder's PROJECT file, whatever
+// a later apigen comes to read), as the run recorded it (loader.Reads), and a lookup hits only
+// while each holds what the run read: no list of inputs is kept by hand (Snapshot.Inputs,
+// Entry.Current). Only successes are stored.
 //
 // Directories that replace directives in go.mod name are hashed the same way. Take refuses, with
 // a Bypass, when some input lies outside what it hashes: a go.work, a vendor directory, a
@@ -35,7 +39,7 @@ import (
 )
 
 // version changes whenever the meaning of a key changes.
-const version = "apigen-runcache/1"
+const version = "apigen-runcache/2"
 
 // Bypass is Take's answer when a run's inputs cannot all be fingerprinted: the run must go ahead
 // without the cache.
@@ -66,13 +70,14 @@ func Disabled() string {
 // goEnv are the go env variables that decide what the go command's load of the module sees:
 // the toolchain and its standard library, the platform and its feature tags, experiments,
 // GOFLAGS (-tags, -mod), module mode and where modules come from. GOWORK and GOMOD are also
-// checked. (All of "go env -json" costs three times as much, and GOGCCFLAGS differs on every
+// checked, and GOCACHE says where the go command keeps the cgo-processed files it hands the
+// load (see Snapshot.Covers). (All of "go env -json" costs three times as much, and GOGCCFLAGS differs on every
 // call.)
 var goEnv = []string{
 	"GOVERSION", "GOROOT", "GOTOOLCHAIN", "GOOS", "GOARCH", "GO386", "GOAMD64", "GOARM",
 	"GOARM64", "GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM", "CGO_ENABLED",
 	"GOEXPERIMENT", "GOFIPS140", "GOFLAGS", "GO111MODULE", "GOWORK", "GOMOD", "GOMODCACHE",
-	"GOPATH", "GODEBUG",
+	"GOPATH", "GODEBUG", "GOCACHE",
 }
 
 // Take fingerprints a run of apigen on the module at root (absolute, holding go.mod). facts
@@ -241,6 +246,70 @@ func (s *Snapshot) SameExcept(later *Snapshot, paths []string) bool {
 		}
 	}
 	return true
+}
+
+// Covers reports whether the key holds the content of the file name (absolute): a file of the
+// module or of a local replacement whose content the snapshot hashed, a file of the toolchain
+// (GOROOT) or the module cache (GOMODCACHE), which the go environment and go.sum in the key
+// name and nobody edits, or one of the go command's build cache (GOCACHE), where it puts what
+// cgo made of such sources, named by content.
+func (s *Snapshot) Covers(name string) bool {
+	within := func(dir string) (string, bool) {
+		if dir == "" {
+			return "", false
+		}
+		rel, err := filepath.Rel(dir, name)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return "", false
+		}
+		return filepath.ToSlash(rel), true
+	}
+	hashed := func(v string) bool {
+		return strings.HasPrefix(v, "file ") || strings.HasPrefix(v, "link ") && len(strings.Fields(v)) == 3
+	}
+	for _, dir := range []string{s.entries["meta/go env/GOROOT"], s.entries["meta/go env/GOMODCACHE"], s.entries["meta/go env/GOCACHE"]} {
+		if _, ok := within(dir); ok {
+			return true
+		}
+	}
+	// A local replacement may lie inside the module, so it goes first.
+	for name, dir := range s.entries {
+		if old, ok := strings.CutPrefix(name, "meta/replace/"); ok {
+			if rel, ok := within(dir); ok {
+				return hashed(s.entries["replace/"+old+"/"+rel])
+			}
+		}
+	}
+	if rel, ok := within(s.entries["meta/root"]); ok {
+		return hashed(s.entries["tree/"+rel])
+	}
+	return false
+}
+
+// Inputs returns the files a run read (by absolute path, with what each held, as
+// loader.Reads records them) that the key does not cover: what a lookup must check besides
+// the key. A file recorded by name only is described as it is now. It fails when a file
+// changed during the run.
+func (s *Snapshot) Inputs(reads map[string]string) (map[string]string, error) {
+	inputs := map[string]string{}
+	for name, fact := range reads {
+		if s.Covers(name) {
+			continue
+		}
+		switch {
+		case fact == "":
+			v, err := FileFact(name)
+			if err != nil {
+				return nil, err
+			}
+			inputs[name] = v
+		case fact == "absent" || strings.HasPrefix(fact, "sha256 "):
+			inputs[name] = fact
+		default:
+			return nil, fmt.Errorf("%s: %s", name, fact)
+		}
+	}
+	return inputs, nil
 }
 
 // FileFact describes a file outside the tree that a run reads: its content hash, or "absent".

@@ -290,3 +290,49 @@ func TestExecutable(t *testing.T) {
 		}
 	}
 }
+
+// Inputs leaves out what the key holds (hashed files of the module, the toolchain's and the
+// module cache's files) and keeps every other file the run read, with what it held, so that
+// a file read for the first time by a new version of apigen is checked without being listed.
+func TestInputs(t *testing.T) {
+	root := module(t)
+	s := take(t, root, nil)
+	goroot := s.entries["meta/go env/GOROOT"]
+	outside := filepath.Join(t.TempDir(), "header.txt")
+	write(t, outside, "/* header */\n")
+	reads := map[string]string{
+		filepath.Join(root, "pkg/apis/g/v1/types.go"):                "sha256 11",
+		filepath.Join(root, "go.mod"):                                "",
+		filepath.Join(goroot, "src/fmt/print.go"):                    "",
+		filepath.Join(s.entries["meta/go env/GOCACHE"], "1c/1c31-d"): "",
+		filepath.Join(root, "PROJECT"):                               "absent",
+		filepath.Join(root, "hack/boilerplate.go.txt"):               "sha256 22",
+		filepath.Join(root, "nested/a.go"):                           "",
+		outside:                                                      "",
+		filepath.Join(root, "config/certs/ca.crt"):                   "sha256 33",
+	}
+	got, err := s.Inputs(reads)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _ := FileFact(outside)
+	nested, _ := FileFact(filepath.Join(root, "nested/a.go"))
+	want := map[string]string{
+		filepath.Join(root, "PROJECT"):                 "absent",
+		filepath.Join(root, "hack/boilerplate.go.txt"): "sha256 22",
+		filepath.Join(root, "nested/a.go"):             nested,
+		outside:                                        header,
+		filepath.Join(root, "config/certs/ca.crt"):     "sha256 33",
+	}
+	if len(got) != len(want) {
+		t.Errorf("Inputs = %q, want %q", got, want)
+	}
+	for name, fact := range want {
+		if got[name] != fact {
+			t.Errorf("Inputs[%s] = %q, want %q", name, got[name], fact)
+		}
+	}
+	if _, err := s.Inputs(map[string]string{outside: "changed during the run"}); err == nil {
+		t.Error("Inputs accepted a file that changed during the run")
+	}
+}

@@ -2,8 +2,11 @@ package runcache
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -19,8 +22,30 @@ const (
 	refreshEvery = time.Hour
 )
 
-// Store keeps one small file per key that found the tree current, holding the generated paths.
+// Store keeps one small file per key that found the tree current, holding the generated paths
+// and the run's inputs that the key does not hash.
 type Store struct{ dir string }
+
+// Entry is what a run that left the tree current stored.
+type Entry struct {
+	// Paths are the files the run generates.
+	Paths []string
+	// Inputs are the files the run read whose content the key does not hold (see
+	// Snapshot.Inputs), by absolute path, with what each held (FileFact). A lookup hits only
+	// when every one still holds it.
+	Inputs map[string]string
+}
+
+// Current returns "" when every input of the entry still holds what the run read, and
+// otherwise the first (by name) that does not.
+func (e Entry) Current() string {
+	for _, name := range slices.Sorted(maps.Keys(e.Inputs)) {
+		if fact, err := FileFact(name); err != nil || fact != e.Inputs[name] {
+			return name
+		}
+	}
+	return ""
+}
 
 // DefaultDir is os.UserCacheDir()/apigen/verify ($XDG_CACHE_HOME or ~/.cache on Linux).
 func DefaultDir() (string, error) {
@@ -34,33 +59,60 @@ func DefaultDir() (string, error) {
 // NewStore returns the store in dir; nothing is created before the first Put.
 func NewStore(dir string) *Store { return &Store{dir: dir} }
 
-// Get returns the generated paths stored under key and whether there is an entry.
-func (s *Store) Get(key string) ([]string, bool) {
+// Get returns the entry stored under key and whether there is one.
+func (s *Store) Get(key string) (Entry, bool) {
 	name := filepath.Join(s.dir, key)
 	data, err := os.ReadFile(name)
 	if err != nil || !bytes.HasPrefix(data, []byte(header)) {
-		return nil, false
+		return Entry{}, false
 	}
 	if fi, err := os.Stat(name); err == nil && time.Since(fi.ModTime()) > refreshEvery {
 		now := time.Now()
 		_ = os.Chtimes(name, now, now) // best effort: a read-only cache still answers
 	}
-	var paths []string
+	var e Entry
 	if rest := strings.TrimSuffix(string(data[len(header):]), "\n"); rest != "" {
-		paths = strings.Split(rest, "\n")
+		for _, line := range strings.Split(rest, "\n") {
+			// "out <path>" or "in <fact>\t<path>"
+			kind, v, _ := strings.Cut(line, " ")
+			switch kind {
+			case "out":
+				e.Paths = append(e.Paths, v)
+			case "in":
+				fact, name, ok := strings.Cut(v, "\t")
+				if !ok {
+					return Entry{}, false
+				}
+				if e.Inputs == nil {
+					e.Inputs = map[string]string{}
+				}
+				e.Inputs[name] = fact
+			default:
+				return Entry{}, false
+			}
+		}
 	}
-	return paths, true
+	return e, true
 }
 
-// Put records key with the generated paths. The entry appears whole or not at all.
-func (s *Store) Put(key string, paths []string) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return err
-	}
+// Put records key with the entry. The entry appears whole or not at all.
+func (s *Store) Put(key string, e Entry) error {
 	var b strings.Builder
 	b.WriteString(header)
-	for _, p := range paths {
-		b.WriteString(p + "\n")
+	for _, p := range e.Paths {
+		if strings.ContainsAny(p, "\n") {
+			return fmt.Errorf("a generated path with a newline: %q", p)
+		}
+		b.WriteString("out " + p + "\n")
+	}
+	for _, name := range slices.Sorted(maps.Keys(e.Inputs)) {
+		if strings.ContainsAny(name, "\t\n") || strings.ContainsAny(e.Inputs[name], "\t\n") {
+			return fmt.Errorf("an input whose name cannot be stored: %q", name)
+		}
+		b.WriteString("in " + e.Inputs[name] + "\t" + name + "\n")
+	}
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(s.dir, ".tmp-*")
 	if err != nil {

@@ -1,6 +1,7 @@
 package runcache
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,20 +19,21 @@ func TestStore(t *testing.T) {
 		t.Fatal("hit in an empty store")
 	}
 	paths := []string{"config/generated/rbac.yaml", "pkg/apis/g/v1/zz_generated.register.go"}
-	if err := s.Put(key, paths); err != nil {
+	inputs := map[string]string{"/home/u/my header.txt": "sha256 00ff", "/p/PROJECT": "absent"}
+	if err := s.Put(key, Entry{Paths: paths, Inputs: inputs}); err != nil {
 		t.Fatal(err)
 	}
 	got, ok := s.Get(key)
-	if !ok || !slices.Equal(got, paths) {
-		t.Fatalf("Get = %q, %t; want %q, true", got, ok, paths)
+	if !ok || !slices.Equal(got.Paths, paths) || !maps.Equal(got.Inputs, inputs) {
+		t.Fatalf("Get = %q, %t; want %q, true", got, ok, Entry{Paths: paths, Inputs: inputs})
 	}
 	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Errorf("cache directory: %v, %v; want mode 0700", fi.Mode(), err)
 	}
-	if err := s.Put(key+"0", nil); err != nil {
+	if err := s.Put(key+"0", Entry{}); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := s.Get(key + "0"); !ok || len(got) != 0 {
+	if got, ok := s.Get(key + "0"); !ok || len(got.Paths) != 0 || len(got.Inputs) != 0 {
 		t.Errorf("an entry without paths: Get = %q, %t", got, ok)
 	}
 	list, _ := os.ReadDir(dir)
@@ -59,7 +61,7 @@ func TestStoreUnwritable(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewStore(filepath.Join(file, "apigen", "verify"))
-	if err := s.Put(key, nil); err == nil {
+	if err := s.Put(key, Entry{}); err == nil {
 		t.Error("Put into an unwritable cache succeeded")
 	}
 	if _, ok := s.Get(key); ok {
@@ -79,7 +81,7 @@ func TestStoreTrims(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Put(key+"1", nil); err != nil {
+	if err := s.Put(key+"1", Entry{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{key, ".tmp-123"} {
@@ -95,7 +97,7 @@ func TestStoreTrims(t *testing.T) {
 func TestStoreRefreshesHits(t *testing.T) {
 	dir := t.TempDir()
 	s := NewStore(dir)
-	if err := s.Put(key, nil); err != nil {
+	if err := s.Put(key, Entry{}); err != nil {
 		t.Fatal(err)
 	}
 	old := time.Now().Add(-48 * time.Hour)
@@ -117,5 +119,42 @@ func TestDefaultDir(t *testing.T) {
 	dir, err := DefaultDir()
 	if err != nil || dir != filepath.Join(xdg, "apigen", "verify") {
 		t.Errorf("DefaultDir() = %q, %v", dir, err)
+	}
+}
+
+// An entry is current while every input it records holds what the run read: a changed, an
+// appeared or a vanished file makes it stale.
+func TestEntryCurrent(t *testing.T) {
+	dir := t.TempDir()
+	header, project := filepath.Join(dir, "header.txt"), filepath.Join(dir, "PROJECT")
+	if err := os.WriteFile(header, []byte("// header\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	facts := map[string]string{}
+	for _, name := range []string{header, project} {
+		fact, err := FileFact(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts[name] = fact
+	}
+	e := Entry{Inputs: facts}
+	if got := e.Current(); got != "" {
+		t.Fatalf("Current = %q on untouched inputs", got)
+	}
+	if err := os.WriteFile(header, []byte("// Header\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Current(); got != header {
+		t.Errorf("Current = %q after changing the header, want %q", got, header)
+	}
+	if err := os.WriteFile(header, []byte("// header\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(project, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Current(); got != project {
+		t.Errorf("Current = %q after creating a file the run found absent, want %q", got, project)
 	}
 }

@@ -75,9 +75,10 @@ type ValidatedKind struct {
 	StorageVersion string
 	// Schemas maps each served version to the kind's schema in it, as JSON.
 	Schemas map[string]string
-	// Scales are the kind's scale subresource paths in the versions that serve it with a CRD's
-	// semantics: writes are refused, as kube-apiserver refuses a custom resource's, when the spec
-	// or status replicas is negative or past an int32, or the selector is not a string.
+	// Scales are the kind's scale subresource paths in each version that serves one. Those
+	// with a CRD's semantics (see crdScale) are checked: writes are refused, as kube-apiserver
+	// refuses a custom resource's, when the spec or status replicas is negative or past an
+	// int32, or the selector is not a string.
 	Scales map[string]ScalePaths
 }
 
@@ -98,8 +99,9 @@ func NewSchemaValidation(scheme *runtime.Scheme, k ValidatedKind) (*SchemaValida
 }
 
 // crdScale is a version's scale subresource as apiextensions' strategy takes it, nil when the
-// version serves none with a CRD's semantics (a structured selector is a workload's, whose
-// rules are its own).
+// version serves none with a CRD's semantics. It is the one place that decides: a structured
+// selector (a metav1.LabelSelector) is a workload's, whose rules are its own, so it is not
+// checked as a custom resource's string selector.
 func crdScale(scales map[string]ScalePaths, version string) *apiextensions.CustomResourceSubresourceScale {
 	paths, ok := scales[version]
 	if !ok || paths.LabelSelectorStructured {

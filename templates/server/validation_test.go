@@ -40,3 +40,27 @@ func TestValidationOptionsFollowFeatureGates(t *testing.T) {
 		t.Errorf("registering a known option again: %v", err)
 	}
 }
+
+// crdScale alone decides which scale subresources are checked as a custom resource's: the
+// generated code passes every version's, and a structured selector (a workload's
+// metav1.LabelSelector) or a version without one is left out.
+func TestCRDScale(t *testing.T) {
+	scales := map[string]ScalePaths{
+		"v1":      {SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".status.selector"},
+		"v1beta1": {SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"},
+		"apps":    {SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas", LabelSelectorPath: ".spec.selector", LabelSelectorStructured: true},
+	}
+	if got := crdScale(scales, "v1"); got == nil || got.SpecReplicasPath != ".spec.replicas" || got.StatusReplicasPath != ".status.replicas" ||
+		got.LabelSelectorPath == nil || *got.LabelSelectorPath != ".status.selector" {
+		t.Errorf("v1: got %+v, want the CRD scale with its string selector", got)
+	}
+	if got := crdScale(scales, "v1beta1"); got == nil || got.LabelSelectorPath != nil {
+		t.Errorf("v1beta1: got %+v, want the CRD scale without a selector", got)
+	}
+	if got := crdScale(scales, "apps"); got != nil {
+		t.Errorf("structured selector: got %+v, want nil (a workload's scale is not checked as a CRD's)", got)
+	}
+	if got := crdScale(scales, "v2"); got != nil {
+		t.Errorf("version without a scale: got %+v, want nil", got)
+	}
+}

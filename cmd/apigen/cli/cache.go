@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 
 	"github.com/apigen-dev/apigen/generators/engine"
@@ -41,34 +40,29 @@ func openCache(root string, f *generateFlags, log io.Writer) (*resultCache, []st
 		fmt.Fprintf(log, "apigen: cache miss: %v\n", err)
 		return nil, nil, false
 	}
-	if paths, ok := c.store.Get(c.before.Key); ok {
-		fmt.Fprintln(log, "apigen: cache hit")
-		return nil, paths, true
+	entry, ok := c.store.Get(c.before.Key)
+	if !ok {
+		fmt.Fprintln(log, "apigen: cache miss: no success recorded for these inputs")
+		return c, nil, false
 	}
-	fmt.Fprintln(log, "apigen: cache miss: no success recorded for these inputs")
-	return c, nil, false
+	if changed := entry.Current(); changed != "" {
+		fmt.Fprintf(log, "apigen: cache miss: %s, which the last run read, has changed\n", changed)
+		return c, nil, false
+	}
+	fmt.Fprintln(log, "apigen: cache hit")
+	return nil, entry.Paths, true
 }
 
-// snapshot fingerprints the module and every flag that changes the output: --header-file as
-// given, the file it names and that file's content (or absence), and --year; and the PROJECT
-// file, which is not a Go or YAML file the module's fingerprint holds.
+// snapshot fingerprints the module and the flags that change the output (--header-file as
+// given and where it points, --year). The files the run reads besides the module's sources
+// (the header file, kubebuilder's PROJECT file) are not named here: the run records what it
+// reads (loader.Reads), and the entry it stores checks every such file (put).
 func (c *resultCache) snapshot() (*runcache.Snapshot, error) {
 	header, _ := pipeline.HeaderPath(c.root, c.flags.headerFile)
-	content, err := runcache.FileFact(header)
-	if err != nil {
-		return nil, &runcache.Bypass{Reason: "reading the header file: " + err.Error()}
-	}
-	// kubebuilder's PROJECT file says where the API types are (loader.DetectLayout).
-	layout, err := runcache.FileFact(filepath.Join(c.root, "PROJECT"))
-	if err != nil {
-		return nil, &runcache.Bypass{Reason: "reading the PROJECT file: " + err.Error()}
-	}
 	return runcache.Take(c.root, map[string]string{
 		"--header-file": c.flags.headerFile,
 		"header path":   header,
-		"header":        content,
 		"--year":        c.flags.year,
-		"PROJECT":       layout,
 	})
 }
 
@@ -98,11 +92,15 @@ func (c *resultCache) put(plan *engine.Plan, touched []string) error {
 	if !c.before.SameExcept(after, touched) {
 		return fmt.Errorf("the inputs changed during the run")
 	}
+	inputs, err := after.Inputs(plan.Reads)
+	if err != nil {
+		return fmt.Errorf("an input: %w", err)
+	}
 	out := plan.Output()
 	for _, p := range out.Paths() {
 		if data, _ := out.Get(p); !after.Holds(p, data) {
 			return fmt.Errorf("%s is not among the inputs the cache hashes, or differs from the output", p)
 		}
 	}
-	return c.store.Put(after.Key, out.Paths())
+	return c.store.Put(after.Key, runcache.Entry{Paths: out.Paths(), Inputs: inputs})
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -235,4 +237,83 @@ func TestUnwritableCache(t *testing.T) {
 	if hit, _ := probe(t, generateFlags{}); hit {
 		t.Error("a hit from an unwritable cache")
 	}
+}
+
+// TestCacheKeyHoldsEveryFileTheRunReads asks the file system, not apigen, which of the
+// project's files a run reads (by their access times), and changes each in turn: every one
+// must make the next run miss. So a file a new version of apigen comes to read cannot be left
+// out of the key: the key's inputs are what the run read (loader.Reads) and what the module's
+// fingerprint hashes, never a list of names. The project has a PROJECT file without a layout,
+// which apigen reads and ignores, as an input that is neither Go nor generated.
+func TestCacheKeyHoldsEveryFileTheRunReads(t *testing.T) {
+	dir := cachedWardle(t)
+	if err := os.WriteFile(filepath.Join(dir, "PROJECT"), []byte("domain: example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		files = append(files, path)
+		return os.Chtimes(path, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !accessTimesWork(t, filepath.Join(dir, "go.mod")) {
+		t.Skip("this file system does not update access times")
+	}
+	if err := os.Chtimes(filepath.Join(dir, "go.mod"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := run("verify", "-v"); code != 0 || !strings.HasPrefix(errOut, "apigen: cache miss: no success recorded") {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	var read []string
+	for _, path := range files {
+		if accessed(t, path).After(old) {
+			rel, _ := filepath.Rel(dir, path)
+			read = append(read, filepath.ToSlash(rel))
+		}
+	}
+	for _, want := range []string{"go.mod", "PROJECT", "hack/boilerplate.go.txt", "pkg/apis/wardle/v1alpha1/flunder_types.go"} {
+		if !slices.Contains(read, want) {
+			t.Fatalf("the run read %q, not %s: the access times do not tell what it reads", read, want)
+		}
+	}
+	if hit, log := probe(t, generateFlags{}); !hit {
+		t.Fatalf("no hit after the verify: %s", log)
+	}
+	for _, rel := range read {
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		orig, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(slices.Clone(orig), '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if hit, _ := probe(t, generateFlags{}); hit {
+			t.Errorf("the run reads %s, and changing it still hits", rel)
+		}
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if hit, log := probe(t, generateFlags{}); !hit {
+		t.Errorf("no hit with every file restored: %s", log)
+	}
+}
+
+// accessTimesWork reports whether reading the file at name (whose access time is old) moves its
+// access time, as Linux's default relatime does for a time more than a day old.
+func accessTimesWork(t *testing.T, name string) bool {
+	t.Helper()
+	before := accessed(t, name)
+	if _, err := os.ReadFile(name); err != nil {
+		t.Fatal(err)
+	}
+	return accessed(t, name).After(before)
 }

@@ -66,7 +66,7 @@ func planAt(root string, o pipeline.Options, warn io.Writer) (*engine.Plan, erro
 	}
 	plan, err := engine.NewPlan(root, res.Output)
 	if plan != nil {
-		plan.Warnings, plan.Project = res.Project.Warnings, res.Project
+		plan.Warnings, plan.Project, plan.Reads = res.Project.Warnings, res.Project, res.Reads
 	}
 	return plan, err
 }
@@ -168,8 +168,9 @@ nothing and exits 0; otherwise it prints a unified diff, names missing and stale
 Use it in CI and as a pre-commit check.
 
 When every input (apigen itself, the flags, the go environment, go.mod, go.sum, the module's Go
-files, the generated files) is byte for byte that of an earlier verify or generate that left the
-tree current, verify answers from a cache in the user cache directory without loading.
+files, the generated files, and every other file the earlier run read, such as the header file)
+is byte for byte that of an earlier verify or generate that left the tree current, verify
+answers from a cache in the user cache directory without loading.
 --no-cache or APIGEN_CACHE=off turns this off.`,
 		Example: `  apigen verify || echo "run apigen generate"`,
 		Args:    cobra.NoArgs,
