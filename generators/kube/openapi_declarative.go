@@ -8,6 +8,7 @@ import (
 	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/loader"
 )
 
 // publishedDeclarativeTags are the +k8s: validation tags whose meaning the served OpenAPI
@@ -58,32 +59,19 @@ func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
 // whose types theirs use (through fields, elements, keys and underlying types), sorted.
 func projectPackages(ctx *engine.Context) []string {
 	module := ctx.Load.Module
-	found := map[string]bool{}
-	seen := map[*types.Type]bool{}
-	var walk func(t *types.Type)
-	walk = func(t *types.Type) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
-		if p := t.Name.Package; (p == module || strings.HasPrefix(p, module+"/")) && ctx.Load.Universe[p] != nil {
-			found[p] = true
-		}
-		for _, m := range t.Members {
-			walk(m.Type)
-		}
-		walk(t.Elem)
-		walk(t.Key)
-		walk(t.Underlying)
-	}
+	var roots []string
 	for _, v := range versions(ctx.Project) {
-		pkg := ctx.Load.Universe[v.Package]
-		if pkg == nil {
-			continue
+		if ctx.Load.Universe[v.Package] != nil {
+			roots = append(roots, v.Package)
 		}
-		found[v.Package] = true
-		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
-			walk(pkg.Types[name])
+	}
+	found := map[string]bool{}
+	for _, root := range roots {
+		found[root] = true
+	}
+	for _, p := range loader.ReferencedPackages(ctx.Load.Universe, roots) {
+		if p == module || strings.HasPrefix(p, module+"/") {
+			found[p] = true
 		}
 	}
 	return slices.Sorted(maps.Keys(found))

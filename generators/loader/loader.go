@@ -211,11 +211,15 @@ func (r *Result) Require(pkgPaths ...string) error {
 	return nil
 }
 
-// referenced returns the packages of every named type the API packages' types refer to,
-// transitively, through fields (embedded or not), pointers, slices, arrays, maps and the
-// underlying types of named types. Load processes them fully, so the universe the
-// generators see does not depend on which of them asked for a package first.
-func (r *Result) referenced() []string {
+// referenced returns the packages of every named type the API packages' types refer to
+// (ReferencedPackages). Load processes them fully, so the universe the generators see does
+// not depend on which of them asked for a package first.
+func (r *Result) referenced() []string { return ReferencedPackages(r.Universe, r.APIPackages) }
+
+// ReferencedPackages returns, sorted, the packages of universe that hold a named type of the
+// roots or one their types refer to, transitively, through fields (embedded or not), pointers,
+// slices, arrays, maps and the underlying types of named types.
+func ReferencedPackages(universe types.Universe, roots []string) []string {
 	pkgs := map[string]bool{}
 	seen := map[*types.Type]bool{}
 	var walk func(t *types.Type)
@@ -224,7 +228,7 @@ func (r *Result) referenced() []string {
 			return
 		}
 		seen[t] = true
-		if p := t.Name.Package; p != "" && r.Universe[p] != nil {
+		if p := t.Name.Package; p != "" && universe[p] != nil {
 			pkgs[p] = true
 		}
 		for _, m := range t.Members {
@@ -234,8 +238,11 @@ func (r *Result) referenced() []string {
 		walk(t.Key)
 		walk(t.Underlying)
 	}
-	for _, path := range r.APIPackages {
-		pkg := r.Universe[path]
+	for _, path := range roots {
+		pkg := universe[path]
+		if pkg == nil {
+			continue
+		}
 		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
 			walk(pkg.Types[name])
 		}
