@@ -22,7 +22,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"apigen:domain":             "Project.Domain",
 		"groupName":                 "Group.Name",
 		"apigen:resource":           "Resource.Plural, Resource.Singular, Resource.ShortNames, Resource.Categories, Resource.Scope",
-		"genclient":                 "Resource.Plural, Resource.Singular, Resource.Subresources, Resource.StoredAsPreferred",
+		"genclient":                 "Resource.Plural, Resource.Singular, Resource.Subresources, Resource.BuiltInStyle",
 		"apigen:deprecatedversion":  "Resource.Deprecated, Resource.Deprecation",
 		"apigen:printcolumn":        "Resource.PrintColumns",
 		"apigen:selectablefield":    "Resource.SelectableFields",
@@ -114,7 +114,8 @@ func changedFields(t *testing.T, d *Definition) string {
 	default:
 		r := &model.Resource{Kind: "Flunder", HasSpec: true, HasStatus: true, StatusType: "FlunderStatus", Scope: model.Namespaced}
 		if strings.HasPrefix(d.Name, GenClient+":") {
-			r.Marker, r.Subresources.Status = "+"+GenClient, true
+			// as +genclient's declaration leaves the kind
+			r.Marker, r.BuiltInStyle, r.Subresources.Status = "+"+GenClient, true, true
 		}
 		element = r
 		apply = func() error {
@@ -185,7 +186,7 @@ func TestGenClientScaleMethod(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &model.Resource{Kind: "Flunder", Marker: c.resourceMarker}
+		r := &model.Resource{Kind: "Flunder", Marker: c.resourceMarker, BuiltInStyle: c.resourceMarker == "+genclient"}
 		kind := &fakeKind{}
 		if err := m.Args.(ResourceEffect).ApplyToResource(m, r, kind); err != nil {
 			t.Fatal(err)

@@ -104,7 +104,7 @@ func (GenClientTag) OwnStorageMarker(verbs string) string {
 func (GenClientTag) DeclareFallback(m *Marker, r *model.Resource) {
 	(&Resource{}).DeclareResource(m, r)
 	r.Subresources.Status = r.HasStatus
-	r.StoredAsPreferred = true
+	r.BuiltInStyle = true
 }
 
 // ApplyToResource makes the resource cluster-scoped.
@@ -124,7 +124,7 @@ func (NoStatusTag) ApplyToResource(_ *Marker, r *model.Resource, _ Kind) error {
 // deleteCollection, taken as the server's), and no status subresource. On a resource an apigen or kubebuilder marker
 // declares, it shapes only the client.
 func (t OnlyVerbsTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
-	if r.Marker != "+"+GenClient {
+	if !r.BuiltInStyle {
 		return nil
 	}
 	var verbs []string
@@ -160,7 +160,7 @@ var kubernetesScale = Scale{SpecPath: ".spec.replicas", StatusPath: ".status.rep
 // about any other (certificates' /approval, extensions/v1beta1's Scale of its own):
 // kube-apiserver serves those from hand-written storage whose semantics the types do not carry.
 func (t MethodTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
-	if r.Marker != "+"+GenClient {
+	if !r.BuiltInStyle {
 		return nil
 	}
 	var name, sub, verb, result string

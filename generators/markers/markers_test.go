@@ -239,7 +239,7 @@ func TestGenClientOnlyVerbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &model.Resource{Kind: "Review", Marker: "+genclient", HasStatus: true, Subresources: model.Subresources{Status: true}}
+	r := &model.Resource{Kind: "Review", Marker: "+genclient", BuiltInStyle: true, HasStatus: true, Subresources: model.Subresources{Status: true}}
 	apply := func(m *Marker, r *model.Resource) error { return m.Args.(ResourceEffect).ApplyToResource(m, r, nil) }
 	if err := apply(m, r); err != nil || r.CustomStorage == nil ||
 		!slices.Equal(r.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) || r.Subresources.Status {
@@ -253,7 +253,7 @@ func TestGenClientOnlyVerbs(t *testing.T) {
 		t.Errorf("on an apigen resource: %v, %+v", err, other.CustomStorage)
 	}
 	bad, _ := Apigen().Parse("// +genclient:onlyVerbs=create,proxy", Type, pos)
-	if err := apply(bad, &model.Resource{Kind: "Review", Marker: "+genclient"}); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
+	if err := apply(bad, &model.Resource{Kind: "Review", Marker: "+genclient", BuiltInStyle: true}); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
 		t.Errorf("an unknown verb: %v", err)
 	}
 }

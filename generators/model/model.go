@@ -224,14 +224,16 @@ type Resource struct {
 	// (+apigen:storage:custom), or is nil.
 	CustomStorage *CustomStorage `json:"customStorage,omitempty"`
 	// Storage marks the version of the group this kind is stored in (+apigen:storageversion,
-	// the only version that declares the kind, or see StoredAsPreferred). Its Go type is the kind's hub: registered as
+	// the only version that declares the kind, or see BuiltInStyle). Its Go type is the kind's hub: registered as
 	// the group's internal version, converted to and from every other version.
 	Storage bool `json:"storage,omitempty"`
-	// StoredAsPreferred says that when several versions declare the kind and none marks it
-	// +apigen:storageversion, it is stored in the most preferred of them (ByPriority), as
-	// kube-apiserver stores its built-in types; client-gen's +genclient declares such kinds.
-	// A kind declared as a custom resource's needs the marker, as a CRD needs one storage version.
-	StoredAsPreferred bool `json:"storedAsPreferred,omitempty"`
+	// BuiltInStyle says the kind is declared with client-gen's +genclient alone, as k8s.io/api
+	// declares its kinds, so kube-apiserver's rules for its built-in kinds apply where they
+	// differ from a custom resource's: when several versions declare the kind and none marks
+	// it +apigen:storageversion, it is stored in the most preferred of them (ByPriority), where
+	// a CRD needs the marker; and +genclient:onlyVerbs and +genclient:method shape what is
+	// served, not only the client.
+	BuiltInStyle bool `json:"builtInStyle,omitempty"`
 	// PrintColumns are kubectl get's extra columns (+apigen:printcolumn), in marker order.
 	// They are parsed and checked; no emitter prints them yet.
 	PrintColumns []PrintColumn `json:"printColumns,omitempty"`

@@ -223,7 +223,7 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 // storeDefaultVersions stores a kind that only one version of the group declares in that
 // version, as if it carried +apigen:storageversion, and a kind that several declare, none of
 // them marked, in the most preferred of them when every declaration allows it
-// (Resource.StoredAsPreferred), as kube-apiserver stores its built-in types.
+// (Resource.BuiltInStyle), as kube-apiserver stores its built-in types.
 func storeDefaultVersions(g *model.Group) {
 	declared := map[string][]*model.Resource{}
 	for _, v := range g.ByPriority() {
@@ -238,7 +238,7 @@ func storeDefaultVersions(g *model.Group) {
 				preferred = false
 				break
 			}
-			preferred = preferred && r.StoredAsPreferred
+			preferred = preferred && r.BuiltInStyle
 		}
 		if len(rs) == 1 || preferred {
 			rs[0].Storage = true
