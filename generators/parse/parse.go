@@ -232,15 +232,9 @@ func storeDefaultVersions(g *model.Group) {
 		}
 	}
 	for _, rs := range declared {
-		preferred := true
-		for _, r := range rs {
-			if r.Storage {
-				preferred = false
-				break
-			}
-			preferred = preferred && r.BuiltInStyle
-		}
-		if len(rs) == 1 || preferred {
+		marked := slices.ContainsFunc(rs, func(r *model.Resource) bool { return r.Storage })
+		builtIn := !slices.ContainsFunc(rs, func(r *model.Resource) bool { return !r.BuiltInStyle })
+		if len(rs) == 1 || (builtIn && !marked) {
 			rs[0].Storage = true
 		}
 	}

@@ -45,10 +45,8 @@ func openSchemaWarnings(root string, p *model.Project, parser *crd.Parser, byPat
 // emptySchemas returns the schema paths (properties[spec].items...) of the empty schemas in s.
 func emptySchemas(s *apiextensionsv1.JSONSchemaProps) []string {
 	var out []string
-	walkSchemas(s, "", func(sub *apiextensionsv1.JSONSchemaProps, path string) {
-		if isEmptySchema(sub) {
-			out = append(out, path)
-		}
+	eachEmptySchema(s, func(_ *apiextensionsv1.JSONSchemaProps, path string, _ []string, _ []*apiextensionsv1.JSONSchemaProps) {
+		out = append(out, path)
 	})
 	return out
 }
@@ -58,41 +56,26 @@ func emptySchemas(s *apiextensionsv1.JSONSchemaProps) []string {
 // enclosing object that has them, the type that contains itself in the usual case, since a
 // list's keys must be properties of its items.
 func openEmptySchemas(s *apiextensionsv1.JSONSchemaProps) {
-	openBelow(s, []*apiextensionsv1.JSONSchemaProps{s})
-}
-
-func openBelow(s *apiextensionsv1.JSONSchemaProps, enclosing []*apiextensionsv1.JSONSchemaProps) {
-	open := func(sub *apiextensionsv1.JSONSchemaProps, keys []string) {
-		if !isEmptySchema(sub) {
-			openBelow(sub, append(enclosing, sub))
-			return
-		}
+	eachEmptySchema(s, func(sub *apiextensionsv1.JSONSchemaProps, _ string, keys []string, enclosing []*apiextensionsv1.JSONSchemaProps) {
 		keep := true
 		*sub = apiextensionsv1.JSONSchemaProps{Type: "object", XPreserveUnknownFields: &keep}
-		for _, outer := range slices.Backward(enclosing) {
-			if !slices.ContainsFunc(keys, func(k string) bool { _, ok := outer.Properties[k]; return !ok }) && len(keys) > 0 {
-				sub.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
-				for _, k := range keys {
-					sub.Properties[k] = outer.Properties[k]
-					if slices.Contains(outer.Required, k) {
-						sub.Required = append(sub.Required, k)
-					}
-				}
-				break
-			}
+		if len(keys) == 0 {
+			return
 		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		sub := s.Properties[name]
-		open(&sub, nil)
-		s.Properties[name] = sub
-	}
-	if s.Items != nil && s.Items.Schema != nil {
-		open(s.Items.Schema, s.XListMapKeys)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		open(s.AdditionalProperties.Schema, nil)
-	}
+		for _, outer := range slices.Backward(enclosing) {
+			if slices.ContainsFunc(keys, func(k string) bool { _, ok := outer.Properties[k]; return !ok }) {
+				continue
+			}
+			sub.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
+			for _, k := range keys {
+				sub.Properties[k] = outer.Properties[k]
+				if slices.Contains(outer.Required, k) {
+					sub.Required = append(sub.Required, k)
+				}
+			}
+			return
+		}
+	})
 }
 
 // isEmptySchema reports whether s constrains nothing (its description aside).
@@ -102,24 +85,33 @@ func isEmptySchema(s *apiextensionsv1.JSONSchemaProps) bool {
 	return reflect.DeepEqual(bare, apiextensionsv1.JSONSchemaProps{})
 }
 
-// walkSchemas calls visit on every property, item and additional-properties schema below s,
-// depth first, properties in name order, with its path from s.
-func walkSchemas(s *apiextensionsv1.JSONSchemaProps, path string, visit func(*apiextensionsv1.JSONSchemaProps, string)) {
-	step := func(sub *apiextensionsv1.JSONSchemaProps, p string) {
-		visit(sub, p)
-		walkSchemas(sub, p, visit)
+// eachEmptySchema calls f on every empty property, item and additional-properties schema
+// below s, depth first, properties in name order, with its path from s, the map keys of the
+// list it is an item of (nil otherwise), and the schemas that enclose it, s first. f may
+// replace the schema it is given.
+func eachEmptySchema(s *apiextensionsv1.JSONSchemaProps, f func(sub *apiextensionsv1.JSONSchemaProps, path string, keys []string, enclosing []*apiextensionsv1.JSONSchemaProps)) {
+	var walk func(s *apiextensionsv1.JSONSchemaProps, path string, enclosing []*apiextensionsv1.JSONSchemaProps)
+	step := func(sub *apiextensionsv1.JSONSchemaProps, path string, keys []string, enclosing []*apiextensionsv1.JSONSchemaProps) {
+		if isEmptySchema(sub) {
+			f(sub, path, keys, enclosing)
+			return
+		}
+		walk(sub, path, append(enclosing, sub))
 	}
-	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-		sub := s.Properties[name]
-		step(&sub, join(path, "properties["+name+"]"))
-		s.Properties[name] = sub
+	walk = func(s *apiextensionsv1.JSONSchemaProps, path string, enclosing []*apiextensionsv1.JSONSchemaProps) {
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			sub := s.Properties[name]
+			step(&sub, join(path, "properties["+name+"]"), nil, enclosing)
+			s.Properties[name] = sub
+		}
+		if s.Items != nil && s.Items.Schema != nil {
+			step(s.Items.Schema, join(path, "items"), s.XListMapKeys, enclosing)
+		}
+		if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
+			step(s.AdditionalProperties.Schema, join(path, "additionalProperties"), nil, enclosing)
+		}
 	}
-	if s.Items != nil && s.Items.Schema != nil {
-		step(s.Items.Schema, join(path, "items"))
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		step(s.AdditionalProperties.Schema, join(path, "additionalProperties"))
-	}
+	walk(s, "", []*apiextensionsv1.JSONSchemaProps{s})
 }
 
 func join(path, step string) string {
