@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -120,14 +121,31 @@ func (p *Process) Kill() {
 	<-p.done
 }
 
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// handedOut holds every port FreePort returned in this process: a port nothing
+// listens on yet is free again for the kernel, and two members of one cluster given
+// the same port fail to start.
+var handedOut = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago and that no
+// earlier call in this process returned.
 func FreePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if !handedOut.ports[port] {
+			handedOut.ports[port] = true
+			return port, nil
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // Poll calls check every 100ms until it returns nil or timeout passes; it
