@@ -2,6 +2,7 @@ package apigen_test
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -34,11 +35,16 @@ import (
 // the schema apigen embeds, as for a CRD, and compares. kubernetes_versions has a kind in two
 // versions laid out as k8s.io/api's node/v1 and node/v1beta1 (client-gen's tags, no storage
 // marker, and a v1beta1 register.go without localSchemeBuilder); its test decodes v1beta1
-// into the hub, v1, and converts back. defined_kinds is testdata/models'
-// case of the same name (v1beta1's kinds declared as defined types of v1's, as
-// sigs.k8s.io/gateway-api declares its older versions): its tests convert between the defined
+// into the hub, v1, and converts back. defined_kinds adds only tests to testdata/models' case
+// of the same name (its base: v1beta1's kinds declared as defined types of v1's, as
+// sigs.k8s.io/gateway-api declares its older versions): they convert between the defined
 // type and the struct both ways, each as the other's hub, through the generated scheme.
-var buildCases = map[string]struct{ requires, packages []string }{
+var buildCases = map[string]struct {
+	requires, packages []string
+	// base is a model case whose types the build case's own files are added to, so one
+	// set of types serves both the model golden and the build.
+	base string
+}{
 	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
 	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
@@ -46,7 +52,7 @@ var buildCases = map[string]struct{ requires, packages []string }{
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
 	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},
-	"defined_kinds":                 {packages: []string{"./pkg/..."}},
+	"defined_kinds":                 {base: "testdata/models/defined_kinds", packages: []string{"./pkg/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API
@@ -58,7 +64,17 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 	}
 	for name, c := range buildCases {
 		t.Run(name, func(t *testing.T) {
-			root := testproject.Copy(t, ".", filepath.Join("testdata", "builds", name))
+			dir := filepath.Join("testdata", "builds", name)
+			if c.base == "" {
+				c.base = dir
+			}
+			root := testproject.Copy(t, ".", c.base)
+			if c.base != dir {
+				// The build case's files (its tests) join the base's; none may replace one.
+				if err := os.CopyFS(root, os.DirFS(dir)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for _, mod := range c.requires {
 				goCmd(t, root, "get", mod)
 			}
