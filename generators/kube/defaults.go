@@ -85,15 +85,38 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, v := range versions(ctx.Project) {
 		for _, r := range v.Resources {
 			r.ObjectDefaulter = objectDefaulters[v.Package][r.Kind]
-			// Defaults of fields declared in another package (gateway-api's v1alpha2 routes
-			// reach v1's backend references) are this package's to register as well.
-			v.InstallRegistersDefaults = v.InstallRegistersDefaults || (r.ObjectDefaulter && v.DefaultsLeftToInstall)
 		}
 		if err := applyStructDefaults(ctx, out, v, structFields[v.Package]); err != nil {
 			return err
 		}
 	}
-	return nil
+	return installedDefaults(ctx.Project)
+}
+
+// installedDefaults decides which self-registering version packages the install package
+// registers the defaults of: those that never call RegisterDefaults themselves (k8s.io/api's
+// leave it to k8s.io/kubernetes) and have a kind with anything to default, whether from
+// its own package's defaults or from another's its fields reach (gateway-api's v1alpha2
+// routes reach v1's backend references). Where the install package is the user's, that
+// registration is theirs to write, and an error says so rather than let the defaults
+// silently never apply.
+func installedDefaults(p *model.Project) error {
+	var errs model.ErrorList
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			v.InstallRegistersDefaults = v.DefaultsLeftToInstall && slices.ContainsFunc(v.Resources, func(r *model.Resource) bool { return r.ObjectDefaulter })
+			if !v.InstallRegistersDefaults || !g.OwnInstall {
+				continue
+			}
+			at := v.DeclPos["SchemeGroupVersion"]
+			if !at.IsValid() {
+				at = v.Pos
+			}
+			errs.Add(at, "package %s registers its types itself and has defaults, but neither it nor your install package calls RegisterDefaults, so they would never apply; register them, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",
+				path.Base(v.Package))
+		}
+	}
+	return errs.Err()
 }
 
 // recordingTarget is a defaulter-gen target whose generators record the types they write

@@ -141,14 +141,12 @@ type Version struct {
 	// the defaults, defaulting hooks and field selectors to that builder.
 	ControllerRuntime bool `json:"controllerRuntime,omitempty"`
 	// InstallRegistersDefaults says the package registers its types itself but not its
-	// defaults (k8s.io/api's packages leave them to k8s.io/kubernetes): the generated install
-	// package registers them.
+	// defaults (k8s.io/api's packages leave them to k8s.io/kubernetes), and a kind of it has
+	// defaults, its own package's or another's its fields reach: the generated install
+	// package registers them. kube.Defaulter decides it from DefaultsLeftToInstall.
 	InstallRegistersDefaults bool `json:"installRegistersDefaults,omitempty"`
 	// DefaultsLeftToInstall says the package registers its types itself and never calls
-	// RegisterDefaults: when defaulter-gen writes object defaulters for its kinds (from
-	// defaults of its own fields, or of fields of another package its kinds reach, as a kind
-	// declared as a defined type of another version's has), the install package registers
-	// them. kube.Defaulter sets InstallRegistersDefaults from it.
+	// RegisterDefaults (parse reads it from the package's files).
 	DefaultsLeftToInstall bool `json:"-"`
 	// InstallRegistersValidations says the package registers its types itself, without a
 	// localSchemeBuilder, and has declarative validation (kube.Validation sets it): the generated

@@ -176,14 +176,10 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 				path.Base(v.Package), r.Kind, r.Kind)
 		}
 	}
-	defaulted := len(v.Defaults) > 0
-	for name := range gpkg.Functions {
-		defaulted = defaulted || strings.HasPrefix(name, "SetDefaults_")
-	}
 	// k8s.io/api's packages leave their defaults to whoever installs them (k8s.io/kubernetes'
-	// internal packages); so does the generated install package, unless it is the user's.
+	// internal packages); so does the generated install package, unless it is the user's
+	// (kube.Defaulter decides, once it knows which kinds have anything to default).
 	v.DefaultsLeftToInstall = !mentions(files, "RegisterDefaults")
-	v.InstallRegistersDefaults = defaulted && v.DefaultsLeftToInstall
 }
 
 // noLocalBuilder is a version that registers its types itself without a localSchemeBuilder.
@@ -232,25 +228,6 @@ func (p *parser_) checkLocalSchemeBuilders() {
 					path.Base(v.Package))
 			}
 		}
-	}
-}
-
-// checkInstalledDefaults reports a version whose defaults only an install package would
-// register when the group's install package is the user's.
-func (p *parser_) checkInstalledDefaults(g *model.Group) {
-	if !g.OwnInstall {
-		return
-	}
-	for _, v := range g.Versions {
-		if !v.InstallRegistersDefaults {
-			continue
-		}
-		at := v.DeclPos["SchemeGroupVersion"]
-		if !at.IsValid() {
-			at = v.Pos
-		}
-		p.errs.Add(at, "package %s registers its types itself and has defaults, but neither it nor your install package calls RegisterDefaults, so they would never apply; register them, as in localSchemeBuilder.Register(addKnownTypes, RegisterDefaults)",
-			path.Base(v.Package))
 	}
 }
 

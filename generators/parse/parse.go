@@ -46,7 +46,6 @@ func Project(load *loader.Result) (*model.Project, error) {
 		storeDefaultVersions(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
-		p.checkInstalledDefaults(g)
 		p.checkStrategyHooks(g)
 		p.checkMethodConversions(g)
 		p.checkSelectableFields(g)
