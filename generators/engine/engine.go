@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"slices"
 
 	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
@@ -30,15 +29,9 @@ type Context struct {
 }
 
 // Warn records a positioned warning about the user's input, printed as
-// file:line:col: warning: message. A warning already recorded is recorded once: a field
-// that two versions share (a kind declared as a defined type of another version's) is one
-// line of the user's to fix.
+// file:line:col: warning: message (once, as every entry of a model.ErrorList).
 func (c *Context) Warn(pos token.Position, format string, args ...any) {
-	msg := "warning: " + fmt.Sprintf(format, args...)
-	if slices.ContainsFunc(c.Warnings, func(e *model.Error) bool { return e.Pos == pos && e.Msg == msg }) {
-		return
-	}
-	c.Warnings.Add(pos, "%s", msg)
+	c.Warnings.Add(pos, "warning: %s", fmt.Sprintf(format, args...))
 }
 
 // Generator adds files to an Output. It never touches the disk.

@@ -24,9 +24,15 @@ func (e *Error) Error() string {
 // ErrorList collects every problem of a run so that all of them are reported at once.
 type ErrorList []*Error
 
-// Add appends a positioned error.
+// Add appends a positioned error, unless the list holds it already.
 func (l *ErrorList) Add(pos token.Position, format string, args ...any) {
-	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	e := &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	// One line of the user's is one problem, however many versions reach it (a field that a
+	// kind declared as a defined type of another version's shares with it).
+	if slices.ContainsFunc(*l, func(o *Error) bool { return *o == *e }) {
+		return
+	}
+	*l = append(*l, e)
 }
 
 // Err returns the list sorted by position as an error, or nil when it is empty.

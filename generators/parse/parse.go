@@ -31,6 +31,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		installs:       map[string]*groupPackage{},
 		fuzzers:        map[string]string{},
 		noEffects:      map[string]*noEffectUse{},
+		fieldMarks:     map[string]map[token.Pos][]*markers.Marker{},
 		noLocalBuilder: map[*model.Version]noLocalBuilder{},
 		fset:           load.Fset,
 		proj:           model.NewProject(load.Module),
@@ -74,6 +75,9 @@ type parser_ struct {
 	fuzzers map[string]string
 	// noEffects are the markers accepted without effect, by name as written.
 	noEffects map[string]*noEffectUse
+	// fieldMarks are the markers on struct fields, by package and field position, each
+	// package's read once (fieldMarkersOf).
+	fieldMarks map[string]map[token.Pos][]*markers.Marker
 	// noLocalBuilder are the versions that register their types themselves without a
 	// localSchemeBuilder, with the position to report if they hold generated conversions.
 	noLocalBuilder map[*model.Version]noLocalBuilder

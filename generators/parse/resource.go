@@ -38,7 +38,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *mode
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
 					for _, field := range st.Fields.List {
-						p.fieldMarkers(spec.Name.Name, field, v)
+						p.applyFieldMarkers(spec.Name.Name, field, gpkg.Path, v)
 					}
 				}
 				var ms []*markers.Marker
@@ -62,14 +62,46 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *mode
 	return out
 }
 
-// fieldMarkers applies the markers of a struct field of the type typeName to version v (its
-// default); the others are only checked.
-func (p *parser_) fieldMarkers(typeName string, field *ast.Field, v *model.Version) {
+// fieldMarkersOf returns the markers on the struct fields of package pkgPath, by field
+// position (fieldPos). A package's field markers are read, and their problems reported, once,
+// however many versions apply them: a kind declared as a defined type of another package's
+// struct applies that struct's field markers to its own version too.
+func (p *parser_) fieldMarkersOf(pkgPath string) map[token.Pos][]*markers.Marker {
+	if marks, ok := p.fieldMarks[pkgPath]; ok {
+		return marks
+	}
+	marks := map[token.Pos][]*markers.Marker{}
+	for _, file := range p.load.Files(pkgPath) {
+		for _, d := range file.Decls {
+			decl, ok := d.(*ast.GenDecl)
+			if !ok || decl.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range decl.Specs {
+				st, ok := s.(*ast.TypeSpec).Type.(*ast.StructType)
+				if !ok {
+					continue
+				}
+				for _, field := range st.Fields.List {
+					if ms := p.markersIn(field.Doc, markers.Field); len(ms) > 0 {
+						marks[fieldPos(field)] = ms
+					}
+				}
+			}
+		}
+	}
+	p.fieldMarks[pkgPath] = marks
+	return marks
+}
+
+// applyFieldMarkers applies the markers of a struct field of the type typeName, declared in
+// package pkgPath, to version v (its default).
+func (p *parser_) applyFieldMarkers(typeName string, field *ast.Field, pkgPath string, v *model.Version) {
 	f := markers.StructField{Type: typeName}
 	for _, n := range field.Names {
 		f.Names = append(f.Names, n.Name)
 	}
-	for _, m := range p.markersIn(field.Doc, markers.Field) {
+	for _, m := range p.fieldMarkersOf(pkgPath)[fieldPos(field)] {
 		if effect, ok := m.Args.(markers.FieldEffect); ok {
 			if err := effect.ApplyToField(m, f, v, p); err != nil {
 				p.errs.Add(m.Pos, "%v", err)
@@ -174,9 +206,8 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 // defined type of another package's struct (type Gateway v1.Gateway): its fields are that
 // struct's, declared, with their markers, in the other package, and they mean for this kind
 // what they mean there (a +kubebuilder:default on Status defaults this version's Status too).
-// The markers are read from the declaring package's syntax, which the load has when it is an
-// API package of the project; its own parse reports their problems, so they are not reported
-// again here.
+// The markers are those of the declaring package's syntax, which the load has when it is an
+// API package of the project.
 func (p *parser_) definedKindFieldMarkers(t *gengotypes.Type, v *model.Version) {
 	if t.GoType == nil {
 		return
@@ -189,15 +220,11 @@ func (p *parser_) definedKindFieldMarkers(t *gengotypes.Type, v *model.Version) 
 	for f := range st.Fields() {
 		declared[f.Pos()] = true
 	}
-	quiet := &parser_{load: p.load, reg: p.reg, fset: p.fset, noEffects: map[string]*noEffectUse{}}
-	for _, file := range p.load.Files(st.Field(0).Pkg().Path()) {
+	pkgPath := st.Field(0).Pkg().Path()
+	for _, file := range p.load.Files(pkgPath) {
 		ast.Inspect(file, func(n ast.Node) bool {
-			field, ok := n.(*ast.Field)
-			if !ok {
-				return true
-			}
-			if declared[fieldPos(field)] {
-				quiet.fieldMarkers(t.Name.Name, field, v)
+			if field, ok := n.(*ast.Field); ok && declared[fieldPos(field)] {
+				p.applyFieldMarkers(t.Name.Name, field, pkgPath, v)
 			}
 			return true
 		})
