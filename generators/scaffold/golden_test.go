@@ -22,7 +22,9 @@ var update = flag.Bool("update", false, "rewrite testdata/*.txtar from what init
 func TestScaffoldGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		init InitOptions
+		// before writes what the directory holds before init (an existing module).
+		before map[string]string
+		init   InitOptions
 		// steps run after init, in order, on the project it wrote.
 		steps func(t *testing.T, root string)
 	}{
@@ -51,9 +53,29 @@ func TestScaffoldGolden(t *testing.T) {
 				newAPI(t, root, APIOptions{Group: "fleet", Version: "v1alpha1", Kind: "Truck", Namespaced: true, Status: true})
 			},
 		},
+		{
+			// init in a module the user already has: its go.mod (apigen added as a tool), its
+			// README and Makefile kept, its API types served by the kind new-api adds beside
+			// them.
+			name: "init_existing_module",
+			before: map[string]string{
+				"go.mod":    "module example.com/brought\n\ngo 1.26\n\nrequire k8s.io/apimachinery v0.37.2\n",
+				"README.md": "# brought\n\nThe team's own README.\n",
+				"Makefile":  "all:\n\tgo build ./...\n",
+			},
+			init: InitOptions{Domain: "brought.dev", Year: "2031", ApigenVersion: "v0.3.0"},
+			steps: func(t *testing.T, root string) {
+				newAPI(t, root, APIOptions{Group: "widgets", Version: "v1", Kind: "Widget", Namespaced: true, Status: true})
+			},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
+			for name, content := range tc.before {
+				if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if _, err := Init(root, tc.init); err != nil {
 				t.Fatal(err)
 			}
