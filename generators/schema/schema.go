@@ -55,6 +55,13 @@ func Build(load *loader.Result, p *model.Project) error {
 		return nil
 	}
 	own := projectPackages(load.Module, pkgs)
+	p.TypePackages = nil
+	for _, pkg := range own {
+		if !slices.Contains(pkgs, pkg) {
+			p.TypePackages = append(p.TypePackages, pkg.PkgPath)
+		}
+	}
+	slices.Sort(p.TypePackages)
 	enforced, err := newParser(root, pkgs, own, false)
 	if err != nil {
 		return err
