@@ -25,7 +25,8 @@ func (*toy) OpenAPIModelName() string         { return "com.example.toys.v1.Toy"
 // TestConstrainedDefinitions: a kind's schema constraints reach the definitions of the
 // project's types, through references, items and map values, those of the project's other
 // packages the kinds use too (shared's, named by import path); a type of another module
-// (metav1's) is left as it is.
+// (metav1's) is left as it is. The required fields are the schema's, also where it has none
+// and openapi-gen listed one (+required beside +kubebuilder:validation:Optional).
 func TestConstrainedDefinitions(t *testing.T) {
 	scheme := runtime.NewScheme()
 	gvk := schema.GroupVersionKind{Group: "toys.example.com", Version: "v1", Kind: "Toy"}
@@ -50,6 +51,7 @@ func TestConstrainedDefinitions(t *testing.T) {
 			}}},
 			"example.com/toys/pkg/apis/shared.Origin": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{
 				Type:       []string{"object"},
+				Required:   []string{"batch"},
 				Properties: map[string]spec.Schema{"batch": {SchemaProps: spec.SchemaProps{Type: []string{"integer"}}}},
 			}}},
 			"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}}}},
@@ -89,6 +91,9 @@ func TestConstrainedDefinitions(t *testing.T) {
 	origin := got["example.com/toys/pkg/apis/shared.Origin"].Schema
 	if batch := origin.Properties["batch"]; batch.Minimum == nil || *batch.Minimum != 1 {
 		t.Errorf("shared Origin.batch: minimum %v, want 1", batch.Minimum)
+	}
+	if len(origin.Required) != 0 {
+		t.Errorf("shared Origin required %v, want none, as the schema has it", origin.Required)
 	}
 	if meta := got["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].Schema; meta.MaxProperties != nil {
 		t.Errorf("metav1's ObjectMeta got maxProperties %d: constraints of one use must not change a shared type", *meta.MaxProperties)

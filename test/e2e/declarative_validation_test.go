@@ -36,6 +36,8 @@ import (
 // +kubebuilder:validation:Optional, and a +k8s:optional one is not required; the tags of a type
 // declared in another package of the project (pkg/apis/shared) run and are published inside the
 // kind, and so are its kubebuilder markers' constraints, as the version package's own are;
+// +required beside +kubebuilder:validation:Optional is optional in the served OpenAPI, as the
+// schema enforces it and as controller-gen's CRD has it;
 // a write through a custom subresource runs the kind's rules; a validation option follows the
 // server's feature gate of that name.
 func TestDeclarativeValidation(t *testing.T) {
@@ -150,7 +152,8 @@ func TestDeclarativeValidation(t *testing.T) {
 
 	// The served OpenAPI says what kube-apiserver's says for k8s.io/api's fields with the same
 	// tags: required, list types and enums, and none of the bounds, lengths or counts. The
-	// kubebuilder markers' constraints it shows as for a CRD, on the shared package's types too.
+	// kubebuilder markers' constraints it shows as for a CRD, on the shared package's types too,
+	// and a field's requiredness as the schema enforces it.
 	t.Run("openapi", func(t *testing.T) {
 		doc := servedOpenAPI(t, restConfig(t, kubeconfig), "toys.example.com/v1", "Toy")
 		if doc == nil {
@@ -175,6 +178,8 @@ func TestDeclarativeValidation(t *testing.T) {
 			{"spec.origin.required", doc.resolve(prop("origin"))["required"], []any{"country", "factory"}},
 			// A kubebuilder bound on a field of the shared package's type is published.
 			{"spec.origin.batch minimum", batch["minimum"], 1},
+			// +required and +kubebuilder:validation:Optional: optional, as the schema has it.
+			{"status.required", doc.resolve(props["status"].(map[string]any))["required"], nil},
 			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
 			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
 			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
@@ -205,13 +210,13 @@ func TestDeclarativeValidation(t *testing.T) {
 			// A type named by import path is listed under its escaped name, as it is referred to.
 			return v2.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
 		}
-		var v2spec map[string]any
+		var v2spec, v2status map[string]any
 		for _, def := range v2.Definitions {
 			gvks, _ := def["x-kubernetes-group-version-kind"].([]any)
 			for _, g := range gvks {
 				if g, _ := g.(map[string]any); g["group"] == "toys.example.com" && g["version"] == "v1" && g["kind"] == "Toy" {
 					props, _ := def["properties"].(map[string]any)
-					v2spec = v2ref(props["spec"])
+					v2spec, v2status = v2ref(props["spec"]), v2ref(props["status"])
 				}
 			}
 		}
@@ -226,6 +231,9 @@ func TestDeclarativeValidation(t *testing.T) {
 		originProps, _ := v2ref(v2props["origin"])["properties"].(map[string]any)
 		if batch, _ := originProps["batch"].(map[string]any); fmt.Sprint(batch["minimum"]) != "1" {
 			t.Errorf("/openapi/v2 spec.origin.batch: got %v, want minimum 1", batch)
+		}
+		if v2status == nil || v2status["required"] != nil {
+			t.Errorf("/openapi/v2 status: got %v, want no required fields", v2status)
 		}
 	})
 

@@ -165,7 +165,10 @@ func constrain(s *spec.Schema, p *apiextensionsv1.JSONSchemaProps) {
 	if s.Format == "" {
 		s.Format = p.Format
 	}
-	if len(p.Required) > 0 {
+	// The required fields are the schema's, as controller-gen decides them for
+	// a CRD (+kubebuilder:validation:Optional beside +required is optional),
+	// even none: openapi-gen reads only +required, +optional and omitempty.
+	if len(p.Properties) > 0 || len(p.Required) > 0 {
 		s.Required = p.Required
 	}
 	if len(p.Enum) > 0 {

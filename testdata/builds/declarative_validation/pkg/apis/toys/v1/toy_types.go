@@ -147,6 +147,12 @@ type ToyStatus struct {
 	// +k8s:optional
 	// +k8s:minimum=0
 	Played int32 `json:"played,omitempty"`
+	// Shelf is required for openapi-gen (+required) and optional for controller-gen, for which
+	// kubebuilder's Optional marker wins over +required: the schema and the served OpenAPI have
+	// it optional, as a CRD controller-gen makes of these types has it.
+	// +required
+	// +kubebuilder:validation:Optional
+	Shelf string `json:"shelf"`
 }
 
 // ToyList is a list of Toys.
