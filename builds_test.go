@@ -24,7 +24,10 @@ import (
 // renaming spec.schedule to spec.cron) and Calendar beside it converted by conversion-gen. Its
 // install package's own test converts v1 → hub → v1 through the generated scheme, and the
 // generated round-trip test runs over both kinds. declarative_validation has +k8s: validation
-// tags of every family in two versions; its own tests run each rule through the scheme.
+// tags of every family in two versions, and types of the same name in two of the project's
+// other packages whose paths end alike (pkg/apis/shared, pkg/legacy/apis/shared), whose
+// Validate_ functions each version package copies; its own tests run each rule through the
+// scheme.
 // reviews_without_list has two create-only reviews with no list type, TokenCheck written as
 // k8s.io/api writes TokenReview (+genclient:onlyVerbs=create) with storage of the project's
 // own, and QuotaReview with +apigen:storage:custom:verbs=create and the scaffolded stub, beside

@@ -95,6 +95,7 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 					}
 				}
 			}))},
+			field{"TypePackages", typePackages(p)},
 			field{"ValidationOptions", validationOptions(p)},
 			field{"Deprecations", deprecations(p, serverPkg)},
 			field{"Install", jen.Id("installAPIGroups")},
@@ -288,4 +289,17 @@ func scaled(p *model.Project) bool {
 		}
 	}
 	return false
+}
+
+// typePackages lists the project's packages besides the version packages whose types the kinds
+// use, so that the served OpenAPI shows their constraints; nil when there are none.
+func typePackages(p *model.Project) jen.Code {
+	if len(p.TypePackages) == 0 {
+		return nil
+	}
+	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
+		for _, path := range p.TypePackages {
+			g.Lit(path)
+		}
+	})
 }

@@ -349,6 +349,7 @@ func validationTargets(c *generator.Context, pkgs, shared []string, kinds map[st
 		extractor: extractor,
 		included:  canonical,
 		external:  external,
+		aliases:   packageAliases(slices.Collect(maps.Keys(external))),
 		prefix:    prefix,
 		pos:       pos,
 		notes:     notes,
@@ -416,6 +417,8 @@ type discoverer struct {
 	// the project's others), whose Validate_ functions each version package that uses them
 	// declares for itself.
 	external map[string]bool
+	// aliases name the external packages in the identifiers of their copies (packageAliases).
+	aliases map[string]string
 	// prefix starts every path of this run (see validationTags).
 	prefix string
 	// pos is where a type, or a field of it, is declared.

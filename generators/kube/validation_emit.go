@@ -78,22 +78,77 @@ func (g *validationFile) externalTypes() []*types.Type {
 	return out
 }
 
-// fn is the function a validator name refers to from this package: a Kubernetes type's
-// Validate_ function is this package's copy, named after its package (Validate_corev1_PodSpec).
+// fn is the function a validator name refers to from this package: another package's type's
+// Validate_ function is this package's copy, named after its package (Validate_corev1_PodSpec,
+// Validate_apisshared_Origin; see packageAliases).
 func (g *validationFile) fn(name types.Name) *types.Type {
 	if g.d.external[name.Package] && strings.HasPrefix(name.Name, "Validate_") {
-		name = types.Name{Package: g.pkg, Name: "Validate_" + packageAlias(name.Package) + "_" + strings.TrimPrefix(name.Name, "Validate_")}
+		name = types.Name{Package: g.pkg, Name: "Validate_" + g.d.aliases[name.Package] + "_" + strings.TrimPrefix(name.Name, "Validate_")}
 	}
 	return named(name)
 }
 
-// packageAlias is a Kubernetes API package's usual alias: k8s.io/api/core/v1 is corev1.
-func packageAlias(path string) string {
-	parts := strings.Split(path, "/")
-	if len(parts) >= 2 {
-		parts = parts[len(parts)-2:]
+// packageAliases names each of the packages paths in identifiers: a Kubernetes API package
+// as it is usually imported (k8s.io/api/core/v1 is corev1), the others after their last two
+// path elements as well (pkg/apis/shared is apisshared), with more of the path where two
+// packages would have the same name (pkg/apis/shared and pkg/legacy/apis/shared are
+// pkgapisshared and legacyapisshared), and a number after the whole path where even that is
+// the same (a-b and ab). The names are letters and digits only, so
+// Validate_<alias>_<Type> cannot be another package's alias with another type's name either.
+func packageAliases(paths []string) map[string]string {
+	paths = slices.Sorted(slices.Values(paths))
+	elems := map[string][]string{}
+	used := map[string]int{} // trailing elements each alias is made of
+	for _, p := range paths {
+		for _, e := range strings.Split(p, "/") {
+			elems[p] = append(elems[p], strings.Map(func(r rune) rune {
+				if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+					return r
+				}
+				return -1
+			}, e))
+		}
+		used[p] = min(2, len(elems[p]))
 	}
-	return sanitized(strings.Join(parts, ""))
+	alias := func(p string) string { return strings.Join(elems[p][len(elems[p])-used[p]:], "") }
+	for {
+		by := map[string][]string{}
+		for _, p := range paths {
+			by[alias(p)] = append(by[alias(p)], p)
+		}
+		longer := false
+		for _, same := range by {
+			for _, p := range same {
+				if len(same) > 1 && used[p] < len(elems[p]) {
+					used[p]++
+					longer = true
+				}
+			}
+		}
+		if !longer {
+			break
+		}
+	}
+	out := map[string]string{}
+	taken := map[string]bool{}
+	for _, p := range paths {
+		taken[alias(p)] = true
+	}
+	seen := map[string]bool{}
+	for _, p := range paths { // sorted: the first of packages with one whole path keeps it
+		a := alias(p)
+		if seen[a] {
+			for i := 2; ; i++ {
+				if n := fmt.Sprintf("%s%d", a, i); !taken[n] {
+					a = n
+					break
+				}
+			}
+		}
+		seen[a], taken[a] = true, true
+		out[p] = a
+	}
+	return out
 }
 
 func (g *validationFile) Namers(*generator.Context) namer.NameSystems {
@@ -217,7 +272,7 @@ func (g *validationFile) private(v validators.PrivateVar) string {
 	if g.current != nil && g.d.external[g.current.Name.Package] {
 		// A Kubernetes type's enum symbols are named after the type alone, which a type of the
 		// package may share.
-		name = packageAlias(g.current.Name.Package) + "_" + name
+		name = g.d.aliases[g.current.Name.Package] + "_" + name
 	}
 	return namer.NewPrivateNamer(0).Name(named(types.Name{Package: v.Package, Name: name}))
 }

@@ -29,6 +29,10 @@ type Project struct {
 	// pkg/apis/doc.go, written by apigen init); empty when the project names none.
 	Domain string   `json:"domain,omitempty"`
 	Groups []*Group `json:"groups,omitempty"`
+	// TypePackages are the import paths of the project's other packages, besides the version
+	// packages, that the kinds' types use (a pkg/apis/shared type a kind embeds), sorted: their
+	// markers and tags apply inside the kinds, and the served OpenAPI shows their constraints.
+	TypePackages []string `json:"typePackages,omitempty"`
 	// Warnings are problems that do not stop generation (markers accepted without effect),
 	// sorted by position.
 	Warnings ErrorList `json:"-"`

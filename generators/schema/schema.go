@@ -10,6 +10,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -54,7 +55,14 @@ func Build(load *loader.Result, p *model.Project) error {
 		return nil
 	}
 	own := projectPackages(load.Module, pkgs)
-	enforced, err := newParser(pkgs, own, false)
+	p.TypePackages = nil
+	for _, pkg := range own {
+		if !slices.Contains(pkgs, pkg) {
+			p.TypePackages = append(p.TypePackages, pkg.PkgPath)
+		}
+	}
+	slices.Sort(p.TypePackages)
+	enforced, err := newParser(root, pkgs, own, false)
 	if err != nil {
 		return err
 	}
@@ -67,13 +75,18 @@ func Build(load *loader.Result, p *model.Project) error {
 	if err := eachSchema(p, enforced, byPath, func(r *model.Resource, b []byte) { r.Schema = b }); err != nil {
 		return err
 	}
-	if err := buildPublished(p, pkgs, own, byPath); err != nil {
+	if err := buildPublished(root, p, pkgs, own, byPath); err != nil {
 		return err
 	}
 	var warnings model.ErrorList
-	for _, pkg := range pkgs {
+	// controller-tools records a finding in the package that declares the type, so the
+	// project's other packages the kinds use (a pkg/apis/shared type a kind embeds) have theirs
+	// too, under the same rules.
+	for _, pkg := range own {
 		e, w := packageErrors(root, pkg)
 		errs, warnings = append(errs, e...), append(warnings, w...)
+	}
+	for _, pkg := range pkgs {
 		warnings = append(warnings, floatFields(root, pkg)...)
 	}
 	warnings = append(warnings, openSchemaWarnings(root, p, enforced, byPath)...)
@@ -99,7 +112,7 @@ func Build(load *loader.Result, p *model.Project) error {
 // what it enforces: a second parser over the same packages, which publishes the requiredness
 // of +k8s:required and +k8s:optional fields (see requiredness), when a package of the
 // project's the kinds use has one. Its findings are the first parser's, so they are not kept.
-func buildPublished(p *model.Project, pkgs, own []*ctloader.Package, byPath map[string]*ctloader.Package) error {
+func buildPublished(root string, p *model.Project, pkgs, own []*ctloader.Package, byPath map[string]*ctloader.Package) error {
 	if !slices.ContainsFunc(own, func(pkg *ctloader.Package) bool {
 		return mentions(pkg, "+k8s:required") || mentions(pkg, "+k8s:optional")
 	}) {
@@ -109,7 +122,7 @@ func buildPublished(p *model.Project, pkgs, own []*ctloader.Package, byPath map[
 	for _, pkg := range own {
 		found[pkg] = len(pkg.Errors)
 	}
-	published, err := newParser(pkgs, own, true)
+	published, err := newParser(root, pkgs, own, true)
 	if err != nil {
 		return err
 	}
@@ -178,7 +191,7 @@ func mentions(pkg *ctloader.Package, text string) bool {
 // declares it for built-in types, on the fields of every package of the project the kinds use
 // (own: the version packages and the packages they import from the project, such as a
 // pkg/apis/shared type a kind embeds), read by requiredness.
-func newParser(pkgs, own []*ctloader.Package, published bool) (*crd.Parser, error) {
+func newParser(root string, pkgs, own []*ctloader.Package, published bool) (*crd.Parser, error) {
 	registry := &ctmarkers.Registry{}
 	for _, def := range crdmarkers.AllDefinitions {
 		if markers.Declarative(def.Name) {
@@ -203,16 +216,25 @@ func newParser(pkgs, own []*ctloader.Package, published bool) (*crd.Parser, erro
 		AllowDangerousTypes: true,
 	}
 	crd.AddKnownTypes(parser)
+	var errs model.ErrorList
 	for _, pkg := range own {
 		// The collector keeps each package's markers, so controller-tools reads the edited
 		// ones wherever a kind's schema reaches the package.
 		byNode, err := parser.Collector.MarkersInPackage(pkg)
 		if err != nil {
-			return nil, err
+			list, err := markerErrors(root, pkg, err)
+			if err != nil {
+				return nil, err
+			}
+			errs = append(errs, list...)
+			continue
 		}
 		for _, values := range byNode {
 			requiredness(values, published)
 		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
 	}
 	for _, pkg := range pkgs {
 		parser.NeedPackage(pkg)
@@ -316,8 +338,9 @@ func forServing(s *apiextensionsv1.JSONSchemaProps) {
 	}
 }
 
-// packageErrors are controller-tools' findings in one package (marker syntax, a marker on the
-// wrong kind of field), as positioned errors. Type errors are left to apigen's own type check,
+// packageErrors are controller-tools' findings in one package of the project (a version
+// package, or another the kinds' types are declared in), marker syntax, a marker on the wrong
+// kind of field, as positioned errors. Type errors are left to apigen's own type check,
 // which reports them with the model's errors. A validation marker on a field of a type it
 // cannot constrain (+listType on a string, a MaxLength on a list) is a warning instead:
 // controller-gen before v0.20 and upstream openapi-gen accept it and drop the constraint, so
@@ -341,6 +364,35 @@ func packageErrors(root string, pkg *ctloader.Package) (errs, warnings model.Err
 		errs = append(errs, &model.Error{Pos: relative(root, pos), Msg: e.Msg})
 	}
 	return errs, warnings
+}
+
+// markerErrors are the markers of pkg that controller-tools cannot parse (an argument of the
+// wrong type, +kubebuilder:validation:Minimum=abc), as errors at each marker that quote it;
+// err is the collector's error for the package.
+func markerErrors(root string, pkg *ctloader.Package, err error) (model.ErrorList, error) {
+	var list ctloader.ErrList
+	if !errors.As(err, &list) {
+		return nil, err
+	}
+	var errs model.ErrorList
+	for _, e := range list {
+		var at ctloader.PositionedError
+		if !errors.As(e, &at) {
+			return nil, err
+		}
+		text := ""
+		for _, f := range pkg.Syntax {
+			for _, g := range f.Comments {
+				for _, c := range g.List {
+					if c.Pos() == at.Pos {
+						text = strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+					}
+				}
+			}
+		}
+		errs.Add(relative(root, pkg.Fset.Position(at.Pos)), "%s: %s", text, at.Error())
+	}
+	return errs, nil
 }
 
 // markerAbove finds, in the doc comment of the field declared at pos, the marker that

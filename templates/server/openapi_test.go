@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,8 +23,10 @@ func (t *toy) DeepCopyObject() runtime.Object { c := *t; return &c }
 func (*toy) OpenAPIModelName() string         { return "com.example.toys.v1.Toy" }
 
 // TestConstrainedDefinitions: a kind's schema constraints reach the definitions of the
-// project's types, through references, items and map values; a shared type of another package
-// (metav1's) is left as it is.
+// project's types, through references, items and map values, those of the project's other
+// packages the kinds use too (shared's, named by import path); a type of another module
+// (metav1's) is left as it is. The required fields are the schema's, also where it has none
+// and openapi-gen listed one (+required beside +kubebuilder:validation:Optional).
 func TestConstrainedDefinitions(t *testing.T) {
 	scheme := runtime.NewScheme()
 	gvk := schema.GroupVersionKind{Group: "toys.example.com", Version: "v1", Kind: "Toy"}
@@ -43,7 +46,13 @@ func TestConstrainedDefinitions(t *testing.T) {
 				Properties: map[string]spec.Schema{
 					"replicas": {SchemaProps: spec.SchemaProps{Type: []string{"integer"}}},
 					"names":    {SchemaProps: spec.SchemaProps{Type: []string{"array"}, Items: &spec.SchemaOrArray{Schema: &str}}},
+					"origin":   {SchemaProps: spec.SchemaProps{Ref: ref("example.com/toys/pkg/apis/shared.Origin")}},
 				},
+			}}},
+			"example.com/toys/pkg/apis/shared.Origin": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{
+				Type:       []string{"object"},
+				Required:   []string{"batch"},
+				Properties: map[string]spec.Schema{"batch": {SchemaProps: spec.SchemaProps{Type: []string{"integer"}}}},
 			}}},
 			"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}}}},
 		}
@@ -54,10 +63,14 @@ func TestConstrainedDefinitions(t *testing.T) {
 			"x-kubernetes-validations":[{"rule":"self.replicas <= 10","message":"too many"}],
 			"properties":{
 				"replicas":{"type":"integer","minimum":1,"maximum":10},
-				"names":{"type":"array","maxItems":3,"items":{"type":"string","pattern":"^[a-z]+$"}}}}}}`}
+				"names":{"type":"array","maxItems":3,"items":{"type":"string","pattern":"^[a-z]+$"}},
+				"origin":{"type":"object","properties":{"batch":{"type":"integer","minimum":1}}}}}}}`}
 
-	ref := func(name string) spec.Ref { return spec.MustCreateRef("#/definitions/" + name) }
-	got := schemas.constrain(scheme, defs)(ref)
+	// As kube-openapi's builders write a reference: the name escaped as a JSON pointer.
+	ref := func(name string) spec.Ref {
+		return spec.MustCreateRef("#/definitions/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name))
+	}
+	got := schemas.constrain(scheme, []string{"example.com/toys/pkg/apis/shared"}, defs)(ref)
 
 	toySpec := got["com.example.toys.v1.ToySpec"].Schema
 	replicas := toySpec.Properties["replicas"]
@@ -74,6 +87,13 @@ func TestConstrainedDefinitions(t *testing.T) {
 	rules, _ := json.Marshal(toySpec.Extensions["x-kubernetes-validations"])
 	if string(rules) != `[{"message":"too many","rule":"self.replicas \u003c= 10"}]` {
 		t.Errorf("ToySpec x-kubernetes-validations %s, want the CEL rule", rules)
+	}
+	origin := got["example.com/toys/pkg/apis/shared.Origin"].Schema
+	if batch := origin.Properties["batch"]; batch.Minimum == nil || *batch.Minimum != 1 {
+		t.Errorf("shared Origin.batch: minimum %v, want 1", batch.Minimum)
+	}
+	if len(origin.Required) != 0 {
+		t.Errorf("shared Origin required %v, want none, as the schema has it", origin.Required)
 	}
 	if meta := got["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].Schema; meta.MaxProperties != nil {
 		t.Errorf("metav1's ObjectMeta got maxProperties %d: constraints of one use must not change a shared type", *meta.MaxProperties)

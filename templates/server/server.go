@@ -144,7 +144,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	// OpenAPI v2 and v3 feed kubectl explain, client-side validation and
 	// server-side apply.
 	namer := definitionNamer(apis.Scheme)
-	definitions := apis.Schemas.constrain(apis.Scheme, WithScaleOpenAPIDefinitions(apis.OpenAPIDefinitions))
+	definitions := apis.Schemas.constrain(apis.Scheme, apis.TypePackages, WithScaleOpenAPIDefinitions(apis.OpenAPIDefinitions))
 	config.OpenAPIConfig = genericapiserver.DefaultOpenAPIConfig(definitions, namer)
 	config.OpenAPIV3Config = genericapiserver.DefaultOpenAPIV3Config(definitions, namer)
 	for _, info := range []*spec.Info{config.OpenAPIConfig.Info, config.OpenAPIV3Config.Info} {

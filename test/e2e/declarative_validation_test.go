@@ -35,7 +35,9 @@ import (
 // (an update of an object stored without it passes), also beside +required or
 // +kubebuilder:validation:Optional, and a +k8s:optional one is not required; the tags of a type
 // declared in another package of the project (pkg/apis/shared) run and are published inside the
-// kind;
+// kind, and so are its kubebuilder markers' constraints, as the version package's own are;
+// +required beside +kubebuilder:validation:Optional is optional in the served OpenAPI, as the
+// schema enforces it and as controller-gen's CRD has it;
 // a write through a custom subresource runs the kind's rules; a validation option follows the
 // server's feature gate of that name.
 func TestDeclarativeValidation(t *testing.T) {
@@ -101,6 +103,10 @@ func TestDeclarativeValidation(t *testing.T) {
 		{"shared type", create("v1", toy("origin", map[string]any{"origin": map[string]any{"country": "usa"}})), []string{
 			"FieldValueRequired spec.origin.factory", "FieldValueTooLong spec.origin.country",
 		}},
+		// Its kubebuilder markers are the schema's, as the version package's are.
+		{"shared type's kubebuilder bound", create("v1", toy("batch", map[string]any{"origin": map[string]any{"country": "us", "factory": "f", "batch": int64(-1)}})), []string{
+			"FieldValueInvalid spec.origin.batch",
+		}},
 		{"every cause once", create("v1", toy("many", map[string]any{
 			"name": "Teddy_Bear", "size": int64(11), "tags": []any{"a", "a"}, "motto": "hug-hug-hug", "mode": "Medium", "blue": "b",
 		})), []string{
@@ -145,7 +151,9 @@ func TestDeclarativeValidation(t *testing.T) {
 	}
 
 	// The served OpenAPI says what kube-apiserver's says for k8s.io/api's fields with the same
-	// tags: required, list types and enums, and none of the bounds, lengths or counts.
+	// tags: required, list types and enums, and none of the bounds, lengths or counts. The
+	// kubebuilder markers' constraints it shows as for a CRD, on the shared package's types too,
+	// and a field's requiredness as the schema enforces it.
 	t.Run("openapi", func(t *testing.T) {
 		doc := servedOpenAPI(t, restConfig(t, kubeconfig), "toys.example.com/v1", "Toy")
 		if doc == nil {
@@ -159,6 +167,8 @@ func TestDeclarativeValidation(t *testing.T) {
 			return p
 		}
 		mode := doc.resolve(prop("mode"))
+		origin, _ := doc.resolve(prop("origin"))["properties"].(map[string]any)
+		batch, _ := origin["batch"].(map[string]any)
 		for _, c := range []struct {
 			what      string
 			got, want any
@@ -166,6 +176,10 @@ func TestDeclarativeValidation(t *testing.T) {
 			{"spec.required", spec["required"], []any{"brand", "maker", "name", "shelf"}},
 			// A type of the project's shared package is published with its own +k8s: tags.
 			{"spec.origin.required", doc.resolve(prop("origin"))["required"], []any{"country", "factory"}},
+			// A kubebuilder bound on a field of the shared package's type is published.
+			{"spec.origin.batch minimum", batch["minimum"], 1},
+			// +required and +kubebuilder:validation:Optional: optional, as the schema has it.
+			{"status.required", doc.resolve(props["status"].(map[string]any))["required"], nil},
 			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
 			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
 			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
@@ -186,18 +200,23 @@ func TestDeclarativeValidation(t *testing.T) {
 			Definitions map[string]map[string]any `json:"definitions"`
 		}
 		getJSON(t, restConfig(t, kubeconfig), "/openapi/v2", &v2)
-		var v2spec map[string]any
+		// v2ref is the definition a property refers to, directly or through allOf.
+		v2ref := func(prop any) map[string]any {
+			p, _ := prop.(map[string]any)
+			ref, _ := p["$ref"].(string)
+			if all, ok := p["allOf"].([]any); ok && ref == "" && len(all) == 1 {
+				ref, _ = all[0].(map[string]any)["$ref"].(string)
+			}
+			// A type named by import path is listed under its escaped name, as it is referred to.
+			return v2.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
+		}
+		var v2spec, v2status map[string]any
 		for _, def := range v2.Definitions {
 			gvks, _ := def["x-kubernetes-group-version-kind"].([]any)
 			for _, g := range gvks {
 				if g, _ := g.(map[string]any); g["group"] == "toys.example.com" && g["version"] == "v1" && g["kind"] == "Toy" {
 					props, _ := def["properties"].(map[string]any)
-					spec, _ := props["spec"].(map[string]any)
-					ref, _ := spec["$ref"].(string)
-					if all, ok := spec["allOf"].([]any); ok && ref == "" && len(all) == 1 {
-						ref, _ = all[0].(map[string]any)["$ref"].(string)
-					}
-					v2spec = v2.Definitions[strings.TrimPrefix(ref, "#/definitions/")]
+					v2spec, v2status = v2ref(props["spec"]), v2ref(props["status"])
 				}
 			}
 		}
@@ -208,6 +227,13 @@ func TestDeclarativeValidation(t *testing.T) {
 		tags, _ := v2props["tags"].(map[string]any)
 		if tags["x-kubernetes-list-type"] != "set" || tags["maxItems"] != nil {
 			t.Errorf("/openapi/v2 spec.tags: got %v, want x-kubernetes-list-type set and no maxItems", tags)
+		}
+		originProps, _ := v2ref(v2props["origin"])["properties"].(map[string]any)
+		if batch, _ := originProps["batch"].(map[string]any); fmt.Sprint(batch["minimum"]) != "1" {
+			t.Errorf("/openapi/v2 spec.origin.batch: got %v, want minimum 1", batch)
+		}
+		if v2status == nil || v2status["required"] != nil {
+			t.Errorf("/openapi/v2 status: got %v, want no required fields", v2status)
 		}
 	})
 

@@ -42,16 +42,21 @@ type Schemas map[schema.GroupVersionKind]string
 // x-kubernetes-validations, ...), so that kubectl explain and clients see
 // what the server enforces. openapi-gen reads the Go types but not
 // kubebuilder's validation markers; the schemas come from those markers.
-// Only definitions of the project's own API packages change: a constraint
-// written on a field of a shared type (metav1, intstr) belongs to that use,
-// not to the type everywhere.
-func (s Schemas) constrain(scheme *runtime.Scheme, get openapicommon.GetOpenAPIDefinitions) openapicommon.GetOpenAPIDefinitions {
+// Only definitions of the project's own packages change: the kinds' packages
+// and the project's other packages whose types the kinds use (packages, such
+// as a pkg/apis/shared, whose types openapi-gen names by import path). A
+// constraint written on a field of another module's type (metav1, intstr)
+// belongs to that use, not to the type everywhere.
+func (s Schemas) constrain(scheme *runtime.Scheme, packages []string, get openapicommon.GetOpenAPIDefinitions) openapicommon.GetOpenAPIDefinitions {
 	if len(s) == 0 {
 		return get
 	}
 	// The schemas are read once; each call of the definitions (OpenAPI v2, and v3 for each
 	// group version) merges them into fresh definitions, reading them only.
 	own := map[string]bool{}
+	for _, p := range packages {
+		own[p] = true
+	}
 	roots := map[string]*apiextensionsv1.JSONSchemaProps{}
 	for gvk, raw := range s {
 		obj, err := scheme.New(gvk)
@@ -160,7 +165,10 @@ func constrain(s *spec.Schema, p *apiextensionsv1.JSONSchemaProps) {
 	if s.Format == "" {
 		s.Format = p.Format
 	}
-	if len(p.Required) > 0 {
+	// The required fields are the schema's, as controller-gen decides them for
+	// a CRD (+kubebuilder:validation:Optional beside +required is optional),
+	// even none: openapi-gen reads only +required, +optional and omitempty.
+	if len(p.Properties) > 0 || len(p.Required) > 0 {
 		s.Required = p.Required
 	}
 	if len(p.Enum) > 0 {

@@ -20,4 +20,9 @@ type Origin struct {
 	// when absent.
 	// +k8s:optional
 	Year int32 `json:"year"`
+	// Batch is bounded as a CRD's schema bounds a field: enforced by the schema, and published
+	// in the kind's OpenAPI as a bound of the version package's own types is.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Batch int32 `json:"batch,omitempty"`
 }

@@ -5,6 +5,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"example.com/toys/pkg/apis/shared"
+	legacyshared "example.com/toys/pkg/legacy/apis/shared"
 )
 
 // Toy validates with declarative validation's tags, as k8s.io/api's types do: one field or
@@ -51,6 +52,10 @@ type ToySpec struct {
 	// published here.
 	// +k8s:optional
 	Origin *shared.Origin `json:"origin,omitempty"`
+	// FirstOrigin is a type of another of the project's packages whose path ends as the
+	// shared package's does (apis/shared), and named as Origin's type is: its rules run here too.
+	// +k8s:optional
+	FirstOrigin *legacyshared.Origin `json:"firstOrigin,omitempty"`
 	// Batteries is optional, though the JSON has it (as null) when it is nil: not listed as
 	// required, and not refused when absent.
 	// +k8s:optional
@@ -142,6 +147,12 @@ type ToyStatus struct {
 	// +k8s:optional
 	// +k8s:minimum=0
 	Played int32 `json:"played,omitempty"`
+	// Shelf is required for openapi-gen (+required) and optional for controller-gen, for which
+	// kubebuilder's Optional marker wins over +required: the schema and the served OpenAPI have
+	// it optional, as a CRD controller-gen makes of these types has it.
+	// +required
+	// +kubebuilder:validation:Optional
+	Shelf string `json:"shelf"`
 }
 
 // ToyList is a list of Toys.

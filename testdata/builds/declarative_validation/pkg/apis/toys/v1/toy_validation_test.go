@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"example.com/toys/pkg/apis/shared"
+	legacyshared "example.com/toys/pkg/legacy/apis/shared"
 )
 
 // causes runs the declarative validation the scheme has for a Toy (as the generic registry
@@ -73,6 +74,11 @@ func TestCreate(t *testing.T) {
 		// The rules of a type of the project's shared package run inside the kind.
 		{"shared type", func(o *Toy) { o.Spec.Origin = &shared.Origin{Country: "usa"} }, []string{"Required value spec.origin.factory", "Too long spec.origin.country"}},
 		{"shared type valid", func(o *Toy) { o.Spec.Origin = &shared.Origin{Country: "us", Factory: "f"} }, nil},
+		// So do those of a type of the same name in another package whose path ends the same.
+		{"two shared types", func(o *Toy) {
+			o.Spec.Origin = &shared.Origin{Country: "us", Factory: "f"}
+			o.Spec.FirstOrigin = &legacyshared.Origin{Workshop: "north-pole"}
+		}, []string{"Too long spec.firstOrigin.workshop"}},
 		{"format", func(o *Toy) { o.Spec.Name = "Teddy_Bear" }, []string{"Invalid value spec.name"}},
 		{"maxLength", func(o *Toy) { o.Spec.Name = "a-very-long-teddy-bear" }, []string{"Too long spec.name"}},
 		{"maximum", func(o *Toy) { o.Spec.Size = 11 }, []string{"Invalid value spec.size"}},

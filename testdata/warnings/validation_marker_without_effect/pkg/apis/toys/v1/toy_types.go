@@ -1,6 +1,10 @@
 package v1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"example.com/wardle/pkg/apis/shared"
+)
 
 // Toy carries markers that controller-gen v0.19 and openapi-gen accepted without effect.
 // +apigen:resource
@@ -19,6 +23,8 @@ type ToySpec struct {
 	Tags []string `json:"tags,omitempty"`
 	// +listType=atomic
 	Data []byte `json:"data,omitempty"`
+	// A type of another package of the project, whose marker has no effect either.
+	Part shared.Part `json:"part,omitempty"`
 }
 
 // ToyList is a list of Toys.
