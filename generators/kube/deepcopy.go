@@ -70,18 +70,26 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, v := range versions {
 		pkg := ctx.Load.Universe[v.Package]
 		tags.addPackageTag(pkg, "k8s:deepcopy-gen", "package")
-		for _, r := range v.Resources {
-			for _, kind := range []string{r.Kind, r.ListKind} {
+		objects := func(pos token.Position, kinds ...string) {
+			for _, kind := range kinds {
 				if kind == "" {
 					continue // a kind without a list type
 				}
 				t := pkg.Types[kind]
 				if t == nil {
-					errs = append(errs, fmt.Errorf("%stype %s of resource %s not found in package %s", at(r.Pos), kind, r.Kind, v.Package))
+					errs = append(errs, fmt.Errorf("%stype %s of resource %s not found in package %s", at(pos), kind, kinds[0], v.Package))
 					continue
 				}
 				tags.addTypeTag(t, "k8s:deepcopy-gen:interfaces", runtimeObject)
 			}
+		}
+		for _, r := range v.Resources {
+			objects(r.Pos, r.Kind, r.ListKind)
+		}
+		// A kind left out of the version stays a runtime.Object, as controller-gen makes every
+		// root type: the package may well register it itself.
+		for _, s := range v.Skipped {
+			objects(s.Pos, s.Kind, s.ListKind)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -247,6 +247,21 @@ func (a *DeprecatedVersion) ApplyToResource(m *Marker, r *model.Resource, _ Kind
 	return nil
 }
 
+// SkipVersion is the argument of +kubebuilder:skipversion, which has none.
+type SkipVersion struct{}
+
+// ExcludeFromVersion leaves the kind out of this version, as controller-gen leaves the version
+// out of the kind's CRD: not served, stored, registered or given a client here. A storage
+// version marker on the same type then has no effect, as in controller-gen, whose CRD has the
+// version no more: the kind is stored where the group's other versions say (parse).
+func (SkipVersion) ExcludeFromVersion(m *Marker, r *model.Resource, v *model.Version, w Warner) {
+	if r.Storage {
+		w.Warn(m.Pos, "+%s leaves %s out of %s, so the storage version marker beside it has no effect, as in controller-gen, "+
+			"whose CRD of %s has no %s to store it in; %s is stored in a version that serves it", m.Name, r.Kind, v.Name, r.Kind, v.Name, r.Kind)
+	}
+	v.Skipped = append(v.Skipped, model.SkippedKind{Kind: r.Kind, ListKind: r.ListKind, Marker: "+" + m.Name, Pos: m.Pos})
+}
+
 // Names of the markers the model reads.
 const (
 	GroupNameMarker         = "groupName"
@@ -262,6 +277,7 @@ const (
 	DomainMarker            = "apigen:domain"
 	DeployMarker            = "apigen:deploy"
 	ClientsMarker           = "apigen:clients"
+	SkipVersionMarker       = "kubebuilder:skipversion"
 )
 
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
@@ -351,6 +367,12 @@ func Apigen() *Registry {
 			"kube-apiserver's: \"<group>/<version> <Kind> is deprecated; use <group>/<newer version> <Kind>\"",
 		Example: "+apigen:deprecatedversion:warning=\"v1alpha1 Flunders are deprecated; use v1beta1\"",
 	}, "kubebuilder:deprecatedversion")
+	r.Register(&Definition{
+		Name: SkipVersionMarker, Target: Type, Args: reflect.TypeFor[SkipVersion](),
+		Help: "leaves the kind out of this version, as controller-gen leaves the version out of the kind's CRD: it is not " +
+			"served, stored or given a client in this version, and its Go type stays an ordinary type of the package",
+		Example: "+kubebuilder:skipversion",
+	})
 	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
 		Help:    "accepted for compatibility with kubebuilder types; apigen finds root types itself",

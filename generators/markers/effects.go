@@ -56,6 +56,14 @@ type ResourceEffect interface {
 	ApplyToResource(m *Marker, r *model.Resource, kind Kind) error
 }
 
+// Exclusion is the effect of a type marker that leaves its kind out of the version its type
+// is declared in (+kubebuilder:skipversion), once the kind's other markers have applied: the
+// kind is then no resource of v, and v records it as left out. On a type that is no resource
+// it has nothing to do, and is no error.
+type Exclusion interface {
+	ExcludeFromVersion(m *Marker, r *model.Resource, v *model.Version, w Warner)
+}
+
 // FieldEffect is the effect of a field marker on the version that declares the field.
 type FieldEffect interface {
 	ApplyToField(m *Marker, f StructField, v *model.Version, w Warner) error

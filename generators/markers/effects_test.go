@@ -37,6 +37,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"genclient:onlyVerbs":       "Resource.Subresources, Resource.CustomStorage",
 		"default":                   "Version.Defaults",
 		"kubebuilder:default":       "Version.Defaults",
+		"kubebuilder:skipversion":   "Version.Skipped",
 	}
 	// Markers without an effect of their own that another marker's reads.
 	readBy := map[string]string{
@@ -79,6 +80,7 @@ func hasEffect(d *Definition) bool {
 	for _, effect := range []reflect.Type{
 		reflect.TypeFor[ProjectEffect](), reflect.TypeFor[GroupEffect](), reflect.TypeFor[Declaration](),
 		reflect.TypeFor[FallbackDeclaration](), reflect.TypeFor[ResourceEffect](), reflect.TypeFor[FieldEffect](),
+		reflect.TypeFor[Exclusion](),
 	} {
 		if ptr.Implements(effect) {
 			return true
@@ -111,6 +113,10 @@ func changedFields(t *testing.T, d *Definition) string {
 		element, apply = v, func() error {
 			return effect.ApplyToField(m, StructField{Type: "FlunderSpec", Names: []string{"Color"}}, v, kind)
 		}
+	case Exclusion:
+		v := &model.Version{Name: "v1alpha1"}
+		r := &model.Resource{Kind: "Flunder", ListKind: "FlunderList"}
+		element, apply = v, func() error { effect.ExcludeFromVersion(m, r, v, kind); return nil }
 	default:
 		r := &model.Resource{Kind: "Flunder", HasSpec: true, HasStatus: true, StatusType: "FlunderStatus", Scope: model.Namespaced}
 		if strings.HasPrefix(d.Name, GenClient+":") {

@@ -110,7 +110,6 @@ func TestGenClientTags(t *testing.T) {
 // with the reason, so that the user is warned, named as controller-gen names it.
 func TestMarkersWithoutEffect(t *testing.T) {
 	for line, want := range map[string]string{
-		"// +kubebuilder:skipversion":                               "kubebuilder:skipversion",
 		"// +kubebuilder:unservedversion":                           "kubebuilder:unservedversion",
 		"// +kubebuilder:validation:Minimun=1":                      "kubebuilder:validation:Minimun",
 		"// +kubebuilder:validation:XValidations:rule=\"self > 0\"": "kubebuilder:validation:XValidations",
@@ -126,7 +125,7 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		"// +kubebuilder:deprecatedversion:warning=\"old\"", "// +kubebuilder:validation:Minimum=1",
 		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"", "// +kubebuilder:validation:items:Pattern=`^a`",
 		"// +kubebuilder:validation:MaxItems=3", "// +listType=map", "// +kubebuilder:validation:Enum=a;b",
-		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n"} {
+		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n", "// +kubebuilder:skipversion"} {
 		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
 			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}

@@ -13,7 +13,6 @@ import (
 // schema and that apigen does not implement: they stay markers without effect, reported as
 // such, instead of being taken for schema markers.
 var notServed = map[string]string{
-	"kubebuilder:skipversion":     "apigen serves every version in pkg/apis/<group>; remove the version's package to drop it",
 	"kubebuilder:unservedversion": "apigen serves every version in pkg/apis/<group>",
 	"kubebuilder:metadata":        "an aggregated API has no CustomResourceDefinition to label or annotate",
 	"kubebuilder:skip":            "apigen serves every package under pkg/apis",

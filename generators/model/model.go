@@ -160,6 +160,11 @@ type Version struct {
 	// package is declared, for errors about declarations that are not resources (a
 	// conversion function missing or mistyped, a hand-written registration).
 	DeclPos map[string]token.Position `json:"-"`
+	// Skipped are the kinds the package declares whose type here carries
+	// +kubebuilder:skipversion: controller-gen leaves this version out of their CRDs, so they
+	// have no resource, storage, discovery entry, registration or client in this version.
+	// Their Go types stay the package's, runtime.Objects as controller-gen makes a root type.
+	Skipped []SkippedKind `json:"skipped,omitempty"`
 	// Defaults are the declarative defaults of the package's struct fields (+default,
 	// +kubebuilder:default), sorted by position.
 	Defaults []*FieldDefault `json:"defaults,omitempty"`
@@ -167,6 +172,16 @@ type Version struct {
 	// conversion generator needs to tell one that drops a field it would have converted.
 	HandConversions map[string]HandConversion `json:"handConversions,omitempty"`
 	Pos             token.Position            `json:"pos"`
+}
+
+// SkippedKind is a kind left out of a version (Version.Skipped).
+type SkippedKind struct {
+	Kind string `json:"kind"`
+	// ListKind is the kind's list type, or empty when the package declares none.
+	ListKind string `json:"listKind,omitempty"`
+	// Marker is the marker that leaves the kind out, as written; Pos is its position.
+	Marker string         `json:"marker"`
+	Pos    token.Position `json:"pos"`
 }
 
 // HandConversion is what a hand-written conversion function does with its output.

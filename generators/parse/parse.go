@@ -44,6 +44,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		g.Fuzzer = p.fuzzers[dir]
 	}
 	for _, g := range p.proj.Groups {
+		p.checkSkipped(g)
 		storeDefaultVersions(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
@@ -240,6 +241,41 @@ func storeDefaultVersions(g *model.Group) {
 		if len(rs) == 1 || (builtIn && !marked) {
 			rs[0].Storage = true
 		}
+	}
+}
+
+// checkSkipped warns about each kind that every version of the group declaring it leaves out
+// (Version.Skipped): it is served in no version, as controller-gen writes no CRD for it.
+func (p *parser_) checkSkipped(g *model.Group) {
+	served := map[string]bool{}
+	skipped := map[string][]model.SkippedKind{}
+	var kinds []string
+	for _, v := range g.ByPriority() {
+		for _, r := range v.Resources {
+			served[r.Kind] = true
+		}
+		for _, s := range v.Skipped {
+			if skipped[s.Kind] == nil {
+				kinds = append(kinds, s.Kind)
+			}
+			skipped[s.Kind] = append(skipped[s.Kind], s)
+		}
+	}
+	for _, kind := range kinds {
+		if served[kind] {
+			continue
+		}
+		ss := skipped[kind]
+		var others []string
+		for _, s := range ss[1:] {
+			others = append(others, s.Pos.String())
+		}
+		also := ""
+		if len(others) > 0 {
+			also = " (and at " + strings.Join(others, ", ") + ")"
+		}
+		p.Warn(ss[0].Pos, "%s leaves %s out of every version of %s that declares it%s, so %s is not served at all, as "+
+			"controller-gen writes no CRD for it; remove the marker from the version to serve", ss[0].Marker, kind, g.Name, also, kind)
 	}
 }
 

@@ -176,6 +176,18 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 			p.errs.Add(m.Pos, "%v", err)
 		}
 	}
+	// A marker that leaves the kind out of this version has the last word: the type is then
+	// no resource here, whatever else it lacks.
+	excluded := false
+	for _, m := range ms {
+		if effect, ok := m.Args.(markers.Exclusion); ok && !excluded {
+			effect.ExcludeFromVersion(m, r, v, p)
+			excluded = true
+		}
+	}
+	if excluded {
+		return nil
+	}
 	switch {
 	case !hasList && !r.NeedsList():
 		// A virtual kind (a create-only review, as TokenReview): its own storage serves it

@@ -111,16 +111,55 @@ func Generate(load *loader.Result, o Options) (*Result, error) {
 	}
 	ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, o.Year), ScaffoldConversions: o.ScaffoldConversions}
 	out, err := engine.Run(ctx, All())
-	if err != nil {
-		return nil, err
-	}
 	if warnings := append(project.Warnings, ctx.Warnings...).Err(); warnings != nil {
 		project.Warnings = warnings.(model.ErrorList)
 	}
+	if err != nil {
+		return nil, withWarnings(err, project.Warnings)
+	}
 	if err := avoidImportNames(project, out); err != nil {
-		return nil, err
+		return nil, withWarnings(err, project.Warnings)
 	}
 	return &Result{Root: load.Root, Project: project, Output: out, Reads: load.Reads.Files()}, nil
+}
+
+// Failure is the error of a run that failed after it found warnings: a run that fails
+// reports its warnings too (a warning may well explain the error), each once. Err is the
+// failure, still in the chain for errors.As (a *kube.MissingConversions); Warnings are the
+// warnings it does not list itself (parse.Project and schema.Build list theirs among their
+// errors).
+type Failure struct {
+	Err      error
+	Warnings model.ErrorList
+}
+
+// Error lists the warnings among the errors by position when the failure is positioned (a
+// model.ErrorList), and before it otherwise.
+func (f *Failure) Error() string {
+	var list model.ErrorList
+	if errors.As(f.Err, &list) {
+		return append(slices.Clone(list), f.Warnings...).Err().Error()
+	}
+	return f.Warnings.Error() + "\n" + f.Err.Error()
+}
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// withWarnings returns err with the warnings it does not already list, as a *Failure; err
+// itself when it lists them all.
+func withWarnings(err error, warnings model.ErrorList) error {
+	var listed model.ErrorList
+	errors.As(err, &listed)
+	var missing model.ErrorList
+	for _, w := range warnings {
+		if !slices.ContainsFunc(listed, func(e *model.Error) bool { return *e == *w }) {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 {
+		return err
+	}
+	return &Failure{Err: err, Warnings: missing.Err().(model.ErrorList)}
 }
 
 // Model loads the project at root and builds and validates its model, without generating.
@@ -142,13 +181,17 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 func modelOf(load *loader.Result) (*model.Project, error) {
 	project, err := parse.Project(load)
 	if len(load.TypeErrors) > 0 {
-		return nil, withTypeErrors(load.TypeErrors, err)
+		var warnings model.ErrorList
+		if project != nil {
+			warnings = project.Warnings
+		}
+		return nil, withWarnings(withTypeErrors(load.TypeErrors, err), warnings)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if err := schema.Build(load, project); err != nil {
-		return nil, err
+		return nil, withWarnings(err, project.Warnings)
 	}
 	load.ReleaseSyntax()
 	return project, nil

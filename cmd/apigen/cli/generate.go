@@ -104,6 +104,9 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				if err != nil {
 					return relativeTo(root, err)
 				}
+				if len(project.Warnings) > 0 {
+					fmt.Fprintln(cmd.ErrOrStderr(), relativeTo(root, project.Warnings))
+				}
 				data, err := project.JSON()
 				if err != nil {
 					return err

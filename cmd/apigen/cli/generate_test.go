@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
 // wardleCopy copies examples/wardle to a temp dir and makes it the working directory, with a
@@ -285,7 +290,7 @@ pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:unservedversion h
 `
 	// With the result cache on too: a run with warnings is not recorded, so the next one
 	// repeats them instead of answering from the cache in silence.
-	for _, args := range [][]string{{"generate"}, {"verify"}, {"verify"}, {"generate", "--no-cache"}} {
+	for _, args := range [][]string{{"generate"}, {"verify"}, {"verify"}, {"generate", "--no-cache"}, {"generate", "--dump-model"}} {
 		code, _, errOut := run(args...)
 		if code != 0 || errOut != want {
 			t.Errorf("apigen %s: exit %d, stderr:\n%s\nwant exit 0 and:\n%s", args[0], code, errOut, want)
@@ -461,5 +466,35 @@ func TestStub(t *testing.T) {
 	}
 	if code, out, errOut := run("verify"); code != 0 {
 		t.Errorf("verify with the stub written: exit %d, want 0:\n%s%s", code, out, errOut)
+	}
+}
+
+// TestFailureWithWarnings: a run that fails after it found warnings prints each of them once:
+// among its errors by position (missing conversions, Go type errors; see testdata/errors'
+// error_and_warning cases), or before an error that has no position, as apigen prints one.
+func TestFailureWithWarnings(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(line int) token.Position {
+		return token.Position{Filename: "pkg/apis/toys/v1/toy_types.go", Line: line, Column: 1}
+	}
+	warnings := model.ErrorList{{Pos: at(6), Msg: "warning: +kubebuilder:unservedversion has no effect"}}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{model.ErrorList{{Pos: at(3), Msg: "first"}, {Pos: at(9), Msg: "second"}},
+			"pkg/apis/toys/v1/toy_types.go:3:1: first\n" +
+				"pkg/apis/toys/v1/toy_types.go:6:1: warning: +kubebuilder:unservedversion has no effect\n" +
+				"pkg/apis/toys/v1/toy_types.go:9:1: second"},
+		{errors.New("conversion: generator panicked"),
+			"pkg/apis/toys/v1/toy_types.go:6:1: warning: +kubebuilder:unservedversion has no effect\n" +
+				"apigen: conversion: generator panicked"},
+	} {
+		if got := describe(relativeTo(wd, &pipeline.Failure{Err: c.err, Warnings: warnings})); got != c.want {
+			t.Errorf("a failure with warnings prints:\n%s\nwant:\n%s", got, c.want)
+		}
 	}
 }

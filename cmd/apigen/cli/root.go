@@ -15,6 +15,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
@@ -93,6 +94,15 @@ func required(cmd *cobra.Command, names ...string) {
 // to the working directory, like a compiler.
 func describe(err error) string {
 	var list model.ErrorList
+	var failure *pipeline.Failure
+	if errors.As(err, &failure) {
+		// The warnings of a run that failed: among its errors, or before an error that has
+		// no position.
+		if errors.As(failure.Err, &list) {
+			return failure.Error()
+		}
+		return failure.Warnings.Error() + "\n" + describe(failure.Err)
+	}
 	switch {
 	case errors.Is(err, loader.ErrMissingDependencies):
 		return "apigen: " + err.Error() + " (apigen init --skip-deps leaves them out).\n" + fetchDependencies
@@ -110,10 +120,20 @@ var fetchDependencies = "Fetch the dependencies apigen init pins, then generate:
 // relativeTo rewrites the positions of model errors, which are relative to the project root,
 // to be relative to the working directory.
 func relativeTo(root string, err error) error {
+	var failure *pipeline.Failure
+	if errors.As(err, &failure) {
+		return &pipeline.Failure{Err: relativeTo(root, failure.Err), Warnings: relativeList(root, failure.Warnings)}
+	}
 	var list model.ErrorList
 	if !errors.As(err, &list) {
 		return err
 	}
+	return relativeErrors{relativeList(root, list), err}
+}
+
+// relativeList is list with its positions, relative to the project root, made relative to
+// the working directory.
+func relativeList(root string, list model.ErrorList) model.ErrorList {
 	wd, _ := os.Getwd()
 	out := make(model.ErrorList, len(list))
 	for i, e := range list {
@@ -128,7 +148,7 @@ func relativeTo(root string, err error) error {
 		}
 		out[i] = &c
 	}
-	return relativeErrors{out, err}
+	return out
 }
 
 // relativeErrors prints the errors with positions relative to the working directory and keeps

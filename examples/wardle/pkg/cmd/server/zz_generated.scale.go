@@ -117,13 +117,24 @@ func (r *ScaleREST) New() runtime.Object { return &autoscalingv1.Scale{} }
 // Destroy does nothing: the main resource's store owns the storage.
 func (r *ScaleREST) Destroy() {}
 
-// Get returns the Scale of an object; an object without spec replicas has none (an internal
-// error, as for a CRD).
+// Get returns the Scale of an object (see got).
 func (r *ScaleREST) Get(ctx context.Context, name string, options *metav1.GetOptions) (runtime.Object, error) {
 	obj, err := r.store.Get(ctx, name, options)
 	if err != nil {
 		return nil, err
 	}
+	return r.got(obj)
+}
+
+// got is what a GET of the Scale of obj answers. An object without spec replicas has none:
+// a 500 saying the field does not exist, as kube-apiserver answers for a custom resource
+// (k8s.io/apiextensions-apiserver's ScaleREST.Get; "If there is no value under the
+// specReplicasPath in the custom resource, the /scale subresource will return an error on
+// GET", its documentation says). An update through /scale that sets the replicas still works
+// (scaleUpdate). That holds for a kind served as kube-apiserver's workloads too: their
+// replicas are never absent there, since k8s.io/kubernetes defaults them (a Deployment's to
+// 1), and a count the object does not hold is not made up.
+func (r *ScaleREST) got(obj runtime.Object) (runtime.Object, error) {
 	scale, found, err := r.scaleOf(obj)
 	if err != nil {
 		return nil, err

@@ -48,3 +48,20 @@ func TestStructKindToDefinedHub(t *testing.T) {
 		t.Fatalf("decoded %T %+v, want v1beta1's Grant with spec.from", obj, obj)
 	}
 }
+
+// Mirror's v1beta1 type carries +kubebuilder:skipversion: the scheme knows Mirror in v1 only,
+// and the v1beta1 type stays a runtime.Object of its package, as controller-gen makes it.
+func TestSkippedVersionNotRegistered(t *testing.T) {
+	scheme := runtime.NewScheme()
+	Install(scheme)
+	if !scheme.Recognizes(v1.SchemeGroupVersion.WithKind("Mirror")) {
+		t.Error("the scheme does not know v1's Mirror")
+	}
+	if scheme.Recognizes(v1beta1.SchemeGroupVersion.WithKind("Mirror")) {
+		t.Error("the scheme knows v1beta1's Mirror, whose type carries +kubebuilder:skipversion")
+	}
+	var obj runtime.Object = &v1beta1.Mirror{Spec: v1.MirrorSpec{Target: "b"}}
+	if c := obj.DeepCopyObject().(*v1beta1.Mirror); c.Spec.Target != "b" {
+		t.Errorf("DeepCopyObject gave %+v", c)
+	}
+}

@@ -76,3 +76,30 @@ type GrantList struct {
 
 	Items []Grant `json:"items"`
 }
+
+// Mirror copies a route's traffic somewhere else; only v1 serves it.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:resource
+type Mirror struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec MirrorSpec `json:"spec"`
+}
+
+// MirrorSpec is where a mirror copies traffic to.
+type MirrorSpec struct {
+	// Target is where the copies go.
+	Target string `json:"target"`
+}
+
+// +kubebuilder:object:root=true
+
+// MirrorList is a list of mirrors.
+type MirrorList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Mirror `json:"items"`
+}

@@ -44,3 +44,24 @@ type GrantList struct {
 
 	Items []Grant `json:"items"`
 }
+
+// Mirror is v1's Mirror, which v1beta1 does not serve: its CRD has no v1beta1, as
+// sigs.k8s.io/gateway-api leaves v1alpha2 out of GRPCRoute's.
+//
+// +genclient
+// +kubebuilder:object:root=true
+// +kubebuilder:skipversion
+// +kubebuilder:deprecatedversion:warning="v1beta1 Mirrors are not served; use v1"
+type Mirror v1.Mirror
+
+// +kubebuilder:object:root=true
+
+// MirrorList is a list of mirrors.
+type MirrorList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Mirror `json:"items"`
+}
+
+type MirrorSpec = v1.MirrorSpec
