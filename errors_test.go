@@ -159,7 +159,7 @@ func TestMarkersCommand(t *testing.T) {
 		"form:    +kubebuilder:validation:XValidation:rule=<string>, [fieldPath], [message],",
 		"where:   in type and field comments\n",
 		"  +kubebuilder:skipversion\n",
-		"effect:  none, a warning where it is used: apigen serves every version",
+		"effect:  none, a warning where it is used: an aggregated API has no CustomResourceDefinition",
 		// Declarative validation's tags, with validation-gen's docs, once each: not also as
 		// controller-tools' schema markers of the same names, whose meaning apigen does not give them.
 		"Declarative validation tags (validation-gen's;",

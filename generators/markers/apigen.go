@@ -259,6 +259,27 @@ func (SkipVersion) ExcludeFromVersion(m *Marker, r *model.Resource, v *model.Ver
 		w.Warn(m.Pos, "+%s leaves %s out of %s, so the storage version marker beside it has no effect, as in controller-gen, "+
 			"whose CRD of %s has no %s to store it in; %s is stored in a version that serves it", m.Name, r.Kind, v.Name, r.Kind, v.Name, r.Kind)
 	}
+	exclude(m, r, v)
+}
+
+// UnservedVersion is the argument of +kubebuilder:unservedversion, which has none.
+type UnservedVersion struct{}
+
+// ExcludeFromVersion leaves the kind unserved in this version, as the CRD's version with
+// served: false: no request reaches it here, so it is not registered or given a client either.
+// A CRD may still store objects in a version it does not serve; apigen stores a kind in a
+// version that serves it, so a storage version marker beside this one has no effect (a
+// warning), and the group's other versions say where the kind is stored.
+func (UnservedVersion) ExcludeFromVersion(m *Marker, r *model.Resource, v *model.Version, w Warner) {
+	if r.Storage {
+		w.Warn(m.Pos, "+%s leaves %s unserved in %s, so the storage version marker beside it has no effect: apigen stores a kind "+
+			"in a version that serves it, where a CRD could store it in %s unserved", m.Name, r.Kind, v.Name, v.Name)
+	}
+	exclude(m, r, v)
+}
+
+// exclude records kind r as left out of version v by marker m.
+func exclude(m *Marker, r *model.Resource, v *model.Version) {
 	v.Skipped = append(v.Skipped, model.SkippedKind{Kind: r.Kind, ListKind: r.ListKind, Marker: "+" + m.Name, Pos: m.Pos})
 }
 
@@ -278,6 +299,7 @@ const (
 	DeployMarker            = "apigen:deploy"
 	ClientsMarker           = "apigen:clients"
 	SkipVersionMarker       = "kubebuilder:skipversion"
+	UnservedVersionMarker   = "kubebuilder:unservedversion"
 )
 
 // Apigen returns the registry of every marker apigen understands, with kubebuilder's
@@ -372,6 +394,12 @@ func Apigen() *Registry {
 		Help: "leaves the kind out of this version, as controller-gen leaves the version out of the kind's CRD: it is not " +
 			"served, stored or given a client in this version, and its Go type stays an ordinary type of the package",
 		Example: "+kubebuilder:skipversion",
+	})
+	r.Register(&Definition{
+		Name: UnservedVersionMarker, Target: Type, Args: reflect.TypeFor[UnservedVersion](),
+		Help: "leaves the kind unserved in this version, as a CRD version with served: false: no request reaches it, and it " +
+			"is not registered or given a client in this version; the kind is stored in a version that serves it",
+		Example: "+kubebuilder:unservedversion",
 	})
 	r.Register(&Definition{
 		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),

@@ -110,7 +110,7 @@ func TestGenClientTags(t *testing.T) {
 // with the reason, so that the user is warned, named as controller-gen names it.
 func TestMarkersWithoutEffect(t *testing.T) {
 	for line, want := range map[string]string{
-		"// +kubebuilder:unservedversion":                           "kubebuilder:unservedversion",
+		"// +kubebuilder:metadata:labels=team=toys":                 "kubebuilder:metadata",
 		"// +kubebuilder:validation:Minimun=1":                      "kubebuilder:validation:Minimun",
 		"// +kubebuilder:validation:XValidations:rule=\"self > 0\"": "kubebuilder:validation:XValidations",
 	} {

@@ -13,10 +13,9 @@ import (
 // schema and that apigen does not implement: they stay markers without effect, reported as
 // such, instead of being taken for schema markers.
 var notServed = map[string]string{
-	"kubebuilder:unservedversion": "apigen serves every version in pkg/apis/<group>",
-	"kubebuilder:metadata":        "an aggregated API has no CustomResourceDefinition to label or annotate",
-	"kubebuilder:skip":            "apigen serves every package under pkg/apis",
-	"versionName":                 "apigen takes the version from the package's directory name",
+	"kubebuilder:metadata": "an aggregated API has no CustomResourceDefinition to label or annotate",
+	"kubebuilder:skip":     "apigen serves every package under pkg/apis",
+	"versionName":          "apigen takes the version from the package's directory name",
 }
 
 // registerSchemaMarkers adds controller-gen's schema markers (validation, CEL rules, list and

@@ -245,7 +245,7 @@ func storeDefaultVersions(g *model.Group) {
 }
 
 // checkSkipped warns about each kind that every version of the group declaring it leaves out
-// (Version.Skipped): it is served in no version, as controller-gen writes no CRD for it.
+// (Version.Skipped): it is served in no version, as no version of its CRD would serve it.
 func (p *parser_) checkSkipped(g *model.Group) {
 	served := map[string]bool{}
 	skipped := map[string][]model.SkippedKind{}
@@ -275,7 +275,7 @@ func (p *parser_) checkSkipped(g *model.Group) {
 			also = " (and at " + strings.Join(others, ", ") + ")"
 		}
 		p.Warn(ss[0].Pos, "%s leaves %s out of every version of %s that declares it%s, so %s is not served at all, as "+
-			"controller-gen writes no CRD for it; remove the marker from the version to serve", ss[0].Marker, kind, g.Name, also, kind)
+			"no version of its CRD would serve it; remove the marker from a version to serve it there", ss[0].Marker, kind, g.Name, also, kind)
 	}
 }
 

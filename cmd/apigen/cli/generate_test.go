@@ -282,11 +282,11 @@ func TestWarnings(t *testing.T) {
 	src := "../../../testdata/models/kubebuilder_types/pkg/apis/batch/v1/"
 	types, doc := readTestFile(t, src+"cronjob_types.go"), readTestFile(t, src+"doc.go")
 	types = strings.Replace(types, "// +kubebuilder:storageversion\n",
-		"// +kubebuilder:storageversion\n// +kubebuilder:unservedversion\n", 1)
+		"// +kubebuilder:storageversion\n// +kubebuilder:metadata:labels=team=batch\n", 1)
 	types = strings.Replace(types, "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:Minimun=0\n", 1)
 	moduleCopy(t, map[string]string{"pkg/apis/batch/v1/cronjob_types.go": types, "pkg/apis/batch/v1/doc.go": doc})
 	want := `pkg/apis/batch/v1/cronjob_types.go:14:2: warning: +kubebuilder:validation:Minimun has no effect: apigen does not implement it
-pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:unservedversion has no effect: apigen serves every version in pkg/apis/<group>
+pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:metadata has no effect: an aggregated API has no CustomResourceDefinition to label or annotate
 `
 	// With the result cache on too: a run with warnings is not recorded, so the next one
 	// repeats them instead of answering from the cache in silence.
@@ -480,17 +480,17 @@ func TestFailureWithWarnings(t *testing.T) {
 	at := func(line int) token.Position {
 		return token.Position{Filename: "pkg/apis/toys/v1/toy_types.go", Line: line, Column: 1}
 	}
-	warnings := model.ErrorList{{Pos: at(6), Msg: "warning: +kubebuilder:unservedversion has no effect"}}
+	warnings := model.ErrorList{{Pos: at(6), Msg: "warning: +kubebuilder:metadata has no effect"}}
 	for _, c := range []struct {
 		err  error
 		want string
 	}{
 		{model.ErrorList{{Pos: at(3), Msg: "first"}, {Pos: at(9), Msg: "second"}},
 			"pkg/apis/toys/v1/toy_types.go:3:1: first\n" +
-				"pkg/apis/toys/v1/toy_types.go:6:1: warning: +kubebuilder:unservedversion has no effect\n" +
+				"pkg/apis/toys/v1/toy_types.go:6:1: warning: +kubebuilder:metadata has no effect\n" +
 				"pkg/apis/toys/v1/toy_types.go:9:1: second"},
 		{errors.New("conversion: generator panicked"),
-			"pkg/apis/toys/v1/toy_types.go:6:1: warning: +kubebuilder:unservedversion has no effect\n" +
+			"pkg/apis/toys/v1/toy_types.go:6:1: warning: +kubebuilder:metadata has no effect\n" +
 				"apigen: conversion: generator panicked"},
 	} {
 		if got := describe(relativeTo(wd, &pipeline.Failure{Err: c.err, Warnings: warnings})); got != c.want {

@@ -3,7 +3,7 @@ package v1
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 // Toy is a test kind. A run that fails on it reports the warning too.
-// +kubebuilder:unservedversion
+// +kubebuilder:metadata:labels=team=toys
 // +apigen:resource
 type Toy struct {
 	metav1.TypeMeta   `json:",inline"`

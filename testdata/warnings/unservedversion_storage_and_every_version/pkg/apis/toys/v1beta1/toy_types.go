@@ -1,0 +1,24 @@
+package v1beta1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy is served in v1beta1 only, and stored there.
+// +apigen:resource
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	Color string `json:"color,omitempty"`
+}
+
+// ToyList is a list of Toys.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Toy `json:"items"`
+}
