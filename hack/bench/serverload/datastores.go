@@ -98,11 +98,11 @@ func (b *bench) datastoreServers(bin string) (servers []server, storage map[stri
 	}
 	for _, db := range []struct {
 		name  string
-		start func() (*cluster.Database, error)
+		start func(cluster.DatabaseOptions) (*cluster.Database, error)
 		tree  bool
 	}{{dsPostgres, cluster.StartPostgres, true}, {dsMariaDB, cluster.StartMariaDB, false}} {
 		log.Printf("starting %s ...", db.name)
-		d, err := db.start()
+		d, err := db.start(cluster.DatabaseOptions{}) // the e2e tests' throwaway settings
 		if errors.Is(err, cluster.ErrNoDatabase) {
 			log.Printf("leaving %s out: %v", db.name, err)
 			continue
