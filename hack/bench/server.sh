@@ -27,6 +27,11 @@
 # issue 25: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite,
 # Postgres 15 and MariaDB (local mode, kine in-process; the databases from Debian's packages, installed
 # when missing and run as root), one process each, order rotating per round, ratios to embedded etcd.
+# Add -durable to run every SQL database durable at each commit (postgres fsync and synchronous_commit
+# on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL), as both etcds are; without it
+# they run with the e2e tests' throwaway settings. -datastores -replicas compares one server on Postgres
+# with two replicas on one database (the load split between them, and a write through one replica
+# seen by watchers on the other).
 #
 # hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
 # kind's rules as +k8s: tags and as kubebuilder markers (testdata/dv), two generated servers

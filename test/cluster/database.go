@@ -33,6 +33,8 @@ type Database struct {
 	Endpoint string // kine's endpoint of the database kine, which kine creates
 	Addr     string // host:port
 	Dir      string
+	// Durable: the server was started with DatabaseOptions.Durable.
+	Durable bool
 	// BinDir holds the server's binaries (postgres: psql too).
 	BinDir  string
 	Process *Process
@@ -179,11 +181,23 @@ func run(dir string, argv ...string) error {
 	return nil
 }
 
+// DatabaseOptions are how StartPostgres and StartMariaDB set up their server.
+type DatabaseOptions struct {
+	// Durable makes every commit durable before it is acknowledged, as a
+	// production database is set up and as etcd does by default: postgres
+	// with fsync and synchronous_commit on, MariaDB with
+	// innodb_flush_log_at_trx_commit=1 (its binary log is off, so sync_binlog
+	// does not apply). Without it the server is throwaway, for tests: postgres
+	// with fsync off, MariaDB flushing its log about once a second; a crash of
+	// the machine (not of the server) can then lose acknowledged commits.
+	Durable bool
+}
+
 // StartPostgres starts a fresh postgres cluster (initdb, trust
-// authentication, fsync off) on 127.0.0.1 and a free port, as the user
-// postgres (it refuses to run as root) when this process is root. Its
-// Endpoint is postgres://postgres@<addr>/kine?sslmode=disable.
-func StartPostgres() (*Database, error) {
+// authentication; fsync off unless o.Durable) on 127.0.0.1 and a free port,
+// as the user postgres (it refuses to run as root) when this process is root.
+// Its Endpoint is postgres://postgres@<addr>/kine?sslmode=disable.
+func StartPostgres(o DatabaseOptions) (*Database, error) {
 	bin, err := PostgresBinDir()
 	if err != nil {
 		return nil, err
@@ -192,14 +206,14 @@ func StartPostgres() (*Database, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := startPostgres(bin, dir)
+	d, err := startPostgres(bin, dir, o)
 	if err != nil {
 		os.RemoveAll(dir)
 	}
 	return d, err
 }
 
-func startPostgres(bin, dir string) (*Database, error) {
+func startPostgres(bin, dir string, o DatabaseOptions) (*Database, error) {
 	data := filepath.Join(dir, "data")
 	u, err := unprivileged("postgres", dir)
 	if err != nil {
@@ -220,10 +234,16 @@ func startPostgres(bin, dir string) (*Database, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	// fsync and synchronous_commit are postgres's defaults; they are given
+	// here so that the command line says which settings ran.
+	settings := []string{"-c", "fsync=off"}
+	if o.Durable {
+		settings = []string{"-c", "fsync=on", "-c", "synchronous_commit=on"}
+	}
 	d := &Database{
 		Name: "postgres", Endpoint: "postgres://postgres@" + addr + "/kine?sslmode=disable", Addr: addr, Dir: dir, BinDir: bin,
-		StopSignal: os.Interrupt,
-		argv:       argv("postgres", "-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir, "-c", "fsync=off"),
+		Durable: o.Durable, StopSignal: os.Interrupt,
+		argv: argv("postgres", append([]string{"-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir}, settings...)...),
 	}
 	return d, d.Start()
 }
@@ -231,10 +251,10 @@ func startPostgres(bin, dir string) (*Database, error) {
 // StartMariaDB starts a fresh MariaDB server on 127.0.0.1 and a free port
 // (as the user mysql when this process is root, as Debian runs it). The
 // throwaway server skips its grant tables, so kine connects as root without a
-// password and creates its database kine itself; it flushes its log about
-// once a second rather than at each commit. Its Endpoint is
-// mysql://root@tcp(<addr>)/kine.
-func StartMariaDB() (*Database, error) {
+// password and creates its database kine itself. Unless o.Durable, it
+// flushes its log about once a second rather than at each commit. Its
+// Endpoint is mysql://root@tcp(<addr>)/kine.
+func StartMariaDB(o DatabaseOptions) (*Database, error) {
 	server, installer, err := MariaDBBinaries()
 	if err != nil {
 		return nil, err
@@ -243,14 +263,14 @@ func StartMariaDB() (*Database, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := startMariaDB(server, installer, dir)
+	d, err := startMariaDB(server, installer, dir, o)
 	if err != nil {
 		os.RemoveAll(dir)
 	}
 	return d, err
 }
 
-func startMariaDB(server, installer, dir string) (*Database, error) {
+func startMariaDB(server, installer, dir string, o DatabaseOptions) (*Database, error) {
 	data := filepath.Join(dir, "data")
 	u, err := unprivileged("mysql", dir)
 	if err != nil {
@@ -269,12 +289,20 @@ func startMariaDB(server, installer, dir string) (*Database, error) {
 		return nil, err
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	// With --no-defaults and no --log-bin there is no binary log, so only
+	// InnoDB's redo log decides whether a commit is on disk when it is
+	// acknowledged: 1 writes and flushes it at each commit (the default),
+	// 0 about once a second.
+	flush := "--innodb-flush-log-at-trx-commit=0"
+	if o.Durable {
+		flush = "--innodb-flush-log-at-trx-commit=1"
+	}
 	d := &Database{
 		Name: "mariadbd", Endpoint: "mysql://root@tcp(" + addr + ")/kine", Addr: addr, Dir: dir, BinDir: filepath.Dir(server),
-		StopSignal: syscall.SIGTERM,
+		Durable: o.Durable, StopSignal: syscall.SIGTERM,
 		argv: append([]string{server, "--no-defaults", "--datadir=" + data,
 			"--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port), "--socket=" + filepath.Join(dir, "mysqld.sock"),
-			"--skip-grant-tables", "--innodb-flush-log-at-trx-commit=0"}, userArgs...),
+			"--skip-grant-tables", flush}, userArgs...),
 	}
 	return d, d.Start()
 }

@@ -260,9 +260,9 @@ func startMariaDB(t *testing.T) (string, *dbServer) { return startDatabase(t, cl
 
 // startDatabase starts a database server with start, skipping the test when it is not
 // installed and cannot be, and stops it and removes its data when the test ends.
-func startDatabase(t *testing.T, start func() (*cluster.Database, error)) (string, *dbServer) {
+func startDatabase(t *testing.T, start func(cluster.DatabaseOptions) (*cluster.Database, error)) (string, *dbServer) {
 	t.Helper()
-	d, err := start()
+	d, err := start(cluster.DatabaseOptions{}) // throwaway: the tests check behaviour, not durability on a machine crash
 	if errors.Is(err, cluster.ErrNoDatabase) {
 		t.Skip(err)
 	}

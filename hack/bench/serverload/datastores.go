@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -42,6 +43,16 @@ import (
 // per operation counts the storage's process too (the etcd member; postgres
 // and its connection processes; mariadbd), so that in-process and external
 // storage compare.
+//
+// With -durable, every SQL database acknowledges a commit only once it is on
+// disk, as both etcds do: postgres with fsync and synchronous_commit on,
+// MariaDB with innodb_flush_log_at_trx_commit=1, SQLite with synchronous=FULL
+// (sqliteDurableParams). Without it they run with the e2e tests' throwaway
+// settings.
+//
+// With -replicas it is the replica comparison instead (replicaServers): one
+// server on a Postgres database against two on another database of the same
+// Postgres, the load split between the two.
 const (
 	dsEmbedded = "embedded-etcd"
 	dsExternal = "external-etcd"
@@ -49,6 +60,15 @@ const (
 	dsPostgres = "postgres"
 	dsMariaDB  = "mariadb"
 )
+
+// sqliteDurableParams are kine's sqlite.DefaultParams (v0.17.5) with
+// synchronous=FULL instead of NORMAL: in WAL mode SQLite then syncs the WAL
+// at every commit. Neither kine nor the generated server merges parameters:
+// the server adds kine's defaults only to an endpoint without any, and kine
+// passes the DSN to go-sqlite3 (or modernc.org/sqlite) as it is, so the rest
+// of kine's defaults (WAL, the busy timeout, immediate transactions) must be
+// given again here.
+const sqliteDurableParams = "_journal_mode=WAL&_busy_timeout=30000&_synchronous=FULL&_txlock=immediate&_stmt_cache_size=20&cache=shared"
 
 // wardleDatastoreEnv is where examples/wardle's server reads
 // --datastore-endpoint from when the flag is not given.
@@ -65,8 +85,9 @@ type storageProc struct {
 
 // datastoreServers starts the databases and returns a server per storage
 // (those whose database is not installed and cannot be are left out, said
-// in the log); closeAll stops the databases and removes their data.
-func (b *bench) datastoreServers(bin string) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
+// in the log); closeAll stops the databases and removes their data. With
+// durable, every database makes each commit durable.
+func (b *bench) datastoreServers(bin string, durable bool) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
 	var dbs []*cluster.Database
 	closeAll = func() {
 		for _, d := range dbs {
@@ -92,17 +113,21 @@ func (b *bench) datastoreServers(bin string) (servers []server, storage map[stri
 		return r, err
 	}})
 	storage[dsExternal] = storageProc{"etcd member", b.etcd.Members[0].Process.Pid(), false}
-	servers = append(servers, local(dsSQLite, "sqlite://"+filepath.Join(b.dir, "sqlite", "state.db")))
+	sqlite := "sqlite://" + filepath.Join(b.dir, "sqlite", "state.db")
+	if durable {
+		sqlite += "?" + sqliteDurableParams
+	}
+	servers = append(servers, local(dsSQLite, sqlite))
 	if err := os.MkdirAll(filepath.Join(b.dir, "sqlite"), 0o700); err != nil {
 		return nil, nil, closeAll, err
 	}
 	for _, db := range []struct {
 		name  string
-		start func() (*cluster.Database, error)
+		start func(cluster.DatabaseOptions) (*cluster.Database, error)
 		tree  bool
 	}{{dsPostgres, cluster.StartPostgres, true}, {dsMariaDB, cluster.StartMariaDB, false}} {
 		log.Printf("starting %s ...", db.name)
-		d, err := db.start()
+		d, err := db.start(cluster.DatabaseOptions{Durable: durable})
 		if errors.Is(err, cluster.ErrNoDatabase) {
 			log.Printf("leaving %s out: %v", db.name, err)
 			continue
@@ -115,6 +140,81 @@ func (b *bench) datastoreServers(bin string) (servers []server, storage map[stri
 		servers = append(servers, local(db.name, d.Endpoint))
 	}
 	return servers, storage, closeAll, nil
+}
+
+// The -replicas comparison's servers: one server on a Postgres database, and
+// two on another database of the same Postgres.
+const (
+	dsPostgresOne = "postgres-1"
+	dsPostgresTwo = "postgres-2"
+)
+
+// replicaServers starts one Postgres (durable or not) and returns the two
+// sides of the replica comparison: dsPostgresOne, one server on its database
+// kine, and dsPostgresTwo, two servers (replicas a and b, each with its own
+// --data-dir and port, started at once as a Deployment's replicas are) on its
+// database kine2. The workload's workers alternate between the two replicas
+// (worker w writes and reads through replica w mod 2, so each object is
+// written through one of them), as do the watchers of the watch fan-out; the
+// paced watch creates through replica a only and watches on replica b only:
+// the latency of a write seen through another replica, which kine's poll
+// (about once a second) decides. The CPU per operation counts both replicas
+// and Postgres; the memory is replica a's.
+func (b *bench) replicaServers(bin string, durable bool) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
+	closeAll = func() {}
+	log.Printf("starting postgres ...")
+	d, err := cluster.StartPostgres(cluster.DatabaseOptions{Durable: durable})
+	if err != nil {
+		return nil, nil, closeAll, fmt.Errorf("postgres: %w", err)
+	}
+	closeAll = func() {
+		if err := d.Close(); err != nil {
+			log.Print(err)
+		}
+	}
+	pg := storageProc{d.Name + " server", d.Process.Pid(), true}
+	storage = map[string]storageProc{dsPostgresOne: pg, dsPostgresTwo: pg}
+	second := strings.Replace(d.Endpoint, "/kine?", "/kine2?", 1)
+	if second == d.Endpoint {
+		return nil, nil, closeAll, fmt.Errorf("postgres endpoint %s has no /kine? to make a second database of", d.Endpoint)
+	}
+	servers = append(servers, server{Name: dsPostgresOne, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+		return b.startLocal(ctx, dsPostgresOne, bin, filepath.Join(b.dir, dsPostgresOne+"-data"), d.Endpoint, logName, pg)
+	}})
+	servers = append(servers, server{Name: dsPostgresTwo, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+		return b.startReplicas(ctx, dsPostgresTwo, bin, second, logName, pg)
+	}})
+	return servers, storage, closeAll, nil
+}
+
+// startReplicas starts two servers in local mode on endpoint at once (each on
+// its own --data-dir), and returns them as one side: a target whose replicas
+// are the two, whose CPU is both servers' and the storage's, and whose
+// start-up is until both answer /readyz.
+func (b *bench) startReplicas(ctx context.Context, name, bin, endpoint, logName string, sp storageProc) (*running, error) {
+	rs := make([]*running, 2)
+	errs := make([]error, 2)
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for i, r := range []string{"a", "b"} {
+		wg.Go(func() {
+			rs[i], errs[i] = b.startLocal(ctx, name+"-"+r, bin, filepath.Join(b.dir, name+"-"+r+"-data"), endpoint, logName+"-"+r, storageProc{})
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, r := range rs {
+			if r != nil {
+				r.stop()
+			}
+		}
+		return nil, err
+	}
+	a := rs[0]
+	t := &target{name: name, k: a.k, rc: a.rc, newClient: a.newClient,
+		replicas: []*target{rs[0].target, rs[1].target},
+		procs:    []*proc{rs[0].procs[0], rs[1].procs[0], {Name: sp.name, Pid: sp.pid, Tree: sp.tree}}}
+	return &running{target: t, proc: a.proc, startup: time.Since(begin), also: rs[1:]}, nil
 }
 
 // startLocal runs bin in local mode on dataDir (embedded etcd, or kine on
@@ -302,12 +402,16 @@ func runDatastores(ctx context.Context, o *options, root, dir string) error {
 		return err
 	}
 	defer stop()
-	servers, storage, closeDBs, err := b.datastoreServers(bin)
+	start := b.datastoreServers
+	if o.replicas {
+		start = b.replicaServers
+	}
+	servers, storage, closeDBs, err := start(bin, o.durable)
 	defer closeDBs()
 	if err != nil {
 		return err
 	}
-	if o.only != "" {
+	if o.only != "" && !o.replicas {
 		var keep []server
 		for _, s := range servers {
 			if s.Name == o.only || s.Name == dsEmbedded {
@@ -349,16 +453,25 @@ func runDatastores(ctx context.Context, o *options, root, dir string) error {
 }
 
 // reportDatastores is the -datastores comparison's summary: each
-// operation's median throughput and p99 per storage with its ratio to
-// embedded etcd (the median of the per-round ratios), then start-up and
-// memory.
+// operation's median throughput and p99 per storage with its ratio to the
+// first server (embedded etcd; with -replicas, one server on Postgres), the
+// median of the per-round ratios, then start-up and memory.
 func reportDatastores(o *options, servers []server, storage map[string]storageProc, results []*runResult) string {
 	var sb strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
 	t := newTable(names(servers), results)
-	base := dsEmbedded
-	p("The generated server (examples/wardle) on each storage, one process each, %d rounds, %s, %s.\n",
-		len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
+	base := servers[0].Name
+	settings := "the SQL databases with the e2e tests' throwaway settings (postgres fsync=off, MariaDB innodb_flush_log_at_trx_commit=0, SQLite synchronous=NORMAL)"
+	if o.durable {
+		settings = "every SQL database durable at each commit (postgres fsync=on and synchronous_commit=on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL)"
+	}
+	if o.replicas {
+		p("The generated server (examples/wardle) on Postgres: one server (%s) against two replicas on one database (%s; each worker and watcher on replica w mod 2, the paced watch creating through replica a and watching on replica b), %d rounds, %s, %s; %s.\n",
+			dsPostgresOne, dsPostgresTwo, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
+	} else {
+		p("The generated server (examples/wardle) on each storage, one process each, %d rounds, %s, %s; %s.\n",
+			len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
+	}
 	workload(p, o, results)
 	p("Medians over the rounds; (×r) is the median of each round's ratio to %s (throughput: above 1 is faster; p99 and CPU: above 1 is slower or costlier). CPU/op counts the storage's own process where it is outside the server.\n\n", base)
 	p("| operation |")
@@ -387,7 +500,13 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 			{"CPU/op", cpu, ms},
 		}
 		if t.paced(op) {
-			rows = rows[1:]
+			// The latency compares, its median too (kine's poll spreads a
+			// cross-replica delivery over a second).
+			rows = append([]struct {
+				what   string
+				f      func(*phaseResult) float64
+				format func(float64) string
+			}{{"p50", p50, ms}}, rows[1:]...)
 		}
 		for _, r := range rows {
 			p("| %s %s |", op, r.what)
@@ -416,8 +535,12 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 		p("\n")
 	}
 	row("start-up to /readyz (exec → 200)", func(r *runResult) float64 { return r.Startup.Seconds() }, ms)
-	row("server RSS (VmRSS) after the round", func(r *runResult) float64 { return float64(r.Memory.RSS) }, func(x float64) string { return mib(int64(x)) })
-	row("server peak RSS (VmHWM)", func(r *runResult) float64 { return float64(r.Memory.HWM) }, func(x float64) string { return mib(int64(x)) })
+	which := "server"
+	if o.replicas {
+		which = "server (" + dsPostgresTwo + ": replica a)"
+	}
+	row(which+" RSS (VmRSS) after the round", func(r *runResult) float64 { return float64(r.Memory.RSS) }, func(x float64) string { return mib(int64(x)) })
+	row(which+" peak RSS (VmHWM)", func(r *runResult) float64 { return float64(r.Memory.HWM) }, func(x float64) string { return mib(int64(x)) })
 	p("| storage process (Pss after the round) |")
 	for _, s := range t.servers {
 		if sp, ok := storage[s]; ok {

@@ -188,6 +188,24 @@ type target struct {
 	procs []*proc
 	// prefix is nsPrefix.
 	prefix string
+	// replicas, when set, are the servers of a side of several on one
+	// database (-replicas), each reached directly; the workload spreads over
+	// them (on), and rc and newClient are the first one's.
+	replicas []*target
+}
+
+// all is the servers of t: its replicas, or t itself.
+func (t *target) all() []*target {
+	if len(t.replicas) > 0 {
+		return t.replicas
+	}
+	return []*target{t}
+}
+
+// on is the server worker (or watcher) w uses: replica w mod the replicas.
+func (t *target) on(w int) *target {
+	all := t.all()
+	return all[w%len(all)]
 }
 
 // nsPrefix distinguishes the round namespaces of sides that share a server;
@@ -444,7 +462,7 @@ func (s *session) create(ctx context.Context) (*phaseResult, error) {
 	var n atomic.Int64
 	r := runPhase(ctx, "create", s.c.Workers, s.c.Creates, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		i := int(n.Add(1))
-		out, err := s.t.create(ctx, s.t.k.newObject(s.crud(), fmt.Sprintf("c-%d", i), i))
+		out, err := s.t.on(w).create(ctx, s.t.k.newObject(s.crud(), fmt.Sprintf("c-%d", i), i))
 		if err == nil {
 			s.created[w] = append(s.created[w], out)
 		}
@@ -464,7 +482,7 @@ func (s *session) create(ctx context.Context) (*phaseResult, error) {
 // get: a random object of those created.
 func (s *session) get(ctx context.Context) (*phaseResult, error) {
 	return runPhase(ctx, "get", s.c.Workers, s.c.Gets, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
-		_, err := s.t.get(ctx, s.crud(), s.names[rand.IntN(len(s.names))])
+		_, err := s.t.on(w).get(ctx, s.crud(), s.names[rand.IntN(len(s.names))])
 		return err
 	}), nil
 }
@@ -473,31 +491,32 @@ func (s *session) get(ctx context.Context) (*phaseResult, error) {
 // resourceVersion it last saw (sample-apiserver refuses unconditional updates)
 // and a changed spec. No two workers touch the same object: no conflicts.
 func (s *session) update(ctx context.Context) (*phaseResult, error) {
-	return s.eachOwn(ctx, "update", s.c.Updates, func(ctx context.Context, o *object, i, rev int) (*object, error) {
+	return s.eachOwn(ctx, "update", s.c.Updates, func(ctx context.Context, t *target, o *object, i, rev int) (*object, error) {
 		o.Spec = s.t.k.Spec(i, rev)
-		return s.t.update(ctx, o)
+		return t.update(ctx, o)
 	}), nil
 }
 
 // patch: as update, a JSON merge patch of the spec without a resourceVersion.
 func (s *session) patch(ctx context.Context) (*phaseResult, error) {
-	return s.eachOwn(ctx, "patch", s.c.Patches, func(ctx context.Context, o *object, i, rev int) (*object, error) {
-		return s.t.patch(ctx, o.Namespace, o.Name, s.t.k.Patch(rev))
+	return s.eachOwn(ctx, "patch", s.c.Patches, func(ctx context.Context, t *target, o *object, i, rev int) (*object, error) {
+		return t.patch(ctx, o.Namespace, o.Name, s.t.k.Patch(rev))
 	}), nil
 }
 
 // apply: as update, a server-side apply of the whole spec.
 func (s *session) apply(ctx context.Context) (*phaseResult, error) {
-	return s.eachOwn(ctx, "apply", s.c.Applies, func(ctx context.Context, o *object, i, rev int) (*object, error) {
+	return s.eachOwn(ctx, "apply", s.c.Applies, func(ctx context.Context, t *target, o *object, i, rev int) (*object, error) {
 		o.Spec = s.t.k.Spec(i, rev)
-		return s.t.apply(ctx, o)
+		return t.apply(ctx, o)
 	}), nil
 }
 
 // eachOwn runs count writes from the workers, each writing the objects it
 // created in turn (its k-th write is revision k+1 of its object k mod n) and
-// keeping what the server returned.
-func (s *session) eachOwn(ctx context.Context, op string, count int, write func(ctx context.Context, o *object, i, rev int) (*object, error)) *phaseResult {
+// keeping what the server returned. Worker w writes through the server it
+// created them on (s.t.on(w)).
+func (s *session) eachOwn(ctx context.Context, op string, count int, write func(ctx context.Context, t *target, o *object, i, rev int) (*object, error)) *phaseResult {
 	return runPhase(ctx, op, s.c.Workers, count, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		own := s.created[w]
 		if len(own) == 0 {
@@ -506,7 +525,7 @@ func (s *session) eachOwn(ctx context.Context, op string, count int, write func(
 		j := k % len(own)
 		o := own[j].DeepCopyObject().(*object)
 		i, _ := strconv.Atoi(o.Labels["serverload/index"])
-		out, err := write(ctx, o, i, k+1)
+		out, err := write(ctx, s.t.on(w), o, i, k+1)
 		if err == nil {
 			own[j] = out
 		}
@@ -520,7 +539,7 @@ func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error
 	ns := listNamespace(objects)
 	var last []byte
 	r := runPhase(ctx, "list", s.c.Workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
-		body, err := s.t.listRaw(ctx, ns)
+		body, err := s.t.on(w).listRaw(ctx, ns)
 		if err == nil && w == 0 {
 			last = body
 		}
@@ -545,7 +564,7 @@ func (s *session) listPaged(ctx context.Context, objects, n int) (*phaseResult, 
 	ns := listNamespace(objects)
 	var bytes, items int
 	r := runPhase(ctx, "list", s.c.Workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
-		b, i, err := s.t.listPaged(ctx, ns, s.c.ListPage)
+		b, i, err := s.t.on(w).listPaged(ctx, ns, s.c.ListPage)
 		if err == nil && w == 0 {
 			bytes, items = b, i
 		}
@@ -561,11 +580,23 @@ func (s *session) listPaged(ctx context.Context, objects, n int) (*phaseResult, 
 }
 
 func (s *session) watch(ctx context.Context) (*phaseResult, error) {
-	return watchFanOut(ctx, s.t, s.c, s.namespace(1), s.c.WatchEvents, 0, s.c.PhaseTimeout)
+	all := s.t.all()
+	return watchFanOut(ctx, s.t, all, all, s.c, s.namespace(1), s.c.WatchEvents, 0, s.c.PhaseTimeout)
 }
 
+// watchPaced: on a side of several replicas, the creates go through the
+// first and the watchers are on the others, so that every delivery is of a
+// write made through another server.
 func (s *session) watchPaced(ctx context.Context) (*phaseResult, error) {
-	return watchFanOut(ctx, s.t, s.c, s.namespace(2), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout)
+	writers, watchers := s.t.all(), s.t.all()
+	if len(writers) > 1 {
+		writers, watchers = writers[:1], watchers[1:]
+	}
+	r, err := watchFanOut(ctx, s.t, writers, watchers, s.c, s.namespace(2), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout)
+	if r != nil && len(s.t.all()) > 1 {
+		r.Note = joinNote(r.Note, "creates through one replica, watchers on the other")
+	}
+	return r, err
 }
 
 func joinNote(a, b string) string {
@@ -587,8 +618,9 @@ func runtimeDecode(data []byte, into *objectList) error {
 }
 
 // watchFanOut opens c.Watchers watches of the empty namespace ns, each on its
-// own connection (as separate clients would), then creates events objects
-// there (events <= 0: until limit): with rate 0, from c.Workers workers as fast
+// own connection (as separate clients would; watcher i on watchers[i mod n]
+// of t's servers), then creates events objects there (worker w through
+// writers[w mod n]) (events <= 0: until limit): with rate 0, from c.Workers workers as fast
 // as the server takes them (closed loop: the throughput of the fan-out); with
 // rate > 0, one create every 1/rate s whatever the responses (open loop, at
 // most c.Workers in flight: the latency of the fan-out at a load both servers
@@ -597,7 +629,7 @@ func runtimeDecode(data []byte, into *objectList) error {
 // rather than from the create's response because the event may reach a
 // watcher before the response reaches the creator. Throughput is deliveries
 // per second from the first create to the last delivery.
-func watchFanOut(ctx context.Context, t *target, c config, ns string, events int, rate float64, limit time.Duration) (*phaseResult, error) {
+func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c config, ns string, events int, rate float64, limit time.Duration) (*phaseResult, error) {
 	op := fmt.Sprintf("watch, %d watchers", c.Watchers)
 	list, err := t.list(ctx, ns)
 	if err != nil {
@@ -623,7 +655,7 @@ func watchFanOut(ctx context.Context, t *target, c config, ns string, events int
 	}
 	ws := make([]*watcher, c.Watchers)
 	for i := range ws {
-		rc, closeRC, err := t.newClient()
+		rc, closeRC, err := watchers[i%len(watchers)].newClient()
 		if err != nil {
 			return nil, err
 		}
@@ -674,7 +706,7 @@ func watchFanOut(ctx context.Context, t *target, c config, ns string, events int
 		i := int(n.Add(1))
 		f := t.k.newObject(ns, fmt.Sprintf("w-%d", i), i)
 		sent.Store(f.Name, time.Now())
-		_, err := t.create(ctx, f)
+		_, err := writers[w%len(writers)].create(ctx, f)
 		if err != nil {
 			sent.Delete(f.Name)
 		}
@@ -794,19 +826,22 @@ func ensureObjects(ctx context.Context, t *target, ns string, n, workers int) er
 	return ctx.Err()
 }
 
-// warmUp waits until the server admits a create, then reads a little from the
-// small list's namespace: untimed, the same for both servers.
+// warmUp waits until the server (each of t's servers) admits a create, then
+// reads a little from the small list's namespace: untimed, the same for both
+// servers.
 func warmUp(ctx context.Context, t *target, round int, c config) error {
-	if err := waitAdmits(ctx, t, round); err != nil {
-		return err
+	for _, t := range t.all() {
+		if err := waitAdmits(ctx, t, round); err != nil {
+			return err
+		}
 	}
 	small := listNamespace(c.ListSmall)
 	r := runPhase(ctx, "warm-up", c.Workers, 200, time.Minute, func(ctx context.Context, w, k int) error {
-		if k == 0 {
-			_, err := t.listRaw(ctx, small)
+		if k < len(t.all()) {
+			_, err := t.on(k).listRaw(ctx, small)
 			return err
 		}
-		_, err := t.get(ctx, small, fmt.Sprintf("f-%d", rand.IntN(c.ListSmall)))
+		_, err := t.on(w).get(ctx, small, fmt.Sprintf("f-%d", rand.IntN(c.ListSmall)))
 		return err
 	})
 	if r.Errors > 0 {

@@ -23,7 +23,9 @@
 //
 // With -datastores it is the storage comparison of issue 25 instead
 // (datastores.go): the generated server on embedded etcd, external etcd,
-// SQLite, Postgres and MariaDB, one process each, ratios to embedded etcd.
+// SQLite, Postgres and MariaDB, one process each, ratios to embedded etcd;
+// -durable makes the databases flush each commit, -replicas compares two
+// replicas on one Postgres database with one server.
 //
 // With -crd it is the CRD comparison of issue 26 instead (crd.go): one held-out
 // kind (testdata/gizmo) as a CRD in kube-apiserver, through kube-apiserver's
@@ -36,6 +38,8 @@
 //	go run ./hack/bench/serverload -dv -rounds 6      (what make bench-dv runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
+//	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
+//	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
 package main
@@ -74,6 +78,7 @@ type options struct {
 	keep, smoke       bool
 	crd, dv           bool
 	datastores        bool
+	durable, replicas bool
 	rounds            int
 	startupRuns       int
 	only              string
@@ -109,6 +114,8 @@ func main() {
 	flag.IntVar(&o.Applies, "applies", 2000, "server-side applies per round (0: none)")
 	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
 	flag.BoolVar(&o.datastores, "datastores", false, "the storage comparison instead: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite, Postgres and MariaDB (local mode, kine), one process each; with -only NAME, embedded etcd and NAME only")
+	flag.BoolVar(&o.durable, "durable", false, "with -datastores: every SQL database makes each commit durable before it acknowledges it, as etcd does (postgres fsync and synchronous_commit on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL); without it they run with the e2e tests' throwaway settings")
+	flag.BoolVar(&o.replicas, "replicas", false, "with -datastores: the replica comparison instead, one server on a Postgres database against two replicas on one database of the same Postgres (the load split between them; the paced watch writes through one replica and watches on the other)")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
 	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON; at most 16384 with -crd, 4096 with -dv)")
 	flag.StringVar(&o.heapProfiles, "heap-profiles", "", "with -crd and -mem-objects: also save each process's heap profile before and after each side's objects, into this dir")
@@ -133,6 +140,12 @@ func main() {
 	}
 	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores); n > 1 {
 		log.Fatal("-dv, -crd and -datastores are different comparisons: choose one")
+	}
+	if (o.durable || o.replicas) && !o.datastores {
+		log.Fatal("-durable and -replicas go with -datastores")
+	}
+	if o.replicas && o.only != "" {
+		log.Fatal("-only does not apply to -replicas")
 	}
 	if o.datastores && o.pprofDir != "" {
 		log.Fatal("-pprof does not apply to -datastores")

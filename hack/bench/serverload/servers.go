@@ -120,6 +120,9 @@ type running struct {
 	*target
 	proc    *cluster.Process
 	startup time.Duration
+	// also are the other replicas of a side of several (-replicas), which
+	// stop with it.
+	also []*running
 }
 
 // clusterArgs are the flags every server gets, identical but for the port: the
@@ -193,6 +196,9 @@ func directTarget(name, url string, cred *credentials, k *kind, pid int) (*targe
 func (r *running) stop() {
 	r.proc.Stop(20 * time.Second)
 	closeIdle(r.rc.Client)
+	for _, o := range r.also {
+		o.stop()
+	}
 }
 
 // waitReady polls GET /readyz every 10 ms until it answers 200.
