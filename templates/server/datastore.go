@@ -156,12 +156,12 @@ func checkDatastoreEndpoint(endpoint string) (string, error) {
 		if path == "" {
 			return "", errors.New("sqlite:// needs the database file's path, such as sqlite://data/state.db")
 		}
-		if params == "" {
-			// kine's own defaults (WAL, a busy timeout, immediate transactions),
-			// which k3s passes too; without them concurrent writes fail with
-			// "database is locked".
-			return endpoint + "?" + sqlite.DefaultParams, nil
-		}
+		// kine's own defaults (WAL, a busy timeout, immediate transactions), which
+		// k3s passes too; without them concurrent writes fail with "database is
+		// locked". kine drops them all when the endpoint has parameters of its own,
+		// so a user who sets one (_synchronous=FULL) would lose the rest: each
+		// default the endpoint does not set, under any of its names, is added.
+		return sqliteWithDefaults(endpoint, params)
 	case "postgres", "postgresql":
 		if _, err := url.Parse(endpoint); err != nil {
 			var uerr *url.Error
@@ -176,6 +176,40 @@ func checkDatastoreEndpoint(endpoint string) (string, error) {
 		}
 	}
 	return endpoint, nil
+}
+
+// sqliteParamNames are the names SQLite's driver takes for one setting: a default
+// is not added where the endpoint sets its setting under another name.
+var sqliteParamNames = [][]string{{"_journal_mode", "_journal"}, {"_busy_timeout", "_timeout"}, {"_synchronous", "_sync"}}
+
+// sqliteWithDefaults returns a sqlite endpoint with its parameters params, followed by
+// each of kine's default parameters that params does not set.
+func sqliteWithDefaults(endpoint, params string) (string, error) {
+	given, err := url.ParseQuery(params)
+	if err != nil {
+		return "", fmt.Errorf("sqlite:// parameters: %w", err)
+	}
+	set := func(name string) bool {
+		for _, names := range sqliteParamNames {
+			if slices.Contains(names, name) {
+				return slices.ContainsFunc(names, given.Has)
+			}
+		}
+		return given.Has(name)
+	}
+	var added []string
+	for _, p := range strings.Split(sqlite.DefaultParams, "&") {
+		if name, _, _ := strings.Cut(p, "="); !set(name) {
+			added = append(added, p)
+		}
+	}
+	if len(added) == 0 {
+		return endpoint, nil
+	}
+	if params == "" {
+		return strings.TrimSuffix(endpoint, "?") + "?" + strings.Join(added, "&"), nil
+	}
+	return endpoint + "&" + strings.Join(added, "&"), nil
 }
 
 // kineSocket is the socket kine listens on in a server's private directory.

@@ -55,10 +55,13 @@ func TestDatastoreEndpointErrors(t *testing.T) {
 
 func TestCheckDatastoreEndpoint(t *testing.T) {
 	for in, want := range map[string]string{
-		"sqlite://state.db":                             "sqlite://state.db?_journal_mode=WAL&_busy_timeout=30000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=20&cache=shared",
-		"sqlite:///var/db/state.db?_journal_mode=WAL":   "sqlite:///var/db/state.db?_journal_mode=WAL",
-		"postgres://u@db:5432/kine?sslmode=verify-full": "postgres://u@db:5432/kine?sslmode=verify-full",
-		"mysql://u:p@tcp(db:3306)/kine":                 "mysql://u:p@tcp(db:3306)/kine",
+		"sqlite://state.db": "sqlite://state.db?_journal_mode=WAL&_busy_timeout=30000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=20&cache=shared",
+		"sqlite:///var/db/state.db?_journal_mode=WAL&_busy_timeout=30000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=20&cache=shared": "sqlite:///var/db/state.db?_journal_mode=WAL&_busy_timeout=30000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=20&cache=shared",
+		// A parameter of the user's keeps kine's other defaults, which kine alone would drop.
+		"sqlite://state.db?_synchronous=FULL":             "sqlite://state.db?_synchronous=FULL&_journal_mode=WAL&_busy_timeout=30000&_txlock=immediate&_stmt_cache_size=20&cache=shared",
+		"sqlite://state.db?_journal=DELETE&_timeout=5000": "sqlite://state.db?_journal=DELETE&_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=20&cache=shared",
+		"postgres://u@db:5432/kine?sslmode=verify-full":   "postgres://u@db:5432/kine?sslmode=verify-full",
+		"mysql://u:p@tcp(db:3306)/kine":                   "mysql://u:p@tcp(db:3306)/kine",
 	} {
 		if got, err := checkDatastoreEndpoint(in); err != nil || got != want {
 			t.Errorf("checkDatastoreEndpoint(%q) = %q, %v; want %q", in, got, err, want)
