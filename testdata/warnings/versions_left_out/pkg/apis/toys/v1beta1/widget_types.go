@@ -2,23 +2,23 @@ package v1beta1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-// Toy is served in v1beta1 only, and stored there.
+// Widget is served in v1beta1 only, and stored there.
 // +apigen:resource
-type Toy struct {
+type Widget struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
-	Spec ToySpec `json:"spec,omitempty"`
+	Spec WidgetSpec `json:"spec,omitempty"`
 }
 
-// ToySpec is the desired state.
-type ToySpec struct {
+// WidgetSpec is the desired state.
+type WidgetSpec struct {
 	Color string `json:"color,omitempty"`
 }
 
-// ToyList is a list of Toys.
-type ToyList struct {
+// WidgetList is a list of Widgets.
+type WidgetList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Toy `json:"items"`
+	Items           []Widget `json:"items"`
 }

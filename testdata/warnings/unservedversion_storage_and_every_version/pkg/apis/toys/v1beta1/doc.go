@@ -1,4 +1,0 @@
-// Package v1beta1 is a test version.
-//
-// +groupName=toys.example.com
-package v1beta1
