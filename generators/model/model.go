@@ -161,8 +161,9 @@ type Version struct {
 	// conversion function missing or mistyped, a hand-written registration).
 	DeclPos map[string]token.Position `json:"-"`
 	// Skipped are the kinds the package declares whose type here carries
-	// +kubebuilder:skipversion: controller-gen leaves this version out of their CRDs, so they
-	// have no resource, storage, discovery entry, registration or client in this version.
+	// +kubebuilder:skipversion (controller-gen leaves this version out of their CRDs) or
+	// +kubebuilder:unservedversion (the CRD's version is not served), so they have no
+	// resource, storage, discovery entry, registration or client in this version.
 	// Their Go types stay the package's, runtime.Objects as controller-gen makes a root type.
 	Skipped []SkippedKind `json:"skipped,omitempty"`
 	// Defaults are the declarative defaults of the package's struct fields (+default,
