@@ -74,6 +74,7 @@ var matrixSets = []matrixSet{
 			"gateway.networking.k8s.io/v1":       10,
 			"gateway.networking.k8s.io/v1beta1":  4,
 			"gateway.networking.k8s.io/v1alpha2": 3, // GRPCRoute and ReferenceGrant: +kubebuilder:skipversion
+			"gateway.networking.k8s.io/v1alpha3": 2, // BackendTLSPolicy and TLSRoute, defined types of v1's
 		},
 		copies: []matrixCopy{
 			{"apis/v1", "pkg/apis/gateway/v1"},
@@ -81,11 +82,12 @@ var matrixSets = []matrixSet{
 			// type an alias; v1alpha2 also has TCPRoute, TLSRoute and UDPRoute as structs of its own.
 			{"apis/v1beta1", "pkg/apis/gateway/v1beta1"},
 			{"apis/v1alpha2", "pkg/apis/gateway/v1alpha2"},
+			{"apis/v1alpha3", "pkg/apis/gateway/v1alpha3"},
 		},
 		crds:    []string{"config/crd/experimental/gateway.networking.k8s.io_*.yaml"},
-		samples: []string{"examples/standard/*.yaml", "examples/standard/*/*.yaml", "examples/experimental/v1alpha2/*/*.yaml"},
+		samples: []string{"examples/standard/*.yaml", "examples/standard/*/*.yaml", "examples/experimental/v1alpha2/*/*.yaml", "examples/experimental/v1alpha3/*/*.yaml"},
 		invalid: []string{"hack/invalid-examples/standard/*/*.yaml"},
-		readme: "%[1]d objects of `examples/standard` and `examples/experimental/v1alpha2` created and read back, %[3]d of them read back equal in v1beta1 or v1alpha2 (or v1) too; " +
+		readme: "%[1]d objects of `examples/standard` and `examples/experimental/v1alpha2` and `v1alpha3` created and read back, %[3]d of them read back equal in v1beta1, v1alpha2 or v1alpha3 (or v1) too; " +
 			"all %[2]d of `hack/invalid-examples/standard` refused",
 	},
 	{
