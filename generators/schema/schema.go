@@ -81,12 +81,10 @@ func Build(load *loader.Result, p *model.Project) error {
 	var warnings model.ErrorList
 	// controller-tools records a finding in the package that declares the type, so the
 	// project's other packages the kinds use (a pkg/apis/shared type a kind embeds) have theirs
-	// too, under the same rules.
+	// too, under the same rules; so are their float fields served.
 	for _, pkg := range own {
 		e, w := packageErrors(root, pkg)
 		errs, warnings = append(errs, e...), append(warnings, w...)
-	}
-	for _, pkg := range pkgs {
 		warnings = append(warnings, floatFields(root, pkg)...)
 	}
 	warnings = append(warnings, openSchemaWarnings(root, p, enforced, byPath)...)

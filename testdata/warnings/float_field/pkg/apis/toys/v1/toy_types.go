@@ -1,6 +1,10 @@
 package v1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"example.com/wardle/pkg/apis/shared"
+)
 
 // Toy has float fields, which controller-gen accepts with crd:allowDangerousTypes=true (as
 // ray-project/kuberay generates its CRDs).
@@ -19,6 +23,8 @@ type ToySpec struct {
 	Ratio   *float64           `json:"ratio,omitempty"`
 	Shares  map[string]float64 `json:"shares,omitempty"`
 	Count   int32              `json:"count,omitempty"`
+	// Load's float field, declared in package shared, is served inside Toy too.
+	Load shared.Load `json:"load,omitempty"`
 }
 
 // ToyList is a list of Toys.
