@@ -31,7 +31,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		installs:       map[string]*groupPackage{},
 		fuzzers:        map[string]string{},
 		noEffects:      map[string]*noEffectUse{},
-		fieldMarks:     map[string]map[token.Pos][]*markers.Marker{},
+		fieldMarks:     map[string]map[token.Pos]markedField{},
 		noLocalBuilder: map[*model.Version]noLocalBuilder{},
 		fset:           load.Fset,
 		proj:           model.NewProject(load.Module),
@@ -78,7 +78,7 @@ type parser_ struct {
 	noEffects map[string]*noEffectUse
 	// fieldMarks are the markers on struct fields, by package and field position, each
 	// package's read once (fieldMarkersOf).
-	fieldMarks map[string]map[token.Pos][]*markers.Marker
+	fieldMarks map[string]map[token.Pos]markedField
 	// noLocalBuilder are the versions that register their types themselves without a
 	// localSchemeBuilder, with the position to report if they hold generated conversions.
 	noLocalBuilder map[*model.Version]noLocalBuilder

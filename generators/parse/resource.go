@@ -38,7 +38,7 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *mode
 				if st, ok := spec.Type.(*ast.StructType); ok {
 					structs[spec.Name.Name] = st
 					for _, field := range st.Fields.List {
-						p.applyFieldMarkers(spec.Name.Name, field, gpkg.Path, v)
+						p.applyFieldMarkers(spec.Name.Name, p.fieldMarkersOf(gpkg.Path)[fieldPos(field)], v)
 					}
 				}
 				var ms []*markers.Marker
@@ -62,15 +62,21 @@ func (p *parser_) resources(files []*ast.File, gpkg *gengotypes.Package, v *mode
 	return out
 }
 
-// fieldMarkersOf returns the markers on the struct fields of package pkgPath, by field
-// position (fieldPos). A package's field markers are read, and their problems reported, once,
-// however many versions apply them: a kind declared as a defined type of another package's
-// struct applies that struct's field markers to its own version too.
-func (p *parser_) fieldMarkersOf(pkgPath string) map[token.Pos][]*markers.Marker {
+// markedField is a struct field's names (none when embedded) and its markers.
+type markedField struct {
+	names   []string
+	markers []*markers.Marker
+}
+
+// fieldMarkersOf returns the marked struct fields of package pkgPath, by field position
+// (fieldPos, where go/types places the field). A package's field markers are read, and their
+// problems reported, once, however many versions apply them: a kind declared as a defined type
+// of another package's struct applies that struct's field markers to its own version too.
+func (p *parser_) fieldMarkersOf(pkgPath string) map[token.Pos]markedField {
 	if marks, ok := p.fieldMarks[pkgPath]; ok {
 		return marks
 	}
-	marks := map[token.Pos][]*markers.Marker{}
+	marks := map[token.Pos]markedField{}
 	for _, file := range p.load.Files(pkgPath) {
 		for _, d := range file.Decls {
 			decl, ok := d.(*ast.GenDecl)
@@ -84,7 +90,11 @@ func (p *parser_) fieldMarkersOf(pkgPath string) map[token.Pos][]*markers.Marker
 				}
 				for _, field := range st.Fields.List {
 					if ms := p.markersIn(field.Doc, markers.Field); len(ms) > 0 {
-						marks[fieldPos(field)] = ms
+						mf := markedField{markers: ms}
+						for _, n := range field.Names {
+							mf.names = append(mf.names, n.Name)
+						}
+						marks[fieldPos(field)] = mf
 					}
 				}
 			}
@@ -94,14 +104,11 @@ func (p *parser_) fieldMarkersOf(pkgPath string) map[token.Pos][]*markers.Marker
 	return marks
 }
 
-// applyFieldMarkers applies the markers of a struct field of the type typeName, declared in
-// package pkgPath, to version v (its default).
-func (p *parser_) applyFieldMarkers(typeName string, field *ast.Field, pkgPath string, v *model.Version) {
-	f := markers.StructField{Type: typeName}
-	for _, n := range field.Names {
-		f.Names = append(f.Names, n.Name)
-	}
-	for _, m := range p.fieldMarkersOf(pkgPath)[fieldPos(field)] {
+// applyFieldMarkers applies the markers of a struct field of the type typeName to version v
+// (its default).
+func (p *parser_) applyFieldMarkers(typeName string, field markedField, v *model.Version) {
+	f := markers.StructField{Type: typeName, Names: field.names}
+	for _, m := range field.markers {
 		if effect, ok := m.Args.(markers.FieldEffect); ok {
 			if err := effect.ApplyToField(m, f, v, p); err != nil {
 				p.errs.Add(m.Pos, "%v", err)
@@ -228,18 +235,11 @@ func (p *parser_) definedKindFieldMarkers(t *gengotypes.Type, v *model.Version) 
 	if !ok || st.NumFields() == 0 || st.Field(0).Pkg() == nil {
 		return
 	}
-	declared := map[token.Pos]bool{}
+	marks := p.fieldMarkersOf(st.Field(0).Pkg().Path())
 	for f := range st.Fields() {
-		declared[f.Pos()] = true
-	}
-	pkgPath := st.Field(0).Pkg().Path()
-	for _, file := range p.load.Files(pkgPath) {
-		ast.Inspect(file, func(n ast.Node) bool {
-			if field, ok := n.(*ast.Field); ok && declared[fieldPos(field)] {
-				p.applyFieldMarkers(t.Name.Name, field, pkgPath, v)
-			}
-			return true
-		})
+		if field, ok := marks[f.Pos()]; ok {
+			p.applyFieldMarkers(t.Name.Name, field, v)
+		}
 	}
 }
 
