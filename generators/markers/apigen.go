@@ -155,7 +155,7 @@ func (*Resource) OwnStorageMarker(verbs string) string {
 func (a *Resource) DeclareResource(_ *Marker, r *model.Resource) {
 	r.Plural = a.Path
 	if r.Plural == "" {
-		r.Plural = plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: r.Kind}})
+		r.Plural = defaultPlural(r.Kind)
 	}
 	r.Singular = a.Singular
 	if r.Singular == "" {
@@ -166,6 +166,12 @@ func (a *Resource) DeclareResource(_ *Marker, r *model.Resource) {
 	if r.Scope == "" {
 		r.Scope = model.Namespaced
 	}
+}
+
+// defaultPlural is a kind's resource name when no marker gives one: a CRD's default, and
+// client-gen's (gengo's plural namer, lower-cased).
+func defaultPlural(kind string) string {
+	return plural.Name(&gengotypes.Type{Name: gengotypes.Name{Name: kind}})
 }
 
 // StatusSubresource is the argument of +apigen:subresource:status, which has none.

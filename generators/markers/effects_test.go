@@ -35,6 +35,8 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"genclient:noStatus":          "Resource.Subresources",
 		"genclient:nonNamespaced":     "Resource.Scope",
 		"genclient:onlyVerbs":         "Resource.Subresources, Resource.CustomStorage",
+		"genclient:readonly":          "Resource.Subresources, Resource.CustomStorage",
+		"resourceName":                "Resource.Plural",
 		"default":                     "Version.Defaults",
 		"kubebuilder:default":         "Version.Defaults",
 		"kubebuilder:skipversion":     "Version.Skipped",
@@ -120,9 +122,9 @@ func changedFields(t *testing.T, d *Definition) string {
 		element, apply = v, func() error { effect.ExcludeFromVersion(m, r, v, kind); return nil }
 	default:
 		r := &model.Resource{Kind: "Flunder", HasSpec: true, HasStatus: true, StatusType: "FlunderStatus", Scope: model.Namespaced}
-		if strings.HasPrefix(d.Name, GenClient+":") {
+		if d.ClientGen {
 			// as +genclient's declaration leaves the kind
-			r.Marker, r.BuiltInStyle, r.Subresources.Status = "+"+GenClient, true, true
+			r.Marker, r.BuiltInStyle, r.Subresources.Status, r.Plural = "+"+GenClient, true, true, "flunders"
 		}
 		element = r
 		apply = func() error {

@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -17,6 +18,8 @@ const (
 	GenClientNoStatus      = "genclient:noStatus"
 	GenClientNoVerbs       = "genclient:noVerbs"
 	GenClientOnlyVerbs     = "genclient:onlyVerbs"
+	GenClientReadonly      = "genclient:readonly"
+	ResourceName           = "resourceName"
 )
 
 // Client-gen's tags are the arguments of its markers, each with its effect.
@@ -34,6 +37,12 @@ type (
 	OnlyVerbsTag string
 	// MethodTag is the text after +genclient:method's name ("=Name,verb=...,subresource=...").
 	MethodTag string
+	// ReadonlyTag is +genclient:readonly's argument, which has none: client-gen's shorthand for
+	// +genclient:onlyVerbs=get,list,watch.
+	ReadonlyTag struct{}
+	// ResourceNameTag is +resourceName's value: the resource's name in URLs, which client-gen's
+	// clients call instead of the kind's plural (k8s.io/metrics' NodeMetrics is "nodes").
+	ResourceNameTag string
 )
 
 // registerGenClient adds client-gen's type tags. Those with no effect on the server (a client
@@ -73,12 +82,22 @@ func registerGenClient(r *Registry) {
 			"any other subresource the server does not serve is a warning",
 		Example: "+genclient:method=UpdateApproval,verb=update,subresource=approval,input=...,result=...",
 	})
-	for _, name := range []string{"genclient:skipVerbs", "genclient:readonly"} {
-		r.Register(&Definition{
-			Name: name, Target: Type, PassThrough: true, ClientGen: true,
-			Help: "client-gen's tag; it shapes the generated client, not the server",
-		})
-	}
+	r.Register(&Definition{
+		Name: GenClientReadonly, Target: Type, Args: reflect.TypeFor[ReadonlyTag](), ClientGen: true,
+		Help: "client-gen's tag: the resource serves get, list and watch only (+genclient:onlyVerbs=get,list,watch); a " +
+			"resource +genclient declares is then served by REST storage you write, as metrics-server serves its metrics",
+		Example: "+genclient:readonly",
+	})
+	r.Register(&Definition{
+		Name: ResourceName, Target: Type, Value: true, Args: reflect.TypeFor[ResourceNameTag](), ClientGen: true,
+		Help: "client-gen's tag: the resource's name in URLs, which the generated clients call, instead of the kind's " +
+			"plural; the server serves the resource under it",
+		Example: "+resourceName=nodes",
+	})
+	r.Register(&Definition{
+		Name: "genclient:skipVerbs", Target: Type, PassThrough: true, ClientGen: true,
+		Help: "client-gen's tag; it shapes the generated client, not the server",
+	})
 }
 
 // DeclaresWith reports whether +genclient declares a kind a resource in a Kubernetes-style
@@ -143,6 +162,29 @@ func (t OnlyVerbsTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) e
 	r.Subresources.Status = false
 	// From here it is +apigen:storage:custom with those verbs: the same checks, the same effect.
 	return (&CustomStorage{Verbs: verbs}).ApplyToResource(m, r, kind)
+}
+
+// ApplyToResource applies +genclient:readonly as client-gen reads it: +genclient:onlyVerbs with
+// its read-only verbs.
+func (ReadonlyTag) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
+	return OnlyVerbsTag(strings.Join(readonlyVerbs, ",")).ApplyToResource(m, r, kind)
+}
+
+// readonlyVerbs are the verbs client-gen gives a +genclient:readonly client (its
+// util.ReadonlyVerbs).
+var readonlyVerbs = []string{"get", "list", "watch"}
+
+// ApplyToResource serves the resource under the name client-gen's clients call. A path that a
+// resource marker gives explicitly and that differs is an error: the generated clients would
+// call a resource the server does not serve.
+func (t ResourceNameTag) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
+	name := string(t)
+	if r.Plural != name && r.Plural != defaultPlural(r.Kind) {
+		return fmt.Errorf("+%s=%s: the resource marker serves %s as %s, and client-gen's clients would call %s; "+
+			"give both the same name", m.Name, name, r.Kind, r.Plural, name)
+	}
+	r.Plural = name
+	return nil
 }
 
 // autoscalingScale is the Scale that +genclient:method names for a kind whose /scale serves

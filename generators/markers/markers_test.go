@@ -256,3 +256,40 @@ func TestGenClientOnlyVerbs(t *testing.T) {
 		t.Errorf("an unknown verb: %v", err)
 	}
 }
+
+// +genclient:readonly is client-gen's +genclient:onlyVerbs=get,list,watch: a kind +genclient
+// declares is served by storage the user writes with those verbs (k8s.io/metrics' kinds, which
+// metrics-server serves from memory).
+func TestGenClientReadonly(t *testing.T) {
+	m, err := Apigen().Parse("// +genclient:readonly", Type, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &model.Resource{Kind: "NodeMetrics", Marker: "+genclient", BuiltInStyle: true}
+	if err := m.Args.(ResourceEffect).ApplyToResource(m, r, nil); err != nil || r.CustomStorage == nil ||
+		!slices.Equal(r.CustomStorage.Verbs, []string{"get", "list", "watch"}) {
+		t.Errorf("got %v, %+v", err, r.CustomStorage)
+	}
+}
+
+// +resourceName names the resource the generated clients call, so the server serves it under
+// that name; a resource marker's explicit path that differs is an error, not a silent choice.
+func TestResourceName(t *testing.T) {
+	m, err := Apigen().Parse("// +resourceName=nodes", Type, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := func(r *model.Resource) error { return m.Args.(ResourceEffect).ApplyToResource(m, r, nil) }
+	r := &model.Resource{Kind: "NodeMetrics", Plural: "nodemetricses"}
+	if err := apply(r); err != nil || r.Plural != "nodes" {
+		t.Errorf("with the default plural: %v, plural %q", err, r.Plural)
+	}
+	same := &model.Resource{Kind: "NodeMetrics", Plural: "nodes"}
+	if err := apply(same); err != nil || same.Plural != "nodes" {
+		t.Errorf("with the same path: %v, plural %q", err, same.Plural)
+	}
+	other := &model.Resource{Kind: "NodeMetrics", Plural: "nodemetrics"}
+	if err := apply(other); err == nil || !strings.Contains(err.Error(), "+resourceName=nodes: the resource marker serves NodeMetrics as nodemetrics") || other.Plural != "nodemetrics" {
+		t.Errorf("with another explicit path: %v, plural %q", err, other.Plural)
+	}
+}
