@@ -37,19 +37,17 @@ func (p *parser_) checkCustomSubresources(g *model.Group) {
 func (p *parser_) checkCustomStorage(g *model.Group) {
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
-			hubVersion, hub := g.Hub(r.Kind)
-			if hub != nil && hub != r && (r.CustomStorage != nil || hub.CustomStorage != nil) {
-				switch {
-				case hubVersion == g.Internal:
-					p.errs.Add(r.Pos, "custom storage of %s is not supported yet with internal types of your own (%s)", r.Kind, g.Internal.Dir)
-				case r.CustomStorage == nil || hub.CustomStorage == nil || !slices.Equal(r.CustomStorage.Verbs, hub.CustomStorage.Verbs):
-					pos := r.Pos
-					if r.CustomStorage != nil {
-						pos = r.CustomStorage.Pos
-					}
-					p.errs.Add(pos, "%s is not declared with the same +apigen:storage:custom verbs in %s as in %s, the version it is stored in; one storage serves every version, so declare the same in each",
-						r.Kind, v.Name, hubVersion.Name)
+			// Against the stored version: an internal hub has its kind's storage from there
+			// (settleGroupPackages).
+			storedVersion, stored := g.Stored(r.Kind)
+			if stored != nil && stored != r && (r.CustomStorage != nil || stored.CustomStorage != nil) &&
+				(r.CustomStorage == nil || stored.CustomStorage == nil || !slices.Equal(r.CustomStorage.Verbs, stored.CustomStorage.Verbs)) {
+				pos := r.Pos
+				if r.CustomStorage != nil {
+					pos = r.CustomStorage.Pos
 				}
+				p.errs.Add(pos, "%s is not declared with the same +apigen:storage:custom verbs in %s as in %s, the version it is stored in; one storage serves every version, so declare the same in each",
+					r.Kind, v.Name, storedVersion.Name)
 			}
 			cs := r.CustomStorage
 			if cs == nil {

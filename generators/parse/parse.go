@@ -44,6 +44,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		g.Fuzzer = p.fuzzers[dir]
 	}
 	for _, g := range p.proj.Groups {
+		p.leaveOutUninstalled(g)
 		p.checkSkipped(g)
 		storeDefaultVersions(g)
 		defaultDeprecations(g)
