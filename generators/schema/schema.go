@@ -341,9 +341,11 @@ func forServing(s *apiextensionsv1.JSONSchemaProps) {
 // kind of field, as positioned errors. Type errors are left to apigen's own type check,
 // which reports them with the model's errors. A validation marker on a field of a type it
 // cannot constrain (+listType on a string, a MaxLength on a list) is a warning instead:
-// controller-gen before v0.20 and upstream openapi-gen accept it and drop the constraint, so
-// types generated with them (and the CRDs they ship) have it without effect; controller-tools
-// applies nothing of such a marker, and neither does the server.
+// controller-gen before v0.20 accepts it and drops it, so types generated with it (and the
+// CRDs they ship) have it without effect; controller-tools applies nothing of such a marker,
+// and neither does the server. (Upstream openapi-gen publishes a +listType on a []byte as
+// written, as k8s.io/api's and kube-aggregator's OpenAPI show, and so does the served OpenAPI,
+// which openapi-gen writes: a list type of a string constrains nothing.)
 func packageErrors(root string, pkg *ctloader.Package) (errs, warnings model.ErrorList) {
 	for _, e := range pkg.Errors {
 		if e.Kind == packages.TypeError {
@@ -356,7 +358,7 @@ func packageErrors(root string, pkg *ctloader.Package) (errs, warnings model.Err
 			if at, text, ok := markerAbove(pkg, pos, word); ok {
 				pos, what = at, "+"+text
 			}
-			warnings.Add(relative(root, pos), "warning: %s has no effect: %s (older controller-gen and openapi-gen accept it and drop the constraint, as apigen does)", what, e.Msg)
+			warnings.Add(relative(root, pos), "warning: %s has no effect: %s (controller-gen before v0.20 accepts it and drops it; the server enforces nothing of it)", what, e.Msg)
 			continue
 		}
 		errs = append(errs, &model.Error{Pos: relative(root, pos), Msg: e.Msg})
