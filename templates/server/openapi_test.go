@@ -99,3 +99,19 @@ func TestConstrainedDefinitions(t *testing.T) {
 		t.Errorf("metav1's ObjectMeta got maxProperties %d: constraints of one use must not change a shared type", *meta.MaxProperties)
 	}
 }
+
+// TestRequiredInFieldOrder: the published required fields are the schema's set, in the order
+// openapi-gen lists them (the fields' order, as kube-apiserver publishes them), where
+// controller-gen sorts them; a name only the schema requires comes last.
+func TestRequiredInFieldOrder(t *testing.T) {
+	for _, c := range []struct{ openapiGen, schema, want []string }{
+		{[]string{"type", "status"}, []string{"status", "type"}, []string{"type", "status"}},
+		{[]string{"type", "status"}, []string{"status"}, []string{"status"}},
+		{[]string{"type"}, []string{"reason", "type"}, []string{"type", "reason"}},
+		{nil, nil, []string{}},
+	} {
+		if got := inOrderOf(c.openapiGen, c.schema); strings.Join(got, ",") != strings.Join(c.want, ",") || got == nil {
+			t.Errorf("inOrderOf(%v, %v) = %v, want %v", c.openapiGen, c.schema, got, c.want)
+		}
+	}
+}

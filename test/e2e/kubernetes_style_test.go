@@ -114,6 +114,8 @@ func TestKubernetesStyleAPIs(t *testing.T) {
 		t.Fatal(err)
 	}
 	kasResources := discoveryResources(t, kasConfig, "apiregistration.k8s.io/v1")
+	var kasOpenAPI openAPIComponents
+	getJSON(t, kasConfig, "/openapi/v3/apis/apiregistration.k8s.io/v1", &kasOpenAPI)
 	kas.Stop()
 	etcd.Stop()
 
@@ -122,6 +124,24 @@ func TestKubernetesStyleAPIs(t *testing.T) {
 	cfg := restConfig(t, k.kubeconfig)
 	for _, diff := range compareDiscovery("apiregistration.k8s.io/v1", kasResources, discoveryResources(t, cfg, "apiregistration.k8s.io/v1")) {
 		t.Errorf("discovery differs from kube-apiserver's: %s: %s", diff.key, diff.what)
+	}
+	// The served OpenAPI v3 of the group's own models, descriptions aside, is kube-apiserver's.
+	var ours openAPIComponents
+	getJSON(t, cfg, "/openapi/v3/apis/apiregistration.k8s.io/v1", &ours)
+	compared := 0
+	for name, want := range kasOpenAPI.Components.Schemas {
+		if !strings.HasPrefix(name, "io.k8s.kube-aggregator.") {
+			continue
+		}
+		compared++
+		if have, ok := ours.Components.Schemas[name]; !ok {
+			t.Errorf("the served OpenAPI v3 has no %s", name)
+		} else if a, b := mustJSON(withoutDescriptions(want)), mustJSON(withoutDescriptions(have)); a != b {
+			t.Errorf("the served OpenAPI v3 schema of %s differs from kube-apiserver's:\nkube-apiserver:   %s\ngenerated server: %s", name, a, b)
+		}
+	}
+	if compared == 0 {
+		t.Errorf("kube-apiserver's OpenAPI v3 of apiregistration.k8s.io/v1 has no kube-aggregator model")
 	}
 
 	// An APIService created in v1 gets v1's hand-written default (the service port) and reads
@@ -184,6 +204,35 @@ spec: {group: foo.example.com, version: v1, groupPriorityMinimum: 1000, versionP
 	if strings.TrimSpace(out) != "node-a 250m" {
 		t.Errorf("the generated clientset's Nodes().Get: %q, want %q", out, "node-a 250m")
 	}
+}
+
+// openAPIComponents is the part of an OpenAPI v3 document that holds its models.
+type openAPIComponents struct {
+	Components struct {
+		Schemas map[string]any `json:"schemas"`
+	} `json:"components"`
+}
+
+// withoutDescriptions is a schema without its documentation, which the two servers word
+// alike but need not.
+func withoutDescriptions(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, x := range v {
+			if k != "description" {
+				out[k] = withoutDescriptions(x)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = withoutDescriptions(x)
+		}
+		return out
+	}
+	return v
 }
 
 // nodeMetricsStorage is the project's storage of NodeMetrics: one node's metrics, in the

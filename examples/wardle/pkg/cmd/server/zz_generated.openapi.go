@@ -24,6 +24,7 @@ package server
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -134,6 +135,24 @@ func (m merger) schema(s *spec.Schema, props *apiextensionsv1.JSONSchemaProps) {
 	}
 }
 
+// inOrderOf returns the names of want, those that order has in its order (openapi-gen's, the
+// fields' order, as kube-apiserver publishes them) and then the others in want's (controller-gen
+// sorts them).
+func inOrderOf(order, want []string) []string {
+	out := make([]string, 0, len(want))
+	for _, name := range order {
+		if slices.Contains(want, name) {
+			out = append(out, name)
+		}
+	}
+	for _, name := range want {
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // refName is the definition a schema refers to, directly or as openapi-gen
 // writes a reference with a default (allOf of one reference).
 func refName(s *spec.Schema) string {
@@ -169,7 +188,7 @@ func constrain(s *spec.Schema, p *apiextensionsv1.JSONSchemaProps) {
 	// a CRD (+kubebuilder:validation:Optional beside +required is optional),
 	// even none: openapi-gen reads only +required, +optional and omitempty.
 	if len(p.Properties) > 0 || len(p.Required) > 0 {
-		s.Required = p.Required
+		s.Required = inOrderOf(s.Required, p.Required)
 	}
 	if len(p.Enum) > 0 {
 		s.Enum = nil
