@@ -101,9 +101,16 @@ func publishMemberTags(ctx *engine.Context, tags *tagEdits, t *types.Type, m typ
 	case optional:
 		tags.addMemberLines(t, m.Name, "+optional")
 	}
+	// The published list type: the plain tag's, else the +k8s: one's.
+	listType := append(written("listType"), written("k8s:listType")...)
 	for _, tag := range []string{"k8s:listType", "k8s:listMapKey"} {
 		declared, plain := written(tag), publishedDeclarativeTags[tag]
 		if len(declared) == 0 {
+			continue
+		}
+		if tag == "k8s:listMapKey" && (len(listType) == 0 || listType[0] != "map") {
+			// Keys of an atomic list checked for uniqueness (+k8s:unique=map, resource/v1alpha3's
+			// partitionSummary): kube-apiserver publishes no map keys for a list that is no map.
 			continue
 		}
 		if stated := written(plain); len(stated) > 0 {

@@ -173,7 +173,8 @@ func TestDeclarativeValidation(t *testing.T) {
 			what      string
 			got, want any
 		}{
-			{"spec.required", spec["required"], []any{"brand", "maker", "name", "shelf"}},
+			// In the fields' order, as openapi-gen lists them for kube-apiserver.
+			{"spec.required", spec["required"], []any{"name", "maker", "brand", "shelf"}},
 			// A type of the project's shared package is published with its own +k8s: tags.
 			{"spec.origin.required", doc.resolve(prop("origin"))["required"], []any{"country", "factory"}},
 			// A kubebuilder bound on a field of the shared package's type is published.
@@ -183,6 +184,8 @@ func TestDeclarativeValidation(t *testing.T) {
 			{"spec.tags list type", prop("tags")["x-kubernetes-list-type"], "set"},
 			{"spec.ports list type", prop("ports")["x-kubernetes-list-type"], "map"},
 			{"spec.ports list map keys", prop("ports")["x-kubernetes-list-map-keys"], []any{"name"}},
+			{"spec.slots list type", prop("slots")["x-kubernetes-list-type"], "atomic"},
+			{"spec.slots list map keys", prop("slots")["x-kubernetes-list-map-keys"], nil},
 			{"spec.mode enum", mode["enum"], []any{"Fast", "Slow"}},
 			{"spec.name maxLength", prop("name")["maxLength"], nil},
 			{"spec.size maximum", prop("size")["maximum"], nil},
@@ -220,8 +223,8 @@ func TestDeclarativeValidation(t *testing.T) {
 				}
 			}
 		}
-		if got := fmt.Sprint(v2spec["required"]); got != "[brand maker name shelf]" {
-			t.Errorf("/openapi/v2 spec.required: got %s, want [brand maker name shelf]", got)
+		if got := fmt.Sprint(v2spec["required"]); got != "[name maker brand shelf]" {
+			t.Errorf("/openapi/v2 spec.required: got %s, want [name maker brand shelf]", got)
 		}
 		v2props, _ := v2spec["properties"].(map[string]any)
 		tags, _ := v2props["tags"].(map[string]any)

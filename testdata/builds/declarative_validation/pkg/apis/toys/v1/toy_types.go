@@ -81,6 +81,14 @@ type ToySpec struct {
 	// +k8s:listMapKey=name
 	// +k8s:item(name: "http")=+k8s:subfield(port)=+k8s:maximum=8080
 	Ports []ToyPort `json:"ports,omitempty"`
+	// An atomic list whose items are unique by name (resource.k8s.io's partitionSummary): no
+	// map keys in the served OpenAPI, as kube-apiserver publishes it.
+	// +k8s:optional
+	// +listType=atomic
+	// +k8s:listType=atomic
+	// +k8s:unique=map
+	// +k8s:listMapKey=name
+	Slots []ToyPort `json:"slots,omitempty"`
 	// +k8s:optional
 	// +k8s:eachKey=+k8s:format=k8s-label-key
 	// +k8s:maxProperties=3

@@ -80,6 +80,12 @@ type ToySpec struct {
 	// +k8s:item(name: "http")=+k8s:subfield(port)=+k8s:maximum=8080
 	Ports []ToyPort `json:"ports,omitempty"`
 	// +k8s:optional
+	// +listType=atomic
+	// +k8s:listType=atomic
+	// +k8s:unique=map
+	// +k8s:listMapKey=name
+	Slots []ToyPort `json:"slots,omitempty"`
+	// +k8s:optional
 	// +k8s:eachKey=+k8s:format=k8s-label-key
 	// +k8s:maxProperties=3
 	Labels map[string]string `json:"labels,omitempty"`
