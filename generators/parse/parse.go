@@ -45,7 +45,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 	}
 	for _, g := range p.proj.Groups {
 		p.checkSkipped(g)
-		storeDefaultVersions(g)
+		g.Kinds = kindsOf(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
@@ -224,24 +224,44 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 	}
 }
 
-// storeDefaultVersions stores a kind that only one version of the group declares in that
-// version, as if it carried +apigen:storageversion, and a kind that several declare, none of
-// them marked, in the most preferred of them when every declaration allows it
-// (Resource.BuiltInStyle), as kube-apiserver stores its built-in types.
-func storeDefaultVersions(g *model.Group) {
-	declared := map[string][]*model.Resource{}
+// kindsOf returns the kinds of a group, sorted by name, each with the versions that serve it
+// and its storage version: the version that marks it +apigen:storageversion, the only version
+// that declares it, or, when several declare it, none of them marked, the most preferred of
+// them if every declaration allows it (Resource.BuiltInStyle), as kube-apiserver stores its
+// built-in types. A kind whose versions settle none (or mark several) has none, which
+// validation reports.
+func kindsOf(g *model.Group) []*model.Kind {
+	byName := map[string]*model.Kind{}
+	var kinds []*model.Kind
 	for _, v := range g.ByPriority() {
 		for _, r := range v.Resources {
-			declared[r.Kind] = append(declared[r.Kind], r)
+			k := byName[r.Kind]
+			if k == nil {
+				k = &model.Kind{Name: r.Kind}
+				byName[r.Kind] = k
+				kinds = append(kinds, k)
+			}
+			k.Versions = append(k.Versions, v)
 		}
 	}
-	for _, rs := range declared {
-		marked := slices.ContainsFunc(rs, func(r *model.Resource) bool { return r.Storage })
+	for _, k := range kinds {
+		rs := k.Resources()
+		var marked []*model.Version
+		for i, r := range rs {
+			if r.StorageVersionMarked {
+				marked = append(marked, k.Versions[i])
+			}
+		}
 		builtIn := !slices.ContainsFunc(rs, func(r *model.Resource) bool { return !r.BuiltInStyle })
-		if len(rs) == 1 || (builtIn && !marked) {
-			rs[0].Storage = true
+		switch {
+		case len(marked) == 1:
+			k.Storage = marked[0]
+		case len(marked) == 0 && (len(rs) == 1 || builtIn):
+			k.Storage = k.Versions[0]
 		}
 	}
+	slices.SortFunc(kinds, func(a, b *model.Kind) int { return strings.Compare(a.Name, b.Name) })
+	return kinds
 }
 
 // checkSkipped warns about each kind that every version of the group declaring it leaves out
