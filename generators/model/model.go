@@ -1,5 +1,8 @@
-// Package model is the group/version/resource model that apigen builds from markers once and
-// every emitter reads. It is plain data: no go/ast, no gengo, no jennifer.
+// Package model is the model that apigen builds from markers once and every emitter reads: each
+// group has its versions (the Go packages of its types, with a Resource for each kind a version
+// serves) and its kinds, each held once with its storage version and the versions it is served
+// in, as a CustomResourceDefinition is shaped. It is plain data: no go/ast, no gengo, no
+// jennifer. parse fills it, schema adds the schemas, and Project.Validate checks it after both.
 package model
 
 import (
@@ -323,7 +326,7 @@ type Resource struct {
 	// Deprecated is set when the version is deprecated for the kind
 	// (+apigen:deprecatedversion); Deprecation is then the warning every request to it gets,
 	// kube-apiserver's default unless the marker gives one (parse writes the default once the
-	// group's versions are known).
+	// kind's versions are known, Group.Kinds).
 	Deprecated  bool   `json:"deprecated,omitempty"`
 	Deprecation string `json:"deprecation,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.

@@ -29,7 +29,8 @@ func IsDomain(s string) bool { return domainName.MatchString(s) }
 // DeployMarker is the marker that sets Project.Deploy, for messages.
 const DeployMarker = "+apigen:deploy"
 
-// Validate checks the model as a whole and returns every problem at once, sorted by position.
+// Validate checks the model as a whole, once everything that fills it has run (parse, then the
+// schemas), and returns every problem at once, sorted by position.
 func (p *Project) Validate() error {
 	var errs ErrorList
 	groups := map[string]*Group{}

@@ -20,8 +20,10 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-// Project builds and validates the model of a loaded project. All problems are returned at once
-// as a model.ErrorList with positions relative to the project root.
+// Project builds the model of a loaded project. All problems are returned at once as a
+// model.ErrorList with positions relative to the project root. The model is not validated
+// yet: the caller validates it (model.Project.Validate) once everything that fills it has run
+// (pipeline's modelOf, after the schemas).
 func Project(load *loader.Result) (*model.Project, error) {
 	p := &parser_{
 		load:           load,
@@ -60,9 +62,6 @@ func Project(load *loader.Result) (*model.Project, error) {
 	// well explain an error (a constraint dropped, a marker without effect).
 	if err := p.errs.Err(); err != nil {
 		return nil, append(p.errs, p.warnings()...).Err()
-	}
-	if err := p.proj.Validate(); err != nil {
-		return nil, append(err.(model.ErrorList), p.warnings()...).Err()
 	}
 	p.proj.Warnings = p.warnings()
 	return p.proj, nil
@@ -314,16 +313,19 @@ func (p *parser_) declarations(files []*ast.File) map[string]token.Position {
 // defaultDeprecations writes kube-apiserver's default warning for a deprecated version of a
 // CRD where the marker gave none: "<group>/<version> <Kind> is deprecated", and "; use
 // <group>/<version> <Kind>" with the most preferred newer version that is not deprecated.
+// Deprecation stays on each version's Resource, as a CRD keeps deprecated and
+// deprecationWarning on each of its versions; the kind's versions give the newer one.
 func defaultDeprecations(g *model.Group) {
-	for _, v := range g.Versions {
-		for _, r := range v.Resources {
+	for _, k := range g.Kinds {
+		for _, v := range k.Versions {
+			r := v.Kind(k.Name)
 			if !r.Deprecated || r.Deprecation != "" {
 				continue
 			}
-			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, r.Kind)
-			for _, newer := range g.ByPriority() {
-				if nr := newer.Kind(r.Kind); nr != nil && !nr.Deprecated && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
-					r.Deprecation += fmt.Sprintf("; use %s/%s %s", g.Name, newer.Name, r.Kind)
+			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, k.Name)
+			for _, newer := range k.Versions {
+				if nr := newer.Kind(k.Name); !nr.Deprecated && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
+					r.Deprecation += fmt.Sprintf("; use %s/%s %s", g.Name, newer.Name, k.Name)
 					break
 				}
 			}
