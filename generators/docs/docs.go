@@ -137,7 +137,7 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 	switch {
 	case r.CustomStorage != nil:
 		w.line("- Not stored: served by the project's own storage, with the verbs %s", strings.Join(r.CustomStorage.Verbs, ", "))
-	case r.Storage:
+	case g.Kind(r.Kind).Storage == v:
 		w.line("- Stored in etcd in this version")
 	}
 	if len(r.SelectableFields) > 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/format"
 	"go/token"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,11 +16,13 @@ import (
 const api = "example.com/p/pkg/apis/toys/v1"
 
 func group(resources ...*model.Resource) (*model.Group, *model.Version) {
-	for _, r := range resources {
-		r.Storage = true
-	}
 	v := &model.Version{Name: "v1", Package: api, Dir: "pkg/apis/toys/v1", Resources: resources}
-	return &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{v}}, v
+	var kinds []*model.Kind
+	for _, r := range resources {
+		kinds = append(kinds, &model.Kind{Name: r.Kind, Storage: v, Versions: []*model.Version{v}})
+	}
+	slices.SortFunc(kinds, func(a, b *model.Kind) int { return strings.Compare(a.Name, b.Name) })
+	return &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{v}, Kinds: kinds}, v
 }
 
 // storageSource renders the storage file of one resource and checks that it is valid Go.
@@ -385,11 +388,12 @@ func TestStorageSelectableFields(t *testing.T) {
 // ConvertTo and ConvertFrom, for the kind and item by item for its list.
 func TestRegisterHubConversions(t *testing.T) {
 	hubVersion := &model.Version{Name: "v2", Package: "example.com/p/api/v2", Dir: "api/v2",
-		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Storage: true, Conversion: model.ConversionHub}}}
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionHub}}}
 	spoke := &model.Version{Name: "v1", Package: "example.com/p/api/v1", Dir: "api/v1", ControllerRuntime: true,
 		DeclPos:   map[string]token.Position{"GroupVersion": {}, "SchemeBuilder": {}, "AddToScheme": {}},
 		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
-	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion}}
+	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion},
+		Kinds: []*model.Kind{{Name: "Widget", Storage: hubVersion, Versions: []*model.Version{hubVersion, spoke}}}}
 	f := newFile(spoke.Package, "v1")
 	emitRegister(f, g, spoke)
 	src := fmt.Sprintf("%#v", f)
@@ -455,11 +459,12 @@ func addHubConversions(scheme *runtime.Scheme) error {
 // registered with its localSchemeBuilder as conversion-gen's are; without spokes, none.
 func TestRegisterHubConversionsInOwnRegistration(t *testing.T) {
 	hubVersion := &model.Version{Name: "v2", Package: "example.com/p/pkg/apis/toys/v2",
-		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Storage: true, Conversion: model.ConversionHub}}}
+		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionHub}}}
 	spoke := &model.Version{Name: "v1", Package: api, OwnRegistration: true,
 		DeclPos:   map[string]token.Position{"addHubConversions": {}},
 		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
-	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion}}
+	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion},
+		Kinds: []*model.Kind{{Name: "Widget", Storage: hubVersion, Versions: []*model.Version{hubVersion, spoke}}}}
 	f := newFile(api, "v1")
 	if !emitOwnRegistrationHubConversions(f, g, spoke) {
 		t.Fatal("nothing emitted for a spoke")

@@ -21,11 +21,16 @@ func conversionGroup(hubVersion string) *model.Project {
 		cron := &model.Resource{Kind: "CronJob", ListKind: "CronJobList", Conversion: model.ConversionSpoke}
 		schedule := &model.Resource{Kind: "Schedule", ListKind: "ScheduleList"}
 		if name == hubVersion {
-			cron.Conversion, cron.Storage, schedule.Storage = model.ConversionHub, true, true
+			cron.Conversion = model.ConversionHub
 		}
 		versions[name] = &model.Version{Name: name, Package: "example.com/p/api/" + name, Resources: []*model.Resource{cron, schedule}}
 	}
-	return &model.Project{Groups: []*model.Group{{Name: "batch.example.com", Versions: []*model.Version{versions["v1"], versions["v2"]}}}}
+	byPriority := []*model.Version{versions["v2"], versions["v1"]}
+	kinds := []*model.Kind{
+		{Name: "CronJob", Storage: versions[hubVersion], Versions: byPriority},
+		{Name: "Schedule", Storage: versions[hubVersion], Versions: byPriority},
+	}
+	return &model.Project{Groups: []*model.Group{{Name: "batch.example.com", Versions: []*model.Version{versions["v1"], versions["v2"]}, Kinds: kinds}}}
 }
 
 // conversion-gen's functions between two versions go where the user's ConvertTo already

@@ -32,28 +32,29 @@ var header = engine.GoHeader([]byte("/*\nCopyright YEAR The Fixture Authors.\n*/
 
 // fixtureProject is the model apigen's parser would build for the fixture.
 func fixtureProject() *model.Project {
+	v := &model.Version{
+		Name:    "v1alpha1",
+		Package: widgetsPkg,
+		Dir:     widgetsDir,
+		Resources: []*model.Resource{{
+			Kind:         "Widget",
+			ListKind:     "WidgetList",
+			Plural:       "widgets",
+			Singular:     "widget",
+			Scope:        model.Namespaced,
+			HasSpec:      true,
+			HasStatus:    true,
+			Subresources: model.Subresources{Status: true},
+		}},
+	}
 	return &model.Project{
 		Module: fixtureMod,
 		Name:   "fixture",
 		Groups: []*model.Group{{
-			Name:    "widgets.example.com",
-			Package: "widgets",
-			Versions: []*model.Version{{
-				Name:    "v1alpha1",
-				Package: widgetsPkg,
-				Dir:     widgetsDir,
-				Resources: []*model.Resource{{
-					Storage:      true,
-					Kind:         "Widget",
-					ListKind:     "WidgetList",
-					Plural:       "widgets",
-					Singular:     "widget",
-					Scope:        model.Namespaced,
-					HasSpec:      true,
-					HasStatus:    true,
-					Subresources: model.Subresources{Status: true},
-				}},
-			}},
+			Name:     "widgets.example.com",
+			Package:  "widgets",
+			Versions: []*model.Version{v},
+			Kinds:    []*model.Kind{{Name: "Widget", Storage: v, Versions: []*model.Version{v}}},
 		}},
 	}
 }

@@ -197,9 +197,10 @@ func (*Scale) ApplyToResource(m *Marker, r *model.Resource, kind Kind) error {
 // StorageVersion is the argument of +apigen:storageversion, which has none.
 type StorageVersion struct{}
 
-// ApplyToResource stores the kind in this version.
+// ApplyToResource asks for the kind to be stored in this version; parse decides the kind's
+// storage version from every version's marker (model.Kind.Storage).
 func (StorageVersion) ApplyToResource(_ *Marker, r *model.Resource, _ Kind) error {
-	r.Storage = true
+	r.StorageVersionMarked = true
 	return nil
 }
 
@@ -261,7 +262,7 @@ type SkipVersion struct{}
 // version marker on the same type then has no effect, as in controller-gen, whose CRD has the
 // version no more: the kind is stored where the group's other versions say (parse).
 func (SkipVersion) ExcludeFromVersion(m *Marker, r *model.Resource, v *model.Version, w Warner) {
-	if r.Storage {
+	if r.StorageVersionMarked {
 		w.Warn(m.Pos, "+%s leaves %s out of %s, so the storage version marker beside it has no effect, as in controller-gen, "+
 			"whose CRD of %s has no %s to store it in; %s is stored in a version that serves it", m.Name, r.Kind, v.Name, r.Kind, v.Name, r.Kind)
 	}
@@ -277,7 +278,7 @@ type UnservedVersion struct{}
 // version that serves it, so a storage version marker beside this one has no effect (a
 // warning), and the group's other versions say where the kind is stored.
 func (UnservedVersion) ExcludeFromVersion(m *Marker, r *model.Resource, v *model.Version, w Warner) {
-	if r.Storage {
+	if r.StorageVersionMarked {
 		w.Warn(m.Pos, "+%s leaves %s unserved in %s, so the storage version marker beside it has no effect: apigen stores a kind "+
 			"in a version that serves it, where a CRD could store it in %s unserved", m.Name, r.Kind, v.Name, v.Name)
 	}

@@ -27,7 +27,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"apigen:printcolumn":          "Resource.PrintColumns",
 		"apigen:selectablefield":      "Resource.SelectableFields",
 		"apigen:storage:custom":       "Resource.CustomStorage",
-		"apigen:storageversion":       "Resource.Storage",
+		"apigen:storageversion":       "Resource.StorageVersionMarked",
 		"apigen:subresource:custom":   "Resource.Subresources",
 		"apigen:subresource:scale":    "Resource.Subresources",
 		"apigen:subresource:status":   "Resource.Subresources",

@@ -12,13 +12,17 @@ import (
 // ReferenceGrant, v1beta1, comes before v1, which declares a ReferenceGrant too.
 func TestConversionPeersPutEachKindsHubFirst(t *testing.T) {
 	const pkg = "example.com/p/apis/gateway/"
-	kind := func(name string, storage bool) *Resource {
-		return &Resource{Kind: name, ListKind: name + "List", Storage: storage}
+	kind := func(name string) *Resource {
+		return &Resource{Kind: name, ListKind: name + "List"}
 	}
-	v1 := &Version{Name: "v1", Package: pkg + "v1", Resources: []*Resource{kind("ReferenceGrant", false), kind("TLSRoute", true)}}
-	v1beta1 := &Version{Name: "v1beta1", Package: pkg + "v1beta1", Resources: []*Resource{kind("ReferenceGrant", true)}}
-	v1alpha2 := &Version{Name: "v1alpha2", Package: pkg + "v1alpha2", Resources: []*Resource{kind("ReferenceGrant", false), kind("TLSRoute", false)}}
-	p := &Project{Groups: []*Group{{Name: "gateway.networking.k8s.io", Versions: []*Version{v1, v1alpha2, v1beta1}}}}
+	v1 := &Version{Name: "v1", Package: pkg + "v1", Resources: []*Resource{kind("ReferenceGrant"), kind("TLSRoute")}}
+	v1beta1 := &Version{Name: "v1beta1", Package: pkg + "v1beta1", Resources: []*Resource{kind("ReferenceGrant")}}
+	v1alpha2 := &Version{Name: "v1alpha2", Package: pkg + "v1alpha2", Resources: []*Resource{kind("ReferenceGrant"), kind("TLSRoute")}}
+	kinds := []*Kind{
+		{Name: "ReferenceGrant", Storage: v1beta1, Versions: []*Version{v1, v1beta1, v1alpha2}},
+		{Name: "TLSRoute", Storage: v1, Versions: []*Version{v1, v1alpha2}},
+	}
+	p := &Project{Groups: []*Group{{Name: "gateway.networking.k8s.io", Versions: []*Version{v1, v1alpha2, v1beta1}, Kinds: kinds}}}
 	want := map[string][]string{
 		pkg + "v1alpha2": {pkg + "v1beta1", pkg + "v1"},
 		pkg + "v1beta1":  {pkg + "v1"}, // v1's ReferenceGrant converts in the package of lower priority

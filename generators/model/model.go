@@ -1,5 +1,8 @@
-// Package model is the group/version/resource model that apigen builds from markers once and
-// every emitter reads. It is plain data: no go/ast, no gengo, no jennifer.
+// Package model is the model that apigen builds from markers once and every emitter reads: each
+// group has its versions (the Go packages of its types, with a Resource for each kind a version
+// serves) and its kinds, each held once with its storage version and the versions it is served
+// in, as a CustomResourceDefinition is shaped. It is plain data: no go/ast, no gengo, no
+// jennifer. parse fills it, schema adds the schemas, and Project.Validate checks it after both.
 package model
 
 import (
@@ -107,6 +110,10 @@ type Group struct {
 	// Package is the short name of the group's directory under pkg/apis.
 	Package  string     `json:"package"`
 	Versions []*Version `json:"versions"`
+	// Kinds are the group's kinds, each once with the versions that serve it, sorted by name:
+	// what is the kind's in every version (where it is stored) is held here, what a version
+	// declares of it on the version's Resource.
+	Kinds []*Kind `json:"kinds,omitempty"`
 	// Internal is the group's own internal version when the project has one: hand-written
 	// types in pkg/apis/<Package> (the layout of k8s.io/sample-apiserver). Its types are then
 	// every kind's hub, and every version converts to and from them. It is not served.
@@ -210,6 +217,64 @@ type FieldDefault struct {
 	Pos    token.Position `json:"pos"`
 }
 
+// Kind is one kind of a group with the versions that serve it, shaped as a
+// CustomResourceDefinition is: what apiextensions' CustomResourceDefinitionSpec holds once for
+// the kind lives here, what its CustomResourceDefinitionVersion holds per version (schema,
+// subresources, print columns, selectable fields, deprecation, served) on each version's
+// Resource. The storage version is the kind's, held once: where a CRD flags storage on each
+// version and validation wants exactly one, the model cannot have two, and a kind without one
+// (Storage nil) fails validation. The names and scope a CRD holds once (plural, singular,
+// list kind, short names, categories, scope) are still read from each version's Resource, and
+// validation wants plural and scope to agree across versions.
+type Kind struct {
+	// Name is the kind (Flunder).
+	Name string `json:"name"`
+	// Storage is the version the kind is stored in: the version that carries
+	// +apigen:storageversion (or +kubebuilder:storageversion), the only version that serves the
+	// kind, or, for a kind declared BuiltInStyle, the most preferred version (parse decides).
+	// Its Go type is the kind's hub unless the group has internal types (Group.Hub). Nil when
+	// the versions do not settle it, which validation reports.
+	Storage *Version `json:"-"`
+	// Versions are the versions that serve the kind, in the group's version priority
+	// (Group.ByPriority); each holds the kind's Resource in that version.
+	Versions []*Version `json:"-"`
+}
+
+// MarshalJSON names the kind's versions, which the group's versions list in full.
+func (k *Kind) MarshalJSON() ([]byte, error) {
+	var names []string
+	for _, v := range k.Versions {
+		names = append(names, v.Name)
+	}
+	storage := ""
+	if k.Storage != nil {
+		storage = k.Storage.Name
+	}
+	return json.Marshal(struct {
+		Name           string   `json:"name"`
+		StorageVersion string   `json:"storageVersion,omitempty"`
+		Versions       []string `json:"versions"`
+	}{k.Name, storage, names})
+}
+
+// Stored returns the kind's storage version and its resource there, or nils when no version
+// stores it (a model that failed validation).
+func (k *Kind) Stored() (*Version, *Resource) {
+	if k.Storage == nil {
+		return nil, nil
+	}
+	return k.Storage, k.Storage.Kind(k.Name)
+}
+
+// Resources returns the kind's resource in each version that serves it, in version priority.
+func (k *Kind) Resources() []*Resource {
+	var out []*Resource
+	for _, v := range k.Versions {
+		out = append(out, v.Kind(k.Name))
+	}
+	return out
+}
+
 // Scope says whether a resource lives in a namespace.
 type Scope string
 
@@ -241,10 +306,10 @@ type Resource struct {
 	// CustomStorage replaces the kind's etcd store with REST storage the user writes
 	// (+apigen:storage:custom), or is nil.
 	CustomStorage *CustomStorage `json:"customStorage,omitempty"`
-	// Storage marks the version of the group this kind is stored in (+apigen:storageversion,
-	// the only version that declares the kind, or see BuiltInStyle). Its Go type is the kind's hub: registered as
-	// the group's internal version, converted to and from every other version.
-	Storage bool `json:"storage,omitempty"`
+	// StorageVersionMarked says the type carries +apigen:storageversion (or
+	// +kubebuilder:storageversion) in this version: what the marker asks, which parse weighs
+	// when it decides the kind's storage version (Kind.Storage, the one answer).
+	StorageVersionMarked bool `json:"-"`
 	// BuiltInStyle says the kind is declared with client-gen's +genclient alone, as k8s.io/api
 	// declares its kinds, so kube-apiserver's rules for its built-in kinds apply where they
 	// differ from a custom resource's: when several versions declare the kind and none marks
@@ -261,7 +326,7 @@ type Resource struct {
 	// Deprecated is set when the version is deprecated for the kind
 	// (+apigen:deprecatedversion); Deprecation is then the warning every request to it gets,
 	// kube-apiserver's default unless the marker gives one (parse writes the default once the
-	// group's versions are known).
+	// kind's versions are known, Group.Kinds).
 	Deprecated  bool   `json:"deprecated,omitempty"`
 	Deprecation string `json:"deprecation,omitempty"`
 	// Hooks are methods the user wrote on the type; the generated strategy calls them.
@@ -460,13 +525,21 @@ func (v *Version) Kind(kind string) *Resource {
 	return nil
 }
 
+// Kind returns the group's kind named name, or nil.
+func (g *Group) Kind(name string) *Kind {
+	for _, k := range g.Kinds {
+		if k.Name == name {
+			return k
+		}
+	}
+	return nil
+}
+
 // Stored returns the version a kind is stored in and its resource there, or nils when no
 // version of the group stores it (a model that failed validation).
 func (g *Group) Stored(kind string) (*Version, *Resource) {
-	for _, v := range g.Versions {
-		if r := v.Kind(kind); r != nil && r.Storage {
-			return v, r
-		}
+	if k := g.Kind(kind); k != nil {
+		return k.Stored()
 	}
 	return nil, nil
 }
@@ -498,18 +571,15 @@ func (g *Group) Hubs() []Hub {
 	return g.StoredKinds()
 }
 
-// StoredKinds returns every kind of the group once, as the resource of its storage version,
-// sorted by kind, each with its version.
+// StoredKinds returns every kind of the group that has a storage version once, as the
+// resource of its storage version, sorted by kind, each with its version.
 func (g *Group) StoredKinds() []Hub {
 	var out []Hub
-	for _, v := range g.Versions {
-		for _, r := range v.Resources {
-			if r.Storage {
-				out = append(out, Hub{v, r})
-			}
+	for _, k := range g.Kinds {
+		if v, r := k.Stored(); v != nil {
+			out = append(out, Hub{v, r})
 		}
 	}
-	slices.SortFunc(out, func(a, b Hub) int { return strings.Compare(a.Resource.Kind, b.Resource.Kind) })
 	return out
 }
 

@@ -29,7 +29,8 @@ func IsDomain(s string) bool { return domainName.MatchString(s) }
 // DeployMarker is the marker that sets Project.Deploy, for messages.
 const DeployMarker = "+apigen:deploy"
 
-// Validate checks the model as a whole and returns every problem at once, sorted by position.
+// Validate checks the model as a whole, once everything that fills it has run (parse, then the
+// schemas), and returns every problem at once, sorted by position.
 func (p *Project) Validate() error {
 	var errs ErrorList
 	groups := map[string]*Group{}
@@ -92,44 +93,34 @@ func (g *Group) validateVersions(errs *ErrorList) {
 	g.validateStorage(errs)
 }
 
-// validateStorage wants exactly one storage version for every kind of the group: the version
-// whose Go type is the kind's hub. A kind declared in one version is stored there (parse marks
-// it); a kind declared in several needs +apigen:storageversion on one of them.
+// validateStorage wants a storage version for every kind of the group (Kind.Storage): the
+// version whose Go type is the kind's hub. A kind declared in one version is stored there; a
+// kind declared in several needs +apigen:storageversion on one of them (parse decides).
 func (g *Group) validateStorage(errs *ErrorList) {
-	type declared struct {
-		versions []string
-		first    *Resource
-		storage  []*Resource
-		in       []*Version
-	}
-	kinds := map[string]*declared{}
-	var order []string
-	for _, v := range g.ByPriority() {
-		for _, r := range v.Resources {
-			d := kinds[r.Kind]
-			if d == nil {
-				d = &declared{first: r}
-				kinds[r.Kind] = d
-				order = append(order, r.Kind)
-			}
-			d.versions = append(d.versions, v.Name)
-			if r.Storage {
-				d.storage = append(d.storage, r)
-				d.in = append(d.in, v)
+	for _, k := range g.Kinds {
+		if k.Storage != nil {
+			continue
+		}
+		var names []string
+		var marked []*Resource
+		var in []*Version
+		for _, v := range k.Versions {
+			r := v.Kind(k.Name)
+			names = append(names, v.Name)
+			if r.StorageVersionMarked {
+				marked = append(marked, r)
+				in = append(in, v)
 			}
 		}
-	}
-	for _, kind := range order {
-		d := kinds[kind]
-		switch {
-		case len(d.storage) == 0:
-			errs.Add(d.first.Pos, "kind %s of group %s is declared in %d versions (%s) and none marks it +apigen:storageversion; add the marker to the %s of the version stored in etcd",
-				kind, g.Name, len(d.versions), strings.Join(d.versions, ", "), kind)
-		case len(d.storage) > 1:
-			for i, r := range d.storage[1:] {
-				errs.Add(r.Pos, "kind %s of group %s is marked +apigen:storageversion in %s and in %s (%s); a kind is stored in one version, keep the marker on one",
-					kind, g.Name, d.in[i+1].Name, d.in[0].Name, d.storage[0].Pos)
-			}
+		if len(marked) < 2 {
+			first := k.Versions[0].Kind(k.Name)
+			errs.Add(first.Pos, "kind %s of group %s is declared in %d versions (%s) and none marks it +apigen:storageversion; add the marker to the %s of the version stored in etcd",
+				k.Name, g.Name, len(names), strings.Join(names, ", "), k.Name)
+			continue
+		}
+		for i, r := range marked[1:] {
+			errs.Add(r.Pos, "kind %s of group %s is marked +apigen:storageversion in %s and in %s (%s); a kind is stored in one version, keep the marker on one",
+				k.Name, g.Name, in[i+1].Name, in[0].Name, marked[0].Pos)
 		}
 	}
 }

@@ -62,7 +62,7 @@ func (p *parser_) settleGroupPackages(g *model.Group) {
 			continue
 		}
 		r := *h.Resource
-		r.Storage = false
+		r.StorageVersionMarked = false
 		r.Conversion, r.ConversionPos = "", token.Position{}
 		readShape(&r, t, gp.pkgPath)
 		r.Hooks = p.hooks(t, &r)

@@ -20,8 +20,10 @@ import (
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
-// Project builds and validates the model of a loaded project. All problems are returned at once
-// as a model.ErrorList with positions relative to the project root.
+// Project builds the model of a loaded project. All problems are returned at once as a
+// model.ErrorList with positions relative to the project root. The model is not validated
+// yet: the caller validates it (model.Project.Validate) once everything that fills it has run
+// (pipeline's modelOf, after the schemas).
 func Project(load *loader.Result) (*model.Project, error) {
 	p := &parser_{
 		load:           load,
@@ -46,7 +48,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 	for _, g := range p.proj.Groups {
 		p.leaveOutUninstalled(g)
 		p.checkSkipped(g)
-		storeDefaultVersions(g)
+		g.Kinds = kindsOf(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
@@ -61,9 +63,6 @@ func Project(load *loader.Result) (*model.Project, error) {
 	// well explain an error (a constraint dropped, a marker without effect).
 	if err := p.errs.Err(); err != nil {
 		return nil, append(p.errs, p.warnings()...).Err()
-	}
-	if err := p.proj.Validate(); err != nil {
-		return nil, append(err.(model.ErrorList), p.warnings()...).Err()
 	}
 	p.proj.Warnings = p.warnings()
 	return p.proj, nil
@@ -225,24 +224,44 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 	}
 }
 
-// storeDefaultVersions stores a kind that only one version of the group declares in that
-// version, as if it carried +apigen:storageversion, and a kind that several declare, none of
-// them marked, in the most preferred of them when every declaration allows it
-// (Resource.BuiltInStyle), as kube-apiserver stores its built-in types.
-func storeDefaultVersions(g *model.Group) {
-	declared := map[string][]*model.Resource{}
+// kindsOf returns the kinds of a group, sorted by name, each with the versions that serve it
+// and its storage version: the version that marks it +apigen:storageversion, the only version
+// that declares it, or, when several declare it, none of them marked, the most preferred of
+// them if every declaration allows it (Resource.BuiltInStyle), as kube-apiserver stores its
+// built-in types. A kind whose versions settle none (or mark several) has none, which
+// validation reports.
+func kindsOf(g *model.Group) []*model.Kind {
+	byName := map[string]*model.Kind{}
+	var kinds []*model.Kind
 	for _, v := range g.ByPriority() {
 		for _, r := range v.Resources {
-			declared[r.Kind] = append(declared[r.Kind], r)
+			k := byName[r.Kind]
+			if k == nil {
+				k = &model.Kind{Name: r.Kind}
+				byName[r.Kind] = k
+				kinds = append(kinds, k)
+			}
+			k.Versions = append(k.Versions, v)
 		}
 	}
-	for _, rs := range declared {
-		marked := slices.ContainsFunc(rs, func(r *model.Resource) bool { return r.Storage })
+	for _, k := range kinds {
+		rs := k.Resources()
+		var marked []*model.Version
+		for i, r := range rs {
+			if r.StorageVersionMarked {
+				marked = append(marked, k.Versions[i])
+			}
+		}
 		builtIn := !slices.ContainsFunc(rs, func(r *model.Resource) bool { return !r.BuiltInStyle })
-		if len(rs) == 1 || (builtIn && !marked) {
-			rs[0].Storage = true
+		switch {
+		case len(marked) == 1:
+			k.Storage = marked[0]
+		case len(marked) == 0 && (len(rs) == 1 || builtIn):
+			k.Storage = k.Versions[0]
 		}
 	}
+	slices.SortFunc(kinds, func(a, b *model.Kind) int { return strings.Compare(a.Name, b.Name) })
+	return kinds
 }
 
 // checkSkipped warns about each kind that every version of the group declaring it leaves out
@@ -295,16 +314,19 @@ func (p *parser_) declarations(files []*ast.File) map[string]token.Position {
 // defaultDeprecations writes kube-apiserver's default warning for a deprecated version of a
 // CRD where the marker gave none: "<group>/<version> <Kind> is deprecated", and "; use
 // <group>/<version> <Kind>" with the most preferred newer version that is not deprecated.
+// Deprecation stays on each version's Resource, as a CRD keeps deprecated and
+// deprecationWarning on each of its versions; the kind's versions give the newer one.
 func defaultDeprecations(g *model.Group) {
-	for _, v := range g.Versions {
-		for _, r := range v.Resources {
+	for _, k := range g.Kinds {
+		for _, v := range k.Versions {
+			r := v.Kind(k.Name)
 			if !r.Deprecated || r.Deprecation != "" {
 				continue
 			}
-			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, r.Kind)
-			for _, newer := range g.ByPriority() {
-				if nr := newer.Kind(r.Kind); nr != nil && !nr.Deprecated && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
-					r.Deprecation += fmt.Sprintf("; use %s/%s %s", g.Name, newer.Name, r.Kind)
+			r.Deprecation = fmt.Sprintf("%s/%s %s is deprecated", g.Name, v.Name, k.Name)
+			for _, newer := range k.Versions {
+				if nr := newer.Kind(k.Name); !nr.Deprecated && version.CompareKubeAwareVersionStrings(v.Name, newer.Name) < 0 {
+					r.Deprecation += fmt.Sprintf("; use %s/%s %s", g.Name, newer.Name, k.Name)
 					break
 				}
 			}

@@ -101,10 +101,10 @@ type PolicyList struct {
 		got = append(got, *r) // positions are checked below
 	}
 	want := []model.Resource{
-		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster, Storage: true, Marker: "+kubebuilder:resource"},
+		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster, Marker: "+kubebuilder:resource"},
 		{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"},
 			Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
-			Subresources: model.Subresources{Status: true}, Storage: true, Hooks: model.Hooks{Validate: true, Default: true}, Marker: "+apigen:resource"},
+			Subresources: model.Subresources{Status: true}, Hooks: model.Hooks{Validate: true, Default: true}, Marker: "+apigen:resource"},
 	}
 	if diff := cmp.Diff(want, got, cmpIgnorePos); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)

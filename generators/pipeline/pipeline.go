@@ -176,25 +176,45 @@ func Model(root string) (*loader.Result, *model.Project, error) {
 	return load, project, nil
 }
 
-// modelOf builds and validates the model of a load, schemas included, and lets the load's
-// syntax go.
+// modelOf builds the model of a load, schemas included, validates it once nothing fills it
+// any more, and lets the load's syntax go.
 func modelOf(load *loader.Result) (*model.Project, error) {
 	project, err := parse.Project(load)
 	if len(load.TypeErrors) > 0 {
+		// Type errors stop the run before the schemas: the model's problems are reported
+		// beside them.
 		var warnings model.ErrorList
-		if project != nil {
-			warnings = project.Warnings
+		if err == nil {
+			if err = validate(project, project.Warnings); err == nil {
+				warnings = project.Warnings
+			}
 		}
 		return nil, withWarnings(withTypeErrors(load.TypeErrors, err), warnings)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := schema.Build(load, project); err != nil {
-		return nil, withWarnings(err, project.Warnings)
+	parsed := slices.Clone(project.Warnings)
+	built := schema.Build(load, project)
+	// The model's own problems come first: a run that fails them reports them with the
+	// parser's warnings, and not what the schemas of a model that cannot be served say.
+	if err := validate(project, parsed); err != nil {
+		return nil, err
+	}
+	if built != nil {
+		return nil, withWarnings(built, project.Warnings)
 	}
 	load.ReleaseSyntax()
 	return project, nil
+}
+
+// validate validates a complete model, and returns its problems with warnings among them by
+// position: a warning may well explain an error.
+func validate(project *model.Project, warnings model.ErrorList) error {
+	if err := project.Validate(); err != nil {
+		return append(err.(model.ErrorList), warnings...).Err()
+	}
+	return nil
 }
 
 // avoidImportNames renames the imports of every generated file in an API package whose names

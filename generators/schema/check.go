@@ -98,6 +98,7 @@ func definition(g *model.Group, kind string, versions []*model.Version) (*apiext
 			Scope: apiextensionsv1.ResourceScope(first.Scope),
 		},
 	}
+	storage := g.Kind(kind).Storage
 	stored := false
 	for _, v := range versions {
 		r := v.Kind(kind)
@@ -105,9 +106,9 @@ func definition(g *model.Group, kind string, versions []*model.Version) (*apiext
 		if err := json.Unmarshal(r.Schema, &s); err != nil {
 			return nil, err
 		}
-		stored = stored || r.Storage
+		stored = stored || v == storage
 		v1.Spec.Versions = append(v1.Spec.Versions, apiextensionsv1.CustomResourceDefinitionVersion{
-			Name: v.Name, Served: true, Storage: r.Storage,
+			Name: v.Name, Served: true, Storage: v == storage,
 			Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &s},
 		})
 	}

@@ -163,10 +163,13 @@ func TestDumpModel(t *testing.T) {
 				Name      string
 				Resources []struct {
 					Kind, Plural, Scope string
-					Storage             bool
 					CustomStorage       *struct{ Verbs []string }
 					Pos                 struct{ Filename string }
 				}
+			}
+			Kinds []struct {
+				Name, StorageVersion string
+				Versions             []string
 			}
 		}
 	}
@@ -183,15 +186,21 @@ func TestDumpModel(t *testing.T) {
 	v, beta := p.Groups[0].Versions[0], p.Groups[0].Versions[1]
 	if v.Name != "v1alpha1" || len(v.Resources) != 2 || v.Resources[1].Kind != "Flunder" ||
 		v.Resources[1].Scope != "Namespaced" || v.Resources[0].Scope != "Cluster" ||
-		!v.Resources[0].Storage || v.Resources[1].Storage ||
 		v.Resources[1].Pos.Filename != "pkg/apis/wardle/v1alpha1/flunder_types.go" {
 		t.Errorf("model: %s", out)
 	}
 	// v1beta1 also has ServerInfo, served by storage of its own.
-	if beta.Name != "v1beta1" || len(beta.Resources) != 2 || beta.Resources[0].Kind != "Flunder" || !beta.Resources[0].Storage ||
+	if beta.Name != "v1beta1" || len(beta.Resources) != 2 || beta.Resources[0].Kind != "Flunder" ||
 		beta.Resources[0].CustomStorage != nil || beta.Resources[1].Kind != "ServerInfo" || beta.Resources[1].CustomStorage == nil ||
 		!slices.Equal(beta.Resources[1].CustomStorage.Verbs, []string{"get", "list", "watch"}) {
 		t.Errorf("model: %s", out)
+	}
+	// Each kind once, sorted, with its storage version and the versions that serve it.
+	if ks := p.Groups[0].Kinds; len(ks) != 3 ||
+		ks[0].Name != "Fischer" || ks[0].StorageVersion != "v1alpha1" || !slices.Equal(ks[0].Versions, []string{"v1alpha1"}) ||
+		ks[1].Name != "Flunder" || ks[1].StorageVersion != "v1beta1" || !slices.Equal(ks[1].Versions, []string{"v1beta1", "v1alpha1"}) ||
+		ks[2].Name != "ServerInfo" || ks[2].StorageVersion != "v1beta1" {
+		t.Errorf("model kinds: %s", out)
 	}
 	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
 		t.Error("--dump-model must not change the tree")

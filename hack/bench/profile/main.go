@@ -73,12 +73,16 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		t = record("model (markers, validation)", t)
+		t = record("model (markers)", t)
 		if err := schema.Build(load, project); err != nil {
 			log.Fatal(err)
 		}
 		load.ReleaseSyntax()
 		t = record("validation schemas (controller-tools)", t)
+		if err := project.Validate(); err != nil {
+			log.Fatal(err)
+		}
+		t = record("model validation", t)
 		ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(boilerplate, "")}
 		all := engine.NewOutput()
 		for _, g := range pipeline.All() {
