@@ -18,6 +18,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/internal/jsonview"
 )
 
 const (
@@ -175,7 +176,7 @@ func enumUniverse(u types.Universe, inputs []string) types.Universe {
 }
 
 // hideShadowedMembers gives each struct of the inputs, for the run, the members of its
-// jsonView: openapi-gen writes every member it reaches through inlined members, also those
+// jsonview.View: openapi-gen writes every member it reaches through inlined members, also those
 // encoding/json never encodes because a shallower field of the same JSON name hides them
 // (and then writes one property twice, which does not compile).
 func hideShadowedMembers(u types.Universe, inputs []string, tags *tagEdits) {
@@ -186,7 +187,7 @@ func hideShadowedMembers(u types.Universe, inputs []string, tags *tagEdits) {
 		}
 		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
 			t := pkg.Types[name]
-			if v := jsonView(t); v != t {
+			if v := jsonview.View(t); v != t {
 				tags.setMembers(t, v.Members)
 			}
 		}

@@ -140,7 +140,7 @@ func (e *tagEdits) removeTypeLines(t *types.Type, drop func(line string) bool) {
 }
 
 // restore removes every tag added, newest first.
-// setMembers gives struct t other members for the run (jsonView's, without the members
+// setMembers gives struct t other members for the run (jsonview.View's, without the members
 // encoding/json does not encode).
 func (e *tagEdits) setMembers(t *types.Type, members []types.Member) {
 	old := t.Members

@@ -1,4 +1,6 @@
-package kube
+// Package jsonview finds the members of a struct's inlined structs that encoding/json does
+// not encode, and gives the generators that follow inlined members a view without them.
+package jsonview
 
 import (
 	"reflect"
@@ -10,7 +12,7 @@ import (
 	"k8s.io/gengo/v2/types"
 )
 
-// jsonView is struct t as encoding/json encodes it, for the generators that describe t's JSON
+// View is struct t as encoding/json encodes it, for the generators that describe t's JSON
 // by following its inlined members (openapi-gen's definitions, applySchema): t itself, or,
 // when a member of an inlined struct (json:",inline") is not encoded because another field of
 // the same JSON name hides it, a copy of t without that member, whose inlined members are
@@ -24,22 +26,52 @@ import (
 // which has one too, got a definition with two "authorization" keys in one map literal (it did
 // not compile). controller-gen's CRD merges the two fields' schemas (allOf), which agrees with
 // this when they have one type, as there. The upstream change to openapi-gen is
-// hack/patches/kube-openapi-inline-shadowed-members.patch.
+// hack/patches/kube-openapi-inline-shadowed-members.patch. The generated round-trip test
+// leaves the hidden members empty (Hidden), since no value of theirs survives JSON.
 //
 // Members are inlined as openapi-gen inlines them (embedded, with a JSON tag whose name is
 // empty); an embedded struct without a JSON tag, which encoding/json inlines too, is a
 // property of its Go name to openapi-gen and is left as it is.
-func jsonView(t *types.Type) *types.Type {
-	if t.Kind != types.Struct {
-		return t
-	}
-	var fields []jsonField
-	collectJSONFields(t, "", 0, map[*types.Type]bool{}, &fields)
-	hidden := hiddenJSONFields(fields)
+func View(t *types.Type) *types.Type {
+	hidden := hiddenPaths(t)
 	if len(hidden) == 0 {
 		return t
 	}
 	return withoutMembers(t, "", hidden)
+}
+
+// Hidden are the members under t's inlined members that encoding/json does not encode, each
+// as the members from t down to it, in the order of t's members.
+func Hidden(t *types.Type) [][]types.Member {
+	hidden := hiddenPaths(t)
+	var out [][]types.Member
+	var walk func(t *types.Type, prefix string, above []types.Member)
+	walk = func(t *types.Type, prefix string, above []types.Member) {
+		t = derefStruct(t)
+		for i, m := range t.Members {
+			path := prefix + strconv.Itoa(i)
+			chain := append(slices.Clip(above), m)
+			switch {
+			case hidden[path]:
+				out = append(out, chain)
+			case Inlined(&m) && hasPathUnder(hidden, path+"."):
+				walk(m.Type, path+".", chain)
+			}
+		}
+	}
+	if len(hidden) > 0 {
+		walk(t, "", nil)
+	}
+	return out
+}
+
+func hiddenPaths(t *types.Type) map[string]bool {
+	if t.Kind != types.Struct {
+		return nil
+	}
+	var fields []jsonField
+	collectJSONFields(t, "", 0, map[*types.Type]bool{}, &fields)
+	return hiddenJSONFields(fields)
 }
 
 // jsonField is a field encoding/json may encode, found under inlined members: its JSON name,
@@ -52,8 +84,8 @@ type jsonField struct {
 	path   string
 }
 
-// inlinedMember reports whether openapi-gen (and applySchema) write m's members in place of m.
-func inlinedMember(m *types.Member) bool {
+// Inlined reports whether openapi-gen (and applySchema) write m's members in place of m.
+func Inlined(m *types.Member) bool {
 	tag, ok := reflect.StructTag(m.Tags).Lookup("json")
 	return m.Embedded && ok && (tag == "" || strings.HasPrefix(tag, ","))
 }
@@ -76,7 +108,7 @@ func collectJSONFields(t *types.Type, prefix string, depth int, onPath map[*type
 	for i := range t.Members {
 		m := &t.Members[i]
 		path := prefix + strconv.Itoa(i)
-		if inlinedMember(m) {
+		if Inlined(m) {
 			collectJSONFields(m.Type, path+".", depth+1, onPath, out)
 			continue
 		}
@@ -146,7 +178,7 @@ func withoutMembers(t *types.Type, prefix string, hidden map[string]bool) *types
 		if hidden[path] {
 			continue
 		}
-		if inlinedMember(&m) && hasPathUnder(hidden, path+".") {
+		if Inlined(&m) && hasPathUnder(hidden, path+".") {
 			m.Type = withoutMembers(m.Type, path+".", hidden)
 		}
 		out.Members = append(out.Members, m)

@@ -1,16 +1,17 @@
-package kube
+package jsonview
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"k8s.io/gengo/v2/types"
 )
 
-// TestJSONView checks that jsonView keeps what encoding/json encodes of a struct whose
+// TestView checks that View keeps what encoding/json encodes of a struct whose
 // inlined members have fields of one JSON name: the shallowest, at equal depth the one a JSON
 // tag names, and none when that leaves more than one; and that it changes no type.
-func TestJSONView(t *testing.T) {
+func TestView(t *testing.T) {
 	str := &types.Type{Name: types.Name{Name: "string"}, Kind: types.Builtin}
 	field := func(name, tag string) types.Member {
 		return types.Member{Name: name, Type: str, Tags: tag}
@@ -35,13 +36,13 @@ func TestJSONView(t *testing.T) {
 		types.Member{Name: "Proxy", Embedded: true, Type: &types.Type{Kind: types.Pointer, Elem: proxy}, Tags: `json:",inline"`})
 	before := slices.Clone(http.Members)
 
-	view := jsonView(spec)
+	view := View(spec)
 	var got []string
 	var walk func(prefix string, t *types.Type)
 	walk = func(prefix string, t *types.Type) {
 		t = derefStruct(t)
 		for _, m := range t.Members {
-			if inlinedMember(&m) {
+			if Inlined(&m) {
 				walk(prefix+m.Name+".", m.Type)
 				continue
 			}
@@ -60,10 +61,21 @@ func TestJSONView(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the view of Spec has %v, want %v", got, want)
 	}
-	if !slices.EqualFunc(http.Members, before, func(a, b types.Member) bool { return a.Name == b.Name && a.Type == b.Type }) || len(spec.Members) != 3 {
-		t.Error("jsonView changed the types it was given")
+	var hidden []string
+	for _, chain := range Hidden(spec) {
+		var names []string
+		for _, m := range chain {
+			names = append(names, m.Name)
+		}
+		hidden = append(hidden, strings.Join(names, "."))
 	}
-	if v := jsonView(http); v != http {
-		t.Error("jsonView of a struct nothing of which is hidden is not the struct itself")
+	if want := []string{"HTTP.Authorization", "HTTP.Deep.URL", "HTTP.Timeout", "HTTP.Untagged", "Proxy.Timeout"}; !slices.Equal(hidden, want) {
+		t.Errorf("Hidden(Spec) is %v, want %v", hidden, want)
+	}
+	if !slices.EqualFunc(http.Members, before, func(a, b types.Member) bool { return a.Name == b.Name && a.Type == b.Type }) || len(spec.Members) != 3 {
+		t.Error("View changed the types it was given")
+	}
+	if v := View(http); v != http {
+		t.Error("View of a struct nothing of which is hidden is not the struct itself")
 	}
 }
