@@ -42,6 +42,10 @@ import (
 // of the same name (its base: v1beta1's kinds declared as defined types of v1's, as
 // sigs.k8s.io/gateway-api declares its older versions): they convert between the defined
 // type and the struct both ways, each as the other's hub, through the generated scheme.
+// inlined_shadowed inlines structs whose fields others of the same JSON name hide (as
+// prometheus-operator's ProbeSpec inlines HTTPConfig): the whole of pkg/ builds (the
+// OpenAPI once wrote such a property twice), and its test compares the definitions'
+// properties with what encoding/json writes.
 var buildCases = map[string]struct {
 	requires, packages []string
 	// base is a model case whose types the build case's own files are added to, so one
@@ -56,6 +60,7 @@ var buildCases = map[string]struct {
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
 	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},
 	"defined_kinds":                 {base: "testdata/models/defined_kinds", packages: []string{"./pkg/..."}},
+	"inlined_shadowed":              {packages: []string{"./pkg/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

@@ -1,8 +1,12 @@
 package golang
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -68,20 +72,98 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 	f.Line()
 	f.Comment("defaulted fills each hub kind at random, then defaults it as the server defaults every")
 	f.Comment("object it decodes: a default filled in on the way back is no loss.")
+	hidden := hiddenByType(g)
+	if len(hidden) > 0 {
+		f.Comment("Fields that encoding/json never encodes (a field of the same JSON name hides them, under")
+		f.Comment("an inlined struct) are left empty: no value of theirs survives JSON.")
+	}
+	hubs := map[typeRef]bool{}
 	f.Func().Id("defaulted").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(
 		jen.Return(jen.Func().Params(jen.Qual(serializerPkg, "CodecFactory")).Index().Any().Block(
 			jen.Return(jen.Index().Any().ValuesFunc(func(v *jen.Group) {
 				for _, h := range g.Hubs() {
+					ref := typeRef{h.Version.Package, h.Resource.Kind}
+					hubs[ref] = true
 					v.Line().Func().Params(
 						jen.Id("obj").Op("*").Qual(h.Version.Package, h.Resource.Kind),
 						jen.Id("c").Qual(randfillPkg, "Continue"),
-					).Block(
-						jen.Id("c").Dot("FillNoCustom").Call(jen.Id("obj")),
-						jen.Id("scheme").Dot("Default").Call(jen.Id("obj")),
-					)
+					).BlockFunc(func(b *jen.Group) {
+						b.Id("c").Dot("FillNoCustom").Call(jen.Id("obj"))
+						emitZeroHidden(b, hidden[ref])
+						b.Id("scheme").Dot("Default").Call(jen.Id("obj"))
+					})
+				}
+				for _, ref := range slices.SortedFunc(maps.Keys(hidden), typeRef.compare) {
+					if hubs[ref] {
+						continue
+					}
+					v.Line().Func().Params(
+						jen.Id("obj").Op("*").Qual(ref.pkg, ref.name),
+						jen.Id("c").Qual(randfillPkg, "Continue"),
+					).BlockFunc(func(b *jen.Group) {
+						b.Id("c").Dot("FillNoCustom").Call(jen.Id("obj"))
+						emitZeroHidden(b, hidden[ref])
+					})
 				}
 				v.Line()
 			})),
 		)),
 	)
+	if len(hidden) > 0 {
+		f.Line()
+		f.Comment("zero empties the field p points to.")
+		f.Func().Id("zero").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T")).Block(
+			jen.Var().Id("z").Id("T"),
+			jen.Op("*").Id("p").Op("=").Id("z"),
+		)
+	}
+}
+
+// typeRef names a Go type.
+type typeRef struct{ pkg, name string }
+
+func (r typeRef) compare(o typeRef) int {
+	return cmp.Or(strings.Compare(r.pkg, o.pkg), strings.Compare(r.name, o.name))
+}
+
+// hiddenByType are the hidden fields (Version.HiddenFields) of the group's versions and of its
+// internal version, by type.
+func hiddenByType(g *model.Group) map[typeRef][]model.HiddenField {
+	out := map[typeRef][]model.HiddenField{}
+	versions := slices.Clone(g.Versions)
+	if g.Internal != nil {
+		versions = append(versions, g.Internal)
+	}
+	for _, v := range versions {
+		for _, f := range v.HiddenFields {
+			ref := typeRef{v.Package, f.Type}
+			out[ref] = append(out[ref], f)
+		}
+	}
+	return out
+}
+
+// emitZeroHidden empties each hidden field of obj, under a nil check of every pointer on
+// its way.
+func emitZeroHidden(b *jen.Group, fields []model.HiddenField) {
+	for _, f := range fields {
+		sel := jen.Id("obj")
+		var nilChecks []jen.Code
+		for i, step := range f.Go {
+			sel = sel.Clone().Dot(step.Name)
+			if step.Pointer && i < len(f.Go)-1 {
+				nilChecks = append(nilChecks, sel.Clone().Op("!=").Nil())
+			}
+		}
+		stmt := jen.Id("zero").Call(jen.Op("&").Add(sel))
+		if len(nilChecks) == 0 {
+			b.Add(stmt)
+			continue
+		}
+		cond := nilChecks[0]
+		for _, c := range nilChecks[1:] {
+			cond = jen.Add(cond).Op("&&").Add(c)
+		}
+		b.If(cond).Block(stmt)
+	}
 }

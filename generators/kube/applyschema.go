@@ -14,6 +14,8 @@ import (
 	oacommon "k8s.io/kube-openapi/pkg/common"
 	"k8s.io/kube-openapi/pkg/handler"
 	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/apigen-dev/apigen/internal/jsonview"
 )
 
 // applySchema builds, in memory, the OpenAPI v2 document applyconfiguration-gen reads with
@@ -130,7 +132,7 @@ func (b *schemaBuilder) define(d pending) error {
 			"turn the clients off with +apigen:clients:enabled=false in pkg/apis/doc.go", t.Name)
 	}
 	s := spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}, Properties: map[string]spec.Schema{}}}
-	if err := b.members(t, t, &s); err != nil {
+	if err := b.members(t, jsonview.View(t), &s); err != nil {
 		return err
 	}
 	addExtensions(&s, t.CommentLines, "structType")
@@ -139,7 +141,8 @@ func (b *schemaBuilder) define(d pending) error {
 }
 
 // members adds the properties of struct t to s as openapi-gen writes them: inline embedded
-// members contribute their members; members named "-" in JSON are left out.
+// members contribute their members; members named "-" in JSON are left out. define passes
+// jsonview.View's t, without the members a shallower field of the same JSON name hides.
 func (b *schemaBuilder) members(parent, t *types.Type, s *spec.Schema) error {
 	for t.Kind == types.Pointer || t.Kind == types.Alias {
 		t = resolve(t)

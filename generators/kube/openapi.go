@@ -18,6 +18,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/internal/jsonview"
 )
 
 const (
@@ -85,6 +86,7 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	if err != nil {
 		return err
 	}
+	hideShadowedMembers(ctx.Load.Universe, inputs, &tags)
 
 	outPkg := path.Join(ctx.Load.Module, OpenAPIDir)
 	args := oaargs.New()
@@ -171,6 +173,25 @@ func enumUniverse(u types.Universe, inputs []string) types.Universe {
 		}
 	}
 	return keep
+}
+
+// hideShadowedMembers gives each struct of the inputs, for the run, the members of its
+// jsonview.View: openapi-gen writes every member it reaches through inlined members, also those
+// encoding/json never encodes because a shallower field of the same JSON name hides them
+// (and then writes one property twice, which does not compile).
+func hideShadowedMembers(u types.Universe, inputs []string, tags *tagEdits) {
+	for _, p := range inputs {
+		pkg := u[p]
+		if pkg == nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+			t := pkg.Types[name]
+			if v := jsonview.View(t); v != t {
+				tags.setMembers(t, v.Members)
+			}
+		}
+	}
 }
 
 // openAPIInputs returns the packages openapi-gen needs as inputs so that every definition it

@@ -140,6 +140,14 @@ func (e *tagEdits) removeTypeLines(t *types.Type, drop func(line string) bool) {
 }
 
 // restore removes every tag added, newest first.
+// setMembers gives struct t other members for the run (jsonview.View's, without the members
+// encoding/json does not encode).
+func (e *tagEdits) setMembers(t *types.Type, members []types.Member) {
+	old := t.Members
+	t.Members = members
+	e.undo = append(e.undo, func() { t.Members = old })
+}
+
 func (e *tagEdits) restore() {
 	for i := len(e.undo) - 1; i >= 0; i-- {
 		e.undo[i]()

@@ -176,10 +176,25 @@ type Version struct {
 	// Defaults are the declarative defaults of the package's struct fields (+default,
 	// +kubebuilder:default), sorted by position.
 	Defaults []*FieldDefault `json:"defaults,omitempty"`
+	// HiddenFields are the fields under the inlined (json:",inline") members of the package's
+	// structs that encoding/json never encodes, because another field of the same JSON name
+	// hides them (prometheus-operator's ProbeSpec hides the authorization of the HTTPConfig
+	// it inlines); sorted by type. The generated round-trip test leaves them empty.
+	HiddenFields []HiddenField `json:"hiddenFields,omitempty"`
 	// HandConversions are the package's hand-written Convert_ functions, by name: what the
 	// conversion generator needs to tell one that drops a field it would have converted.
 	HandConversions map[string]HandConversion `json:"handConversions,omitempty"`
 	Pos             token.Position            `json:"pos"`
+}
+
+// HiddenField is a field no value of which survives JSON (Version.HiddenFields).
+type HiddenField struct {
+	// Type is the package's struct type that inlines it.
+	Type string `json:"type"`
+	// Go is the path of Go fields from Type to the field, each marked when it is a pointer
+	// that may be nil.
+	Go  []FieldStep    `json:"go"`
+	Pos token.Position `json:"pos"` // Type's declaration
 }
 
 // SkippedKind is a kind left out of a version (Version.Skipped).

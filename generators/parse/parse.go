@@ -162,6 +162,7 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	version.DeclPos = p.declarations(files)
 	version.Resources = p.resources(files, gpkg, version)
 	version.HandConversions = p.handConversions(files)
+	version.HiddenFields = hiddenFields(gpkg, version.DeclPos)
 	if groupName == "" {
 		groupName, groupPos = p.registeredGroup(files, gpkg, version.DeclPos)
 	}

@@ -50,13 +50,16 @@ type matrixSet struct {
 	crds     []string // globs of the CRD YAML the module ships, relative to it
 	samples  []string // globs of the module's own sample objects
 	invalid  []string // globs of the module's samples its CRDs refuse
+	// objects are YAML objects of the test's own, created and read back as the samples are,
+	// for a set whose module ships no samples.
+	objects string
 	// served are the group-versions the set's packages are served as, each with the number
 	// of resources its discovery lists (subresources left out).
 	served map[string]int
 	// readme is what README's row says of the samples: a format whose arguments are the
-	// number created and read back (%[1]d), the number of invalid ones refused (%[2]d) and the
-	// number of those created that read back equal in another version the set serves their
-	// kind in as well (%[3]d).
+	// number created and read back (%[1]d, objects included), the number of invalid ones
+	// refused (%[2]d) and the number of those created that read back equal in another version
+	// the set serves their kind in as well (%[3]d).
 	readme string
 }
 
@@ -167,58 +170,44 @@ var matrixSets = []matrixSet{
 		samples:  []string{"config/samples/*.yaml"},
 		readme:   "%[1]d objects of its `config/samples` created and read back",
 	},
-}
-
-// matrixFailing are sets apigen does not generate or build yet, each in a project of its own,
-// with the error generate (or the build of the generated OpenAPI) stops with: the test fails
-// when that changes.
-var matrixFailing = []struct {
-	set   matrixSet
-	build bool // generate succeeds, go build ./pkg/generated/openapi fails
-	fails string
-}{
 	{
-		// ProbeSpec has an authorization field and inlines HTTPConfig, which has one too
-		// (encoding/json takes the shallower); openapi-gen writes both into one map literal.
-		set: matrixSet{
-			name:   "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring",
-			module: "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.1",
-			copies: []matrixCopy{
-				{"v1", "pkg/apis/monitoring/v1"},
-				{"", "internal/monitoring"}, // the group's constants (GroupName, kinds)
-			},
+		// The API module ships no CRDs or samples, and the Go module proxy refuses the main
+		// module (github.com/prometheus-operator/prometheus-operator@v0.95.1), which does.
+		name:   "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring",
+		module: "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring@v0.95.1",
+		served: map[string]int{"monitoring.coreos.com/v1": 7},
+		copies: []matrixCopy{
+			{"v1", "pkg/apis/monitoring/v1"},
+			{"", "internal/monitoring"}, // the group's constants (GroupName, kinds)
 		},
-		build: true,
-		fails: `duplicate key "authorization" in map literal`,
+		// ProbeSpec's authorization hides the one of the HTTPConfig it inlines; tlsConfig and
+		// followRedirects are HTTPConfig's.
+		objects: `apiVersion: monitoring.coreos.com/v1
+kind: Probe
+metadata:
+  name: blackbox
+spec:
+  jobName: blackbox
+  interval: 30s
+  module: http_2xx
+  prober:
+    url: blackbox-exporter.monitoring.svc:9115
+  targets:
+    staticConfig:
+      static: ["https://example.com"]
+      labels:
+        env: test
+  authorization:
+    type: Bearer
+    credentials:
+      name: probe-token
+      key: token
+  tlsConfig:
+    serverName: example.com
+  followRedirects: true
+`,
+		readme: "%[1]d Probe of the test's own, with the `authorization` that hides the inlined HTTPConfig's, created and read back",
 	},
-}
-
-// TestKubebuilderMatrixFailing generates each of matrixFailing in a project of its own and
-// wants the error it is listed with.
-func TestKubebuilderMatrixFailing(t *testing.T) {
-	tc := tools(t)
-	for _, f := range matrixFailing {
-		t.Run(f.set.name, func(t *testing.T) {
-			work := t.TempDir()
-			proj := initProject(t, tc, work, matrixRepo)
-			dir := moduleDir(t, work, f.set.module)
-			modPath, _, _ := strings.Cut(f.set.module, "@")
-			for _, c := range f.set.copies {
-				copyRewritten(t, filepath.Join(dir, c.from), filepath.Join(proj, c.to), modPath, f.set.copies)
-			}
-			if len(f.set.requires) > 0 {
-				mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", append([]string{"get"}, f.set.requires...)...))
-			}
-			r := runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, tc.apigen, "generate")
-			if f.build {
-				mustSucceed(t, r)
-				r = runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", "build", "./pkg/generated/openapi")
-			}
-			if r.ExitCode == 0 || !strings.Contains(r.Stderr, f.fails) {
-				t.Errorf("apigen generate of %s: want it to fail with %q (matrixFailing), got:\n%s", f.set.name, f.fails, r)
-			}
-		})
-	}
 }
 
 // matrixKnown are the matrix's known differences, by category, each with its reason. A report
@@ -390,6 +379,18 @@ func TestKubebuilderMatrix(t *testing.T) {
 					}
 					counts[set.name] = c
 				}
+			}
+		}
+		for _, obj := range yamlObjects(set.objects) {
+			key := fmt.Sprintf("object %s %s/%s", set.name, obj.GetKind(), obj.GetName())
+			if ok, _, what := roundTrip(dyn, mapper, obj, set.served); what != "" {
+				report(key, what)
+			} else if !ok {
+				report(key, "its kind is not served")
+			} else {
+				c := counts[set.name]
+				c[0]++
+				counts[set.name] = c
 			}
 		}
 		for _, file := range globAll(t, dirs[i], set.invalid) {

@@ -1,0 +1,196 @@
+// Package jsonview finds the members of a struct's inlined structs that encoding/json does
+// not encode, and gives the generators that follow inlined members a view without them.
+package jsonview
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+)
+
+// View is struct t as encoding/json encodes it, for the generators that describe t's JSON
+// by following its inlined members (openapi-gen's definitions, applySchema): t itself, or,
+// when a member of an inlined struct (json:",inline") is not encoded because another field of
+// the same JSON name hides it, a copy of t without that member, whose inlined members are
+// copies of their types without the hidden members. The types themselves are not changed, so
+// a type inlined in t is seen whole everywhere else (its own definition, its other users).
+//
+// encoding/json follows Go's rules for embedded fields: of the fields with one JSON name, the
+// shallowest wins; at equal depth the one with a JSON tag wins, and when that leaves more than
+// one, none is encoded. openapi-gen instead writes every member it reaches, so that
+// prometheus-operator's ProbeSpec, which has an authorization field and inlines HTTPConfig,
+// which has one too, got a definition with two "authorization" keys in one map literal (it did
+// not compile). controller-gen's CRD merges the two fields' schemas (allOf), which agrees with
+// this when they have one type, as there. The upstream change to openapi-gen is
+// hack/patches/kube-openapi-inline-shadowed-members.patch. The generated round-trip test
+// leaves the hidden members empty (Hidden), since no value of theirs survives JSON.
+//
+// Members are inlined as openapi-gen inlines them (embedded, with a JSON tag whose name is
+// empty); an embedded struct without a JSON tag, which encoding/json inlines too, is a
+// property of its Go name to openapi-gen and is left as it is.
+func View(t *types.Type) *types.Type {
+	hidden := hiddenPaths(t)
+	if len(hidden) == 0 {
+		return t
+	}
+	return withoutMembers(t, "", hidden)
+}
+
+// Hidden are the members under t's inlined members that encoding/json does not encode, each
+// as the members from t down to it, in the order of t's members.
+func Hidden(t *types.Type) [][]types.Member {
+	hidden := hiddenPaths(t)
+	var out [][]types.Member
+	var walk func(t *types.Type, prefix string, above []types.Member)
+	walk = func(t *types.Type, prefix string, above []types.Member) {
+		t = derefStruct(t)
+		for i, m := range t.Members {
+			path := prefix + strconv.Itoa(i)
+			chain := append(slices.Clip(above), m)
+			switch {
+			case hidden[path]:
+				out = append(out, chain)
+			case Inlined(&m) && hasPathUnder(hidden, path+"."):
+				walk(m.Type, path+".", chain)
+			}
+		}
+	}
+	if len(hidden) > 0 {
+		walk(t, "", nil)
+	}
+	return out
+}
+
+func hiddenPaths(t *types.Type) map[string]bool {
+	if t.Kind != types.Struct {
+		return nil
+	}
+	var fields []jsonField
+	collectJSONFields(t, "", 0, map[*types.Type]bool{}, &fields)
+	return hiddenJSONFields(fields)
+}
+
+// jsonField is a field encoding/json may encode, found under inlined members: its JSON name,
+// its depth (the number of inlined members above it), whether a JSON tag names it, and its
+// path, the member indexes from the root joined by dots.
+type jsonField struct {
+	name   string
+	depth  int
+	tagged bool
+	path   string
+}
+
+// Inlined reports whether openapi-gen (and applySchema) write m's members in place of m.
+func Inlined(m *types.Member) bool {
+	tag, ok := reflect.StructTag(m.Tags).Lookup("json")
+	return m.Embedded && ok && (tag == "" || strings.HasPrefix(tag, ","))
+}
+
+// derefStruct follows pointers, as openapi-gen does for an inlined member.
+func derefStruct(t *types.Type) *types.Type {
+	for t.Kind == types.Pointer {
+		t = t.Elem
+	}
+	return t
+}
+
+func collectJSONFields(t *types.Type, prefix string, depth int, onPath map[*types.Type]bool, out *[]jsonField) {
+	t = derefStruct(t)
+	if onPath[t] {
+		return // an inline cycle; openapi-gen cannot write it either
+	}
+	onPath[t] = true
+	defer delete(onPath, t)
+	for i := range t.Members {
+		m := &t.Members[i]
+		path := prefix + strconv.Itoa(i)
+		if Inlined(m) {
+			collectJSONFields(m.Type, path+".", depth+1, onPath, out)
+			continue
+		}
+		if !m.Embedded && namer.IsPrivateGoName(m.Name) {
+			continue // encoding/json skips unexported fields
+		}
+		tag := reflect.StructTag(m.Tags).Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		f := jsonField{name: name, depth: depth, tagged: name != "", path: path}
+		if name == "" {
+			f.name = m.Name
+		}
+		*out = append(*out, f)
+	}
+}
+
+// hiddenJSONFields are the paths of the fields encoding/json does not encode: for each JSON
+// name, every field but the dominant one (encoding/json's dominantField), or all of them when
+// none dominates.
+func hiddenJSONFields(fields []jsonField) map[string]bool {
+	byName := map[string][]jsonField{}
+	for _, f := range fields {
+		byName[f.name] = append(byName[f.name], f)
+	}
+	hidden := map[string]bool{}
+	for _, fs := range byName {
+		if len(fs) == 1 {
+			continue
+		}
+		minDepth := slices.MinFunc(fs, func(a, b jsonField) int { return a.depth - b.depth }).depth
+		var shallowest, tagged []jsonField
+		for _, f := range fs {
+			if f.depth == minDepth {
+				shallowest = append(shallowest, f)
+				if f.tagged {
+					tagged = append(tagged, f)
+				}
+			}
+		}
+		winner := ""
+		switch {
+		case len(shallowest) == 1:
+			winner = shallowest[0].path
+		case len(tagged) == 1:
+			winner = tagged[0].path
+		}
+		for _, f := range fs {
+			if f.path != winner {
+				hidden[f.path] = true
+			}
+		}
+	}
+	return hidden
+}
+
+// withoutMembers is a copy of struct t without the members at the hidden paths under prefix;
+// an inlined member with hidden members beneath it gets a copy of its type.
+func withoutMembers(t *types.Type, prefix string, hidden map[string]bool) *types.Type {
+	t = derefStruct(t)
+	out := *t
+	out.Members = nil
+	for i, m := range t.Members {
+		path := prefix + strconv.Itoa(i)
+		if hidden[path] {
+			continue
+		}
+		if Inlined(&m) && hasPathUnder(hidden, path+".") {
+			m.Type = withoutMembers(m.Type, path+".", hidden)
+		}
+		out.Members = append(out.Members, m)
+	}
+	return &out
+}
+
+func hasPathUnder(hidden map[string]bool, prefix string) bool {
+	for p := range hidden {
+		if strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,81 @@
+package jsonview
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/gengo/v2/types"
+)
+
+// TestView checks that View keeps what encoding/json encodes of a struct whose
+// inlined members have fields of one JSON name: the shallowest, at equal depth the one a JSON
+// tag names, and none when that leaves more than one; and that it changes no type.
+func TestView(t *testing.T) {
+	str := &types.Type{Name: types.Name{Name: "string"}, Kind: types.Builtin}
+	field := func(name, tag string) types.Member {
+		return types.Member{Name: name, Type: str, Tags: tag}
+	}
+	inline := func(t *types.Type) types.Member {
+		return types.Member{Name: t.Name.Name, Embedded: true, Type: t, Tags: `json:",inline"`}
+	}
+	strct := func(name string, members ...types.Member) *types.Type {
+		return &types.Type{Name: types.Name{Package: "example.com/v1", Name: name}, Kind: types.Struct, Members: members}
+	}
+	deep := strct("Deep", field("URL", `json:"url"`), field("Deep", `json:"deep"`))
+	http := strct("HTTP",
+		field("Authorization", `json:"authorization,omitempty"`),
+		inline(deep),
+		field("Timeout", `json:"timeout"`),
+		field("Untagged", ""),
+		field("hidden", `json:"unexported"`))
+	proxy := strct("Proxy", field("Timeout", `json:"timeout"`), field("URL", `json:"url"`), field("Other", `json:"Untagged"`))
+	spec := strct("Spec",
+		field("Authorization", `json:"authorization,omitempty"`),
+		inline(http),
+		types.Member{Name: "Proxy", Embedded: true, Type: &types.Type{Kind: types.Pointer, Elem: proxy}, Tags: `json:",inline"`})
+	before := slices.Clone(http.Members)
+
+	view := View(spec)
+	var got []string
+	var walk func(prefix string, t *types.Type)
+	walk = func(prefix string, t *types.Type) {
+		t = derefStruct(t)
+		for _, m := range t.Members {
+			if Inlined(&m) {
+				walk(prefix+m.Name+".", m.Type)
+				continue
+			}
+			got = append(got, prefix+m.Name)
+		}
+	}
+	walk("", view)
+	want := []string{
+		"Authorization",  // depth 0 hides HTTP's
+		"HTTP.Deep.Deep", // no other
+		"HTTP.hidden",    // unexported: encoding/json skips it, openapi-gen's rules decide
+		"Proxy.URL",      // depth 1 hides Deep's, at depth 2
+		"Proxy.Other",    // json:"Untagged" at depth 1 hides HTTP's untagged Untagged
+	}
+	// HTTP's and Proxy's timeout, both tagged at depth 1, hide each other.
+	if !slices.Equal(got, want) {
+		t.Errorf("the view of Spec has %v, want %v", got, want)
+	}
+	var hidden []string
+	for _, chain := range Hidden(spec) {
+		var names []string
+		for _, m := range chain {
+			names = append(names, m.Name)
+		}
+		hidden = append(hidden, strings.Join(names, "."))
+	}
+	if want := []string{"HTTP.Authorization", "HTTP.Deep.URL", "HTTP.Timeout", "HTTP.Untagged", "Proxy.Timeout"}; !slices.Equal(hidden, want) {
+		t.Errorf("Hidden(Spec) is %v, want %v", hidden, want)
+	}
+	if !slices.EqualFunc(http.Members, before, func(a, b types.Member) bool { return a.Name == b.Name && a.Type == b.Type }) || len(spec.Members) != 3 {
+		t.Error("View changed the types it was given")
+	}
+	if v := View(http); v != http {
+		t.Error("View of a struct nothing of which is hidden is not the struct itself")
+	}
+}
