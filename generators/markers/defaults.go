@@ -50,20 +50,31 @@ func registerFieldDefaults(r *Registry) {
 }
 
 // ApplyToField sets the field's default from JSON (or a ref(...) to a constant, which
-// defaulter-gen resolves).
+// defaulter-gen resolves). The value is read by controller-gen's own +default, so that it
+// means what it means in a CRD, and kept as written, compacted: controller-gen decodes and
+// re-encodes it, which would sort an object's keys and rewrite its numbers.
 func (d Default) ApplyToField(m *Marker, f StructField, v *model.Version, w Warner) error {
 	value, err := defaultJSON(m.Def.Name, string(d), func(v string) (string, error) {
 		if strings.HasPrefix(v, "ref(") && strings.HasSuffix(v, ")") {
 			return v, nil
 		}
+		_, err := kubernetesDefault.Parse("+" + DefaultMarker + "=" + v)
 		var out bytes.Buffer
-		if err := json.Compact(&out, []byte(v)); err != nil {
+		if err == nil {
+			// Fails only on what controller-gen skips as a ref(...) without its ")".
+			err = json.Compact(&out, []byte(v))
+		}
+		if err != nil {
 			return "", fmt.Errorf("%q is not JSON (a string default is quoted: +default=\"blue\"): %v", v, err)
 		}
 		return out.String(), nil
 	})
 	return setDefault(m, value, err, false, f, v, w)
 }
+
+// kubernetesDefault is controller-gen's own +default (KubernetesDefault): JSON, or a ref(...)
+// that it leaves alone.
+var kubernetesDefault = ctmarkers.Must(ctmarkers.MakeDefinition(DefaultMarker, ctmarkers.DescribesField, crdmarkers.KubernetesDefault{}))
 
 // ApplyToField sets the field's default, read by controller-gen's own parser so that a value
 // means what it means in a CRD: JSON, a bare word for a string, or {a,b} for a list.

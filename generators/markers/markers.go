@@ -6,18 +6,24 @@
 //
 //	// +apigen:resource:path=flunders,shortName=fl;flu,scope=Namespaced
 //
-// The argument type's method is the marker's effect on the model (effects.go), so that a
-// marker is declared in one place. Names in apigen's own namespace that are not registered are errors, never silently skipped.
+// Arguments and values are read in controller-tools' grammar (parseArgs), the one controller-gen
+// reads the same comment lines with. The argument type's method is the marker's effect on the
+// model (effects.go), so that a marker is declared in one place. Names in apigen's own namespace that are not registered are errors, never silently skipped.
 package markers
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
+	"maps"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
+	sc "text/scanner"
 	"unicode"
+
+	"sigs.k8s.io/controller-tools/pkg/loader"
+	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 
 	"github.com/apigen-dev/apigen/generators/model"
 )
@@ -54,14 +60,15 @@ type Definition struct {
 	// method (see ResourceEffect and its siblings); nil for a marker without effect that takes
 	// no arguments. For a marker with named arguments it is a struct whose exported fields are
 	// the arguments: the field tag `marker:"name"` names the argument and
-	// `marker:"name,optional"` makes it optional. Supported field types: string, bool, int,
-	// []string (values separated by ";"), and a pointer to one of them for an optional
-	// argument whose absence must be told from an empty value. A flag marker with an effect
-	// has an empty struct.
+	// `marker:"name,optional"` makes it optional, as in controller-tools, whose grammar reads
+	// them (see parseArgs); `marker:"name,enum=A|B"` lists the values allowed, which apigen
+	// checks itself. Supported field types: string, bool, int, []string ("a;b" or "{a,b}"),
+	// and a pointer to one of them for an optional argument whose absence must be told from
+	// an empty value. A flag marker with an effect has an empty struct.
 	Args reflect.Type
 	// Value is true for markers of the Kubernetes form "+name=value" (e.g. +groupName). Args
-	// is then a string type, a bool type (then "+name" alone means true, as in
-	// controller-tools), or nil for a plain string.
+	// is then a string type, or a bool type (then "+name" alone means true, as +genclient is
+	// written).
 	Value bool
 	// PassThrough markers are accepted with whatever follows their name (":Minimum=1",
 	// "=5") and otherwise ignored: other tools' markers apigen tolerates but does not act on
@@ -80,6 +87,11 @@ type Definition struct {
 	// Help is a one-line description; Example shows a use.
 	Help    string
 	Example string
+
+	// ct is the definition controller-tools makes of the argument type, whose grammar reads
+	// the marker's arguments or value; nil for a marker that reads none, or reads them in
+	// another tool's grammar (a pass-through marker's text, a client-gen tag's value).
+	ct *ctmarkers.Definition
 }
 
 // Kind is what a type marker may ask of the kind it annotates, besides its resource.
@@ -150,6 +162,7 @@ func NewRegistry() *Registry {
 
 // Register adds a definition under its name and any aliases.
 func (r *Registry) Register(d *Definition, aliases ...string) {
+	d.ct = grammar(d)
 	if r.defs[d.Target] == nil {
 		r.defs[d.Target] = map[string]*Definition{}
 	}
@@ -227,14 +240,19 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 	}
 	switch {
 	case def.PassThrough:
+		// The text as written, which the marker's effect reads in its own tool's grammar: a
+		// field default with controller-tools' own definition of +kubebuilder:default or of
+		// +default (defaults.go), a client method as client-gen reads +genclient:method. The
+		// others are read by controller-tools itself when it builds the schema
+		// (generators/schema), or by no one.
 		m.Args = typed(def, rest)
-	case def.Value && def.Args != nil && def.Args.Kind() == reflect.Bool:
+	case def.Value && def.Args.Kind() == reflect.Bool:
 		if rest == "" {
 			m.Args = typed(def, true)
 			break
 		}
 		v, ok := strings.CutPrefix(rest, "=")
-		b, err := strconv.ParseBool(unquote(v))
+		b, err := parseValue(def, v)
 		if !ok || err != nil {
 			return nil, fail("want true or false, found %q", strings.TrimPrefix(rest, "="))
 		}
@@ -244,8 +262,12 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		if !ok || v == "" {
 			return nil, fail("expected a value, as in %s", def.Example)
 		}
-		m.Args = typed(def, unquote(v))
-	case def.Args == nil || len(argFields(def.Args)) == 0:
+		s, err := parseValue(def, v)
+		if err != nil {
+			return nil, fail("%s is not a value: %v", v, err)
+		}
+		m.Args = typed(def, s)
+	case def.ct == nil || def.ct.Empty():
 		if rest != "" {
 			return nil, fail("takes no arguments, found %q", strings.TrimPrefix(rest, ":"))
 		}
@@ -324,26 +346,115 @@ func (r *Registry) unknown(text string, target Target, pos token.Position) error
 	return &Error{Pos: pos, Msg: msg}
 }
 
-// parseArgs fills a new value of def.Args from "a=x,b=y;z".
-func parseArgs(def *Definition, s string) (any, error) {
-	v := reflect.New(def.Args)
+// grammar is the definition controller-tools makes of d's argument type (MakeDefinition), whose
+// grammar then reads d's arguments or value (parseArgs, parseValue): the grammar controller-gen
+// reads the same comment lines with, so that kubebuilder's markers mean the same to both
+// tools. It is nil for a marker that takes no arguments, or reads its text in another tool's
+// grammar: a pass-through marker, and a client-gen tag's value ("+genclient:onlyVerbs=get,list"),
+// which client-gen takes as written (gengo's ExtractCommentTags).
+func grammar(d *Definition) *ctmarkers.Definition {
+	switch {
+	case d.Value && d.Args == nil:
+		panic(fmt.Sprintf("marker %q: a value marker needs the value's type", d.Name))
+	case d.Args == nil || d.PassThrough:
+		return nil
+	case d.Value && d.ClientGen && d.Args.Kind() == reflect.String:
+		return nil
+	case !d.Value && d.Args.Kind() != reflect.Struct:
+		panic(fmt.Sprintf("marker %q: arguments of type %s are no struct", d.Name, d.Args))
+	}
+	ct, err := ctmarkers.MakeDefinition(d.Name, ctTargets[d.Target], reflect.Zero(d.Args).Interface())
+	if err != nil {
+		panic(fmt.Sprintf("marker %q: %v", d.Name, err))
+	}
+	// controller-tools reads the tags' names and "optional"; apigen's own reading of them
+	// (argFields, for enum= and help) must name the same arguments.
+	if !d.Value {
+		fields := argFields(d.Args)
+		for name, f := range fields {
+			arg, ok := ct.Fields[name]
+			if !ok || ct.FieldNames[name] != d.Args.Field(f.index).Name || arg.Optional != f.optional {
+				panic(fmt.Sprintf("marker %q: controller-tools reads argument %q otherwise (%+v)", d.Name, name, arg))
+			}
+		}
+		if len(fields) != len(ct.Fields) {
+			panic(fmt.Sprintf("marker %q: every exported field of %s needs a marker tag", d.Name, d.Args))
+		}
+	}
+	return ct
+}
+
+var ctTargets = map[Target]ctmarkers.TargetType{
+	Package: ctmarkers.DescribesPackage,
+	Type:    ctmarkers.DescribesType,
+	Field:   ctmarkers.DescribesField,
+}
+
+// parseValue reads a value marker's value (the text after "="), in controller-tools' grammar
+// when def has it, as written otherwise (a client-gen tag's).
+func parseValue(def *Definition, v string) (any, error) {
+	if def.ct == nil {
+		return v, nil
+	}
+	out, err := def.ct.Parse("+" + def.Name + "=" + v)
+	if err != nil {
+		return nil, errors.New(scanMessage(err))
+	}
+	return out, nil
+}
+
+// scanMessage is what controller-tools' parser says is wrong, without its positions in its
+// own input ("(at <input>:1:4)"): the marker's error gives the comment's.
+func scanMessage(err error) string {
+	var msgs []string
+	var walk func(error)
+	walk = func(err error) {
+		var list loader.ErrList
+		var scan *ctmarkers.ScannerError
+		switch {
+		case errors.As(err, &list):
+			for _, e := range list {
+				walk(e)
+			}
+		case errors.As(err, &scan):
+			msgs = append(msgs, scan.Msg)
+		default:
+			msgs = append(msgs, err.Error())
+		}
+	}
+	walk(err)
+	return strings.Join(msgs, "; ")
+}
+
+// parseArgs fills a new value of def.Args from its arguments ("path=flunders,shortName=fl;flu"),
+// read as controller-tools' Definition.Parse reads them: with its scanner, argument by argument
+// (a name, "=", a value, then "," or the end), each value by controller-tools' Argument.Parse
+// for the field's type. It walks the arguments itself, rather than calling Definition.Parse on
+// the whole text, to say which argument is wrong, with apigen's messages and suggestions, and
+// to reject what Definition.Parse lets through: an argument given twice (the last would win), a
+// name without "=" at the end (+apigen:resource:path, read as +apigen:resource), and a value
+// that the tag's enum= does not allow.
+func parseArgs(def *Definition, text string) (any, error) {
+	ct := def.ct
+	out := reflect.New(def.Args)
+	var scanErrs []string
+	s := argScanner(text, func(_ *sc.Scanner, msg string) { scanErrs = append(scanErrs, msg) })
 	fields := argFields(def.Args)
 	seen := map[string]bool{}
-	for _, kv := range splitArgs(s) {
-		if kv == "" {
-			continue
+	for more := s.Peek() != sc.EOF; more; {
+		switch tok := s.Scan(); {
+		case tok == sc.EOF:
+			return nil, errors.New(`expected an argument name after ","`)
+		case tok != sc.Ident || len(scanErrs) > 0:
+			return nil, fmt.Errorf("expected an argument name, found %q", s.TokenText())
 		}
-		key, val, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, fmt.Errorf("argument %q has no value (want %s=...)", kv, key)
+		key := s.TokenText()
+		if s.Scan() != '=' {
+			return nil, fmt.Errorf("argument %q has no value (want %s=...)", key, key)
 		}
-		f, ok := fields[key]
+		arg, ok := ct.Fields[key]
 		if !ok {
-			names := make([]string, 0, len(fields))
-			for n := range fields {
-				names = append(names, n)
-			}
-			slices.Sort(names)
+			names := slices.Sorted(maps.Keys(ct.Fields))
 			msg := fmt.Sprintf("unknown argument %q", key)
 			if s := suggest(key, names); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
@@ -354,24 +465,54 @@ func parseArgs(def *Definition, s string) (any, error) {
 			return nil, fmt.Errorf("argument %q given twice", key)
 		}
 		seen[key] = true
-		if err := setField(v.Elem().Field(f.index), key, val); err != nil {
-			return nil, err
+		start := s.Pos().Offset
+		field := out.Elem().FieldByName(ct.FieldNames[key])
+		arg.Parse(s, text, field)
+		end := s.Pos().Offset
+		more = s.Peek() != sc.EOF
+		if len(scanErrs) == 0 && more && s.Scan() != ',' {
+			scanErrs = append(scanErrs, fmt.Sprintf("expected \",\" or the end after the value, found %q", s.TokenText()))
 		}
-		if len(f.enum) > 0 && !slices.Contains(f.enum, unquote(val)) {
-			return nil, fmt.Errorf("argument %s=%s: want one of %s", key, val, strings.Join(f.enum, ", "))
+		written := strings.TrimSpace(text[start:end])
+		if len(scanErrs) > 0 {
+			if i := strings.IndexByte(text[start:], ','); i >= 0 {
+				end = start + i
+			} else {
+				end = len(text)
+			}
+			written = strings.TrimSpace(text[start:end])
+			switch arg.Type {
+			case ctmarkers.IntType:
+				return nil, fmt.Errorf("argument %s=%s: want an integer", key, written)
+			case ctmarkers.BoolType:
+				return nil, fmt.Errorf("argument %s=%s: want true or false", key, written)
+			}
+			return nil, fmt.Errorf("argument %s=%s: %s", key, written, strings.Join(scanErrs, "; "))
+		}
+		if enum := fields[key].enum; len(enum) > 0 && !slices.Contains(enum, reflect.Indirect(field).String()) {
+			return nil, fmt.Errorf("argument %s=%s: want one of %s", key, written, strings.Join(enum, ", "))
 		}
 	}
 	var missing []string
-	for n, f := range fields {
-		if !f.optional && !seen[n] {
-			missing = append(missing, n)
+	for name, arg := range ct.Fields {
+		if !arg.Optional && !seen[name] {
+			missing = append(missing, name)
 		}
 	}
 	if len(missing) > 0 {
 		slices.Sort(missing)
 		return nil, fmt.Errorf("missing required argument(s) %s", strings.Join(missing, ", "))
 	}
-	return v.Interface(), nil
+	return out.Interface(), nil
+}
+
+// argScanner is controller-tools' scanner of a marker's arguments (its parserScanner).
+func argScanner(text string, onError func(*sc.Scanner, string)) *sc.Scanner {
+	s := &sc.Scanner{}
+	s.Init(strings.NewReader(text))
+	s.Mode = sc.ScanIdents | sc.ScanInts | sc.ScanFloats | sc.ScanStrings | sc.ScanRawStrings | sc.SkipComments
+	s.Error = onError
+	return s
 }
 
 type argField struct {
@@ -469,93 +610,6 @@ func (r *Registry) Aliases(d *Definition) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func setField(f reflect.Value, key, raw string) error {
-	val := unquote(raw)
-	switch f.Kind() {
-	case reflect.Pointer:
-		// A pointer tells a given argument ("image=") from one left out.
-		v := reflect.New(f.Type().Elem())
-		if err := setField(v.Elem(), key, raw); err != nil {
-			return err
-		}
-		f.Set(v)
-	case reflect.String:
-		f.SetString(val)
-	case reflect.Bool:
-		b, err := strconv.ParseBool(val)
-		if err != nil {
-			return fmt.Errorf("argument %s=%s: want true or false", key, raw)
-		}
-		f.SetBool(b)
-	case reflect.Int:
-		n, err := strconv.Atoi(val)
-		if err != nil {
-			return fmt.Errorf("argument %s=%s: want an integer", key, raw)
-		}
-		f.SetInt(int64(n))
-	case reflect.Slice:
-		// Lists are "a;b" (kubebuilder's short form) or "{a,b}" (controller-tools' long form).
-		sep := ";"
-		if strings.HasPrefix(val, "{") && strings.HasSuffix(val, "}") {
-			val, sep = val[1:len(val)-1], ","
-		}
-		var items []string
-		for _, item := range strings.Split(val, sep) {
-			if item = strings.TrimSpace(item); item != "" {
-				items = append(items, unquote(item))
-			}
-		}
-		f.Set(reflect.ValueOf(items))
-	default:
-		panic(fmt.Sprintf("unsupported marker argument type %s", f.Type()))
-	}
-	return nil
-}
-
-// splitArgs splits on commas that are outside quotes ("..." or kubebuilder's `...`) and braces.
-func splitArgs(s string) []string {
-	var out []string
-	var cur strings.Builder
-	var quote byte // the open quote character, or 0
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		inQuote := quote != 0
-		switch {
-		case c == '\\' && quote == '"' && i+1 < len(s):
-			cur.WriteByte(c)
-			i++
-			c = s[i]
-		case (c == '"' || c == '`') && (quote == 0 || quote == c):
-			if quote == 0 {
-				quote = c
-			} else {
-				quote = 0
-			}
-		case c == '{' && !inQuote:
-			depth++
-		case c == '}' && !inQuote && depth > 0:
-			depth--
-		case c == ',' && !inQuote && depth == 0:
-			out = append(out, strings.TrimSpace(cur.String()))
-			cur.Reset()
-			continue
-		}
-		cur.WriteByte(c)
-	}
-	return append(out, strings.TrimSpace(cur.String()))
-}
-
-func unquote(s string) string {
-	s = strings.TrimSpace(s)
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '`') && s[len(s)-1] == s[0] {
-		if u, err := strconv.Unquote(s); err == nil {
-			return u
-		}
-	}
-	return s
 }
 
 // suggest returns the candidate nearest to s, if it is near enough to be a likely typo.
