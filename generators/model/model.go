@@ -294,8 +294,8 @@ type Resource struct {
 	// server checks the objects' metadata as a CRD's but skips the schema walk.
 	SchemaSatisfiedByType bool `json:"schemaSatisfiedByType,omitempty"`
 	// SchemaSatisfiedOutsideStatus says the same of every part but the status, for a kind with
-	// a status subresource: creates (which clear the status, written then as none) and main
-	// resource updates (which keep the stored one) skip the schema walk too.
+	// a status subresource, in its hub's version: creates (which clear the status, written then
+	// as none) and main resource updates (which keep the stored one) skip the schema walk too.
 	SchemaSatisfiedOutsideStatus bool `json:"schemaSatisfiedOutsideStatus,omitempty"`
 	// OpenAPISchema is the schema the served OpenAPI documents show, where it differs from
 	// Schema: it lists a +k8s:required field (or a +k8s:optional one written +required) as

@@ -33,7 +33,10 @@ func markSatisfiedByType(p *model.Project, byPath map[string]*types.Package) err
 					return err
 				}
 				r.SchemaSatisfiedByType = satisfiedByType(s, obj.Type())
-				r.SchemaSatisfiedOutsideStatus = !r.SchemaSatisfiedByType && r.Subresources.Status && satisfiedOutsideStatus(s, obj.Type())
+				// Only the hub's own version is sure to see a create's cleared status as zero: a
+				// conversion function written by hand may fill in a status from nothing.
+				hub, _ := g.Hub(r.Kind)
+				r.SchemaSatisfiedOutsideStatus = !r.SchemaSatisfiedByType && r.Subresources.Status && hub == v && satisfiedOutsideStatus(s, obj.Type())
 			}
 		}
 	}

@@ -237,13 +237,12 @@ var (
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
 	validation, err := server.NewSchemaValidation(scheme, server.ValidatedKind{
-		Group:                        v1beta1.GroupName,
-		Kind:                         "Flunder",
-		Namespaced:                   true,
-		StatusSubresource:            true,
-		StorageVersion:               "v1beta1",
-		Schemas:                      Schemas,
-		SchemaSatisfiedOutsideStatus: []string{"v1alpha1"},
+		Group:             v1beta1.GroupName,
+		Kind:              "Flunder",
+		Namespaced:        true,
+		StatusSubresource: true,
+		StorageVersion:    "v1beta1",
+		Schemas:           Schemas,
 		Scales: map[string]server.ScalePaths{
 			"v1alpha1": {
 				SpecReplicasPath:   ".spec.replicas",
