@@ -478,6 +478,12 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 			kind = append(kind, field{"StatusSubresource", jen.True()})
 		}
 		kind = append(kind, field{"StorageVersion", jen.Lit(e.fallbackVersion())}, field{"Schemas", jen.Id("Schemas")})
+		if typed := e.versionsWhere(func(r *model.Resource) bool { return r.SchemaSatisfiedByType }); len(typed) > 0 {
+			kind = append(kind, field{"SchemaSatisfiedByType", jen.Index().String().Values(typed...)})
+		}
+		if typed := e.versionsWhere(func(r *model.Resource) bool { return r.SchemaSatisfiedOutsideStatus }); len(typed) > 0 {
+			kind = append(kind, field{"SchemaSatisfiedOutsideStatus", jen.Index().String().Values(typed...)})
+		}
 		if scales := e.scales(); len(scales) > 0 {
 			kind = append(kind, field{"Scales", jen.Map(jen.String()).Qual(e.server, "ScalePaths").Values(scales)})
 		}
@@ -741,6 +747,17 @@ func (e resourceEmitter) scales() jen.Dict {
 		}
 	}
 	return d
+}
+
+// versionsWhere are the names of the versions of the kind, by priority, where holds is true.
+func (e resourceEmitter) versionsWhere(holds func(*model.Resource) bool) []jen.Code {
+	var out []jen.Code
+	for _, v := range e.g.ByPriority() {
+		if vr := v.Kind(e.r.Kind); vr != nil && holds(vr) {
+			out = append(out, jen.Lit(v.Name))
+		}
+	}
+	return out
 }
 
 // scalePaths are the fields of the server runtime's ScalePaths for a scale subresource.

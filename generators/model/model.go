@@ -369,6 +369,14 @@ type Resource struct {
 	// CustomResourceDefinition would carry it (validation markers, CEL rules, defaults), without
 	// descriptions: the server enforces it as kube-apiserver enforces a CRD's.
 	Schema json.RawMessage `json:"-"`
+	// SchemaSatisfiedByType says no object of the kind's Go type in this version can break
+	// Schema (it constrains only what the type guarantees: see schema.satisfiedByType), so the
+	// server checks the objects' metadata as a CRD's but skips the schema walk.
+	SchemaSatisfiedByType bool `json:"schemaSatisfiedByType,omitempty"`
+	// SchemaSatisfiedOutsideStatus says the same of every part but the status, for a kind with
+	// a status subresource, in its hub's version: creates (which clear the status, written then
+	// as none) and main resource updates (which keep the stored one) skip the schema walk too.
+	SchemaSatisfiedOutsideStatus bool `json:"schemaSatisfiedOutsideStatus,omitempty"`
 	// OpenAPISchema is the schema the served OpenAPI documents show, where it differs from
 	// Schema: it lists a +k8s:required field (or a +k8s:optional one written +required) as
 	// required, as kube-apiserver publishes it, where declarative validation alone enforces its

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -73,6 +74,13 @@ func Build(load *loader.Result, p *model.Project) error {
 
 	var errs model.ErrorList
 	if err := eachSchema(p, enforced, byPath, func(r *model.Resource, b []byte) { r.Schema = b }); err != nil {
+		return err
+	}
+	goTypes := map[string]*types.Package{}
+	for path, pkg := range byPath {
+		goTypes[path] = pkg.Types
+	}
+	if err := markSatisfiedByType(p, goTypes); err != nil {
 		return err
 	}
 	if err := buildPublished(root, p, pkgs, own, byPath); err != nil {

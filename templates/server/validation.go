@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -14,13 +15,17 @@ import (
 	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	apiextensionsfeatures "k8s.io/apiextensions-apiserver/pkg/features"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
 	"k8s.io/apimachinery/pkg/api/operation"
+	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/features"
 	"k8s.io/apiserver/pkg/registry/rest"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
@@ -48,8 +53,16 @@ type versionValidation struct {
 	// opaque says the schema has parts whose Go fields keep JSON as sent
 	// (embedded resources, preserved unknown fields), which Prune cleans.
 	opaque bool
-	main   createUpdateValidator
-	status updateValidator
+	// typed says every object of the version's Go type satisfies its schema and the version
+	// has no scale to check: writes skip the schema walk and check the metadata only.
+	typed bool
+	// typedOutsideStatus says the same of every part but the status, which the status
+	// subresource's strategy clears on create and keeps on a main resource update: those skip
+	// the schema walk too (an update only while ratcheting passes the unchanged status).
+	typedOutsideStatus bool
+	namespaced         bool
+	main               createUpdateValidator
+	status             updateValidator
 }
 
 // updateValidator and createUpdateValidator are what SchemaValidation uses of kube-apiserver's
@@ -75,6 +88,14 @@ type ValidatedKind struct {
 	StorageVersion string
 	// Schemas maps each served version to the kind's schema in it, as JSON.
 	Schemas map[string]string
+	// SchemaSatisfiedByType are the versions whose schema no object of their Go type can
+	// break (apigen decides it from the types): their writes skip the schema walk, and run
+	// what a CRD's strategy checks whatever its schema, the metadata.
+	SchemaSatisfiedByType []string
+	// SchemaSatisfiedOutsideStatus are the versions where that holds of every part but the
+	// status, of a kind with a status subresource: creates and main resource updates skip the
+	// schema walk, status updates do not.
+	SchemaSatisfiedOutsideStatus []string
 	// Scales are the kind's scale subresource paths in each version that serves one. Those
 	// with a CRD's semantics (see crdScale) are checked: writes are refused, as kube-apiserver
 	// refuses a custom resource's, when the spec or status replicas is negative or past an
@@ -86,10 +107,14 @@ type ValidatedKind struct {
 func NewSchemaValidation(scheme *runtime.Scheme, k ValidatedKind) (*SchemaValidation, error) {
 	v := &SchemaValidation{scheme: scheme, group: k.Group, fallback: k.StorageVersion, versions: map[string]*versionValidation{}}
 	for version, raw := range k.Schemas {
-		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: k.Group, Version: version, Kind: k.Kind}, k.Namespaced, k.StatusSubresource, crdScale(k.Scales, version), raw)
+		scale := crdScale(k.Scales, version)
+		vv, err := newVersionValidation(scheme, schema.GroupVersionKind{Group: k.Group, Version: version, Kind: k.Kind}, k.Namespaced, k.StatusSubresource, scale, raw)
 		if err != nil {
 			return nil, fmt.Errorf("the schema of %s/%s %s: %w", k.Group, version, k.Kind, err)
 		}
+		// A CRD's scale replicas are checked in the object's JSON, whatever the schema.
+		vv.typed = scale == nil && slices.Contains(k.SchemaSatisfiedByType, version)
+		vv.typedOutsideStatus = scale == nil && k.StatusSubresource && slices.Contains(k.SchemaSatisfiedOutsideStatus, version)
 		v.versions[version] = vv
 	}
 	if _, ok := v.versions[k.StorageVersion]; !ok {
@@ -146,6 +171,7 @@ func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, 
 		kind:       kind,
 		structural: structural,
 		opaque:     opaque(structural),
+		namespaced: namespaced,
 		main:       strategy,
 		status:     customresource.NewStatusStrategy(strategy),
 	}, nil
@@ -154,6 +180,11 @@ func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, 
 // Validate checks a new object.
 func (v *SchemaValidation) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	vv := v.forRequest(ctx)
+	if vv.typed || vv.typedOutsideStatus {
+		if errs, ok := vv.validateMeta(ctx, operation.Create, obj, nil); ok {
+			return errs
+		}
+	}
 	u, err := v.unstructured(vv, obj)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
@@ -174,6 +205,11 @@ func (v *SchemaValidation) ValidateStatusUpdate(ctx context.Context, obj, old ru
 
 func (v *SchemaValidation) validateUpdate(ctx context.Context, obj, old runtime.Object, status bool) field.ErrorList {
 	vv := v.forRequest(ctx)
+	if vv.typed || vv.typedOutsideStatus && !status && utilfeature.DefaultFeatureGate.Enabled(apiextensionsfeatures.CRDValidationRatcheting) {
+		if errs, ok := vv.validateMeta(ctx, operation.Update, obj, old); ok {
+			return errs
+		}
+	}
 	u, err := v.unstructured(vv, obj)
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
@@ -186,6 +222,35 @@ func (v *SchemaValidation) validateUpdate(ctx context.Context, obj, old runtime.
 		return vv.status.ValidateUpdate(ctx, u, uOld)
 	}
 	return vv.main.ValidateUpdate(ctx, u, uOld)
+}
+
+// validateMeta is, where the Go type satisfies the schema, all that kube-apiserver's CRD
+// strategy checks of an object (on create, update and status update alike): its metadata, with
+// the same rules, names and messages; false when obj has no ObjectMeta to check so.
+func (vv *versionValidation) validateMeta(ctx context.Context, op operation.Type, obj, old runtime.Object) (field.ErrorList, bool) {
+	m, ok := objectMeta(obj)
+	if !ok {
+		return nil, false
+	}
+	var oldMeta *metav1.ObjectMeta
+	nameFn := apimachineryvalidation.NameIsDNSSubdomain
+	if op == operation.Update {
+		if oldMeta, ok = objectMeta(old); !ok {
+			return nil, false
+		}
+		nameFn = nil
+	}
+	return apimachineryvalidation.ValidateObjectMetaDeclaratively(ctx, op, m, oldMeta, vv.namespaced, nameFn, field.NewPath("metadata"),
+		utilfeature.DefaultFeatureGate.Enabled(features.DeclarativeValidationBeta)), true
+}
+
+func objectMeta(obj runtime.Object) (*metav1.ObjectMeta, bool) {
+	a, ok := obj.(metav1.ObjectMetaAccessor)
+	if !ok {
+		return nil, false
+	}
+	m, ok := a.GetObjectMeta().(*metav1.ObjectMeta)
+	return m, ok
 }
 
 // forRequest is the validation of the version the request was made in.

@@ -1,8 +1,15 @@
 package server
 
 import (
+	"context"
+	"fmt"
 	"maps"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
@@ -63,4 +70,83 @@ func TestCRDScale(t *testing.T) {
 	if got := crdScale(scales, "v2"); got != nil {
 		t.Errorf("version without a scale: got %+v, want nil", got)
 	}
+}
+
+// widget is a kind whose schema its Go type satisfies.
+type widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Size              int32 `json:"size,omitempty"`
+}
+
+func (w *widget) DeepCopyObject() runtime.Object {
+	c := *w
+	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	return &c
+}
+
+// A version whose schema its Go type satisfies skips the schema walk but refuses bad metadata
+// with exactly the errors the CRD strategy (the schema path) gives: same fields, causes and
+// messages, on create and update.
+// So does a version whose schema the type satisfies outside the status, on creates and main
+// resource updates.
+func TestSchemaSatisfiedByTypeChecksMetadata(t *testing.T) {
+	t.Run("whole object", func(t *testing.T) {
+		checksMetadata(t, func(k *ValidatedKind) { k.SchemaSatisfiedByType = []string{"v1"} }, func(vv *versionValidation) bool { return vv.typed })
+	})
+	t.Run("outside status", func(t *testing.T) {
+		checksMetadata(t, func(k *ValidatedKind) { k.SchemaSatisfiedOutsideStatus = []string{"v1"} }, func(vv *versionValidation) bool { return vv.typedOutsideStatus })
+	})
+}
+
+func checksMetadata(t *testing.T, satisfied func(*ValidatedKind), typedPath func(*versionValidation) bool) {
+	gv := schema.GroupVersion{Group: "toys.example.com", Version: "v1"}
+	scheme := runtime.NewScheme()
+	scheme.AddKnownTypes(gv, &widget{})
+	kind := ValidatedKind{
+		Group: gv.Group, Kind: "widget", Namespaced: true, StatusSubresource: true, StorageVersion: "v1",
+		Schemas: map[string]string{"v1": `{"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"size":{"type":"integer","format":"int32"}}}`},
+	}
+	withSchema, err := NewSchemaValidation(scheme, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	satisfied(&kind)
+	typed, err := NewSchemaValidation(scheme, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !typedPath(typed.versions["v1"]) || typedPath(withSchema.versions["v1"]) {
+		t.Fatal("the model's decision does not choose the typed path")
+	}
+	obj := func(name, namespace string, labels map[string]string) *widget {
+		return &widget{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: labels, ResourceVersion: "1"}, Size: 3}
+	}
+	ctx := context.Background()
+	same := func(what string, want, got field.ErrorList, wantErrors bool) {
+		t.Helper()
+		if wantErrors != (len(want) > 0) {
+			t.Errorf("%s: the schema path answers %v", what, want)
+		}
+		if fmt.Sprint(want) != fmt.Sprint(got) {
+			t.Errorf("%s:\n  schema path: %v\n  typed path:  %v", what, want, got)
+		}
+	}
+	for _, c := range []struct {
+		what  string
+		obj   *widget
+		wrong bool
+	}{
+		{"valid", obj("good", "default", map[string]string{"a": "b"}), false},
+		{"name not a DNS subdomain", obj("Bad_Name", "default", nil), true},
+		{"no namespace", obj("good", "", nil), true},
+		{"bad label", obj("good", "default", map[string]string{"a b": "c"}), true},
+	} {
+		same("create "+c.what, withSchema.Validate(ctx, c.obj), typed.Validate(ctx, c.obj), c.wrong)
+	}
+	old := obj("good", "default", nil)
+	same("update", withSchema.ValidateUpdate(ctx, obj("good", "default", map[string]string{"a": "b"}), old), typed.ValidateUpdate(ctx, obj("good", "default", map[string]string{"a": "b"}), old), false)
+	same("update renaming", withSchema.ValidateUpdate(ctx, obj("other", "default", nil), old), typed.ValidateUpdate(ctx, obj("other", "default", nil), old), true)
+	same("status update with a bad label", withSchema.ValidateStatusUpdate(ctx, obj("good", "default", map[string]string{"a b": "c"}), old),
+		typed.ValidateStatusUpdate(ctx, obj("good", "default", map[string]string{"a b": "c"}), old), true)
 }

@@ -48,7 +48,7 @@ func TestValidationDiff(t *testing.T) {
 	_, kas := startControlPlane(t, work)
 	crdKubectl := &kubectl{bin: tc.kubectl, kubeconfig: kas.AdminKubeconfig, cacheDir: filepath.Join(work, "kube-cache-crd")}
 	crdKubectl.ok(t, "apply", "-f", crds)
-	crdKubectl.ok(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/widgets."+checksGroup, "crd/gauges."+checksGroup)
+	crdKubectl.ok(t, "wait", "--for=condition=Established", "--timeout=60s", "crd/widgets."+checksGroup, "crd/gauges."+checksGroup, "crd/plains."+checksGroup)
 	t.Logf("etcd, kube-apiserver and the CRDs ready in %s", time.Since(start).Round(time.Millisecond))
 
 	// The generated server, in local mode.
@@ -500,6 +500,7 @@ type corpusResource struct {
 var corpusResources = map[schema.GroupKind]corpusResource{
 	{Group: checksGroup, Kind: "Widget"}: {resource: "widgets", namespaced: true},
 	{Group: checksGroup, Kind: "Gauge"}:  {resource: "gauges", namespaced: false},
+	{Group: checksGroup, Kind: "Plain"}:  {resource: "plains", namespaced: true},
 	// resource.k8s.io/v1's, for TestDeclarativeValidationDiff. kube-apiserver's
 	// ResourceClaim strategy, alone of the group's, does not set metadata.generation.
 	{Group: draGroup, Kind: "DeviceClass"}:   {resource: "deviceclasses", namespaced: false},
