@@ -73,9 +73,18 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 	f.Comment("defaulted fills each hub kind at random, then defaults it as the server defaults every")
 	f.Comment("object it decodes: a default filled in on the way back is no loss.")
 	hidden := hiddenByType(g)
-	if len(hidden) > 0 {
+	hides, inlinesPointers := false, false
+	for _, fields := range hidden {
+		for _, h := range fields {
+			hides, inlinesPointers = hides || !h.EmptyBecomesNil, inlinesPointers || h.EmptyBecomesNil
+		}
+	}
+	if hides {
 		f.Comment("Fields that encoding/json never encodes (a field of the same JSON name hides them, under")
 		f.Comment("an inlined struct) are left empty: no value of theirs survives JSON.")
+	}
+	if inlinesPointers {
+		f.Comment("An inlined pointer to an empty struct is nil: it encodes to no key, and comes back nil.")
 	}
 	hubs := map[typeRef]bool{}
 	f.Func().Id("defaulted").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(
@@ -109,12 +118,21 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 			})),
 		)),
 	)
-	if len(hidden) > 0 {
+	if hides {
 		f.Line()
 		f.Comment("zero empties the field p points to.")
 		f.Func().Id("zero").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("*").Id("T")).Block(
 			jen.Var().Id("z").Id("T"),
 			jen.Op("*").Id("p").Op("=").Id("z"),
+		)
+	}
+	if inlinesPointers {
+		f.Line()
+		f.Comment("nilIfEmpty sets the pointer p points to nil when what it points to is empty.")
+		f.Func().Id("nilIfEmpty").Types(jen.Id("T").Any()).Params(jen.Id("p").Op("**").Id("T")).Block(
+			jen.If(jen.Op("*").Id("p").Op("!=").Nil().Op("&&").Qual("reflect", "ValueOf").Call(jen.Op("**").Id("p")).Dot("IsZero").Call()).Block(
+				jen.Op("*").Id("p").Op("=").Nil(),
+			),
 		)
 	}
 }
@@ -156,6 +174,9 @@ func emitZeroHidden(b *jen.Group, fields []model.HiddenField) {
 			}
 		}
 		stmt := jen.Id("zero").Call(jen.Op("&").Add(sel))
+		if f.EmptyBecomesNil {
+			stmt = jen.Id("nilIfEmpty").Call(jen.Op("&").Add(sel))
+		}
 		if len(nilChecks) == 0 {
 			b.Add(stmt)
 			continue

@@ -179,7 +179,8 @@ type Version struct {
 	// HiddenFields are the fields under the inlined (json:",inline") members of the package's
 	// structs that encoding/json never encodes, because another field of the same JSON name
 	// hides them (prometheus-operator's ProbeSpec hides the authorization of the HTTPConfig
-	// it inlines); sorted by type. The generated round-trip test leaves them empty.
+	// it inlines); sorted by type. The generated round-trip test leaves them empty. With them,
+	// the inlined pointers to structs, an empty one of which comes back nil (EmptyBecomesNil).
 	HiddenFields []HiddenField `json:"hiddenFields,omitempty"`
 	// HandConversions are the package's hand-written Convert_ functions, by name: what the
 	// conversion generator needs to tell one that drops a field it would have converted.
@@ -193,8 +194,11 @@ type HiddenField struct {
 	Type string `json:"type"`
 	// Go is the path of Go fields from Type to the field, each marked when it is a pointer
 	// that may be nil.
-	Go  []FieldStep    `json:"go"`
-	Pos token.Position `json:"pos"` // Type's declaration
+	Go []FieldStep `json:"go"`
+	// EmptyBecomesNil says the field is no hidden one but an inlined pointer to a struct: an
+	// empty struct there encodes to no key, and decodes as nil.
+	EmptyBecomesNil bool           `json:"emptyBecomesNil,omitempty"`
+	Pos             token.Position `json:"pos"` // Type's declaration
 }
 
 // SkippedKind is a kind left out of a version (Version.Skipped).
