@@ -90,7 +90,7 @@ var validationCorpus = []validationCase{
 	// A kind whose schema its Go type satisfies skips the schema walk: its metadata is still
 	// checked as a CRD's.
 	{name: "typed kind valid", markers: markers("metadata"), kind: "Plain", content: `{"spec":{"size":3,"note":"x","since":"2026-01-01T00:00:00Z"}}`},
-	{name: "typed kind invalid name", markers: markers("metadata"), kind: "Plain", meta: `{"name":"Bad_Name"}`, content: `{"spec":{"size":3}}`, want: fields("metadata.name")},
+	{name: "typed kind invalid name", markers: markers("metadata"), kind: "Plain", meta: `{"name":"Bad_Plain"}`, content: `{"spec":{"size":3}}`, want: fields("metadata.name")},
 	{name: "typed kind invalid label", markers: markers("metadata"), kind: "Plain", meta: `{"labels":{"bad key":"v"}}`, content: `{"spec":{"size":3}}`, want: fields("metadata.labels")},
 	{name: "typed kind invalid label on update", markers: markers("metadata"), kind: "Plain", content: `{"spec":{"size":3}}`, patches: patches(mainPatch(`{"metadata":{"labels":{"bad key":"v"}},"spec":{"size":4}}`)), want: fields("metadata.labels")},
 	{name: "update without resourceVersion", markers: markers("update"), kind: "Widget", content: spec(`"replicas":1`), patches: patches(validationPatch{replace: true, patch: spec(`"replicas":2`)}), want: fields("metadata.resourceVersion")},
