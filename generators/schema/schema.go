@@ -156,10 +156,12 @@ func eachSchema(p *model.Project, parser *crd.Parser, byPath map[string]*ctloade
 				continue
 			}
 			for _, r := range v.Resources {
+				before := len(pkg.Errors)
 				b, ok, err := flattened(parser, pkg, r.Kind)
 				if err != nil {
 					return err
 				}
+				placeFlattenErrors(pkg, before, v, r)
 				if ok {
 					set(r, b)
 				}
@@ -167,6 +169,26 @@ func eachSchema(p *model.Project, parser *crd.Parser, byPath map[string]*ctloade
 		}
 	}
 	return nil
+}
+
+// placeFlattenErrors gives the errors controller-tools recorded in pkg, from before on, without
+// a position (flattening a kind's schema has none to give) the position of the kind's type and
+// says whose schema they are about.
+func placeFlattenErrors(pkg *ctloader.Package, before int, v *model.Version, r *model.Resource) {
+	for i := before; i < len(pkg.Errors); i++ {
+		e := &pkg.Errors[i]
+		// controller-tools writes "<package>:-" for an error it has no position for.
+		if e.Pos != "" && !strings.HasSuffix(e.Pos, ":-") {
+			continue
+		}
+		at := v.DeclPos[r.Kind]
+		e.Pos = fmt.Sprintf("%s:%d:%d", at.Filename, at.Line, at.Column)
+		e.Msg = fmt.Sprintf("the schema of %s in %s: %s", r.Kind, v.Name, e.Msg)
+		if strings.Contains(e.Msg, "conflicting types in allOf branches") {
+			e.Msg += " (controller-gen merges the schemas of fields of one JSON name under inlined structs, " +
+				"where encoding/json encodes only the shallower; give them one type)"
+		}
+	}
 }
 
 // mentions says whether a comment in pkg's files has text.
