@@ -23,11 +23,11 @@ func (p *parser_) leaveOutUninstalled(g *model.Group) {
 	if install == nil {
 		return
 	}
-	names := false
+	namesAVersion := false
 	for _, v := range g.Versions {
-		names = names || installed[v.Package]
+		namesAVersion = namesAVersion || installed[v.Package]
 	}
-	if !names {
+	if !namesAVersion {
 		return
 	}
 	pos := p.pos(install.Pos())
