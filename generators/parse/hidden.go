@@ -13,7 +13,8 @@ import (
 )
 
 // hiddenFields are the fields under the inlined members of the package's exported structs
-// that encoding/json never encodes (jsonview.Hidden), sorted by type.
+// that encoding/json never encodes (jsonview.Hidden), and the inlined pointers an empty struct
+// of which comes back nil (jsonview.InlinedPointers), sorted by type.
 func hiddenFields(pkg *gengotypes.Package, declPos map[string]token.Position) []model.HiddenField {
 	var out []model.HiddenField
 	for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
@@ -31,36 +32,8 @@ func hiddenFields(pkg *gengotypes.Package, declPos map[string]token.Position) []
 		for _, chain := range jsonview.Hidden(t) {
 			out = append(out, field(chain, false))
 		}
-		for _, chain := range inlinedPointers(t, nil, map[*gengotypes.Type]bool{t: true}) {
+		for _, chain := range jsonview.InlinedPointers(t) {
 			out = append(out, field(chain, true))
-		}
-	}
-	return out
-}
-
-// inlinedPointers are the paths to the pointers to structs that t inlines (directly or under
-// inlined structs), inner ones first: an empty struct there encodes to no key at all, so it
-// comes back nil.
-func inlinedPointers(t *gengotypes.Type, prefix []gengotypes.Member, onPath map[*gengotypes.Type]bool) [][]gengotypes.Member {
-	var out [][]gengotypes.Member
-	for _, m := range t.Members {
-		if !jsonview.Inlined(&m) {
-			continue
-		}
-		inner := m.Type
-		for inner.Kind == gengotypes.Pointer {
-			inner = inner.Elem
-		}
-		if inner.Kind != gengotypes.Struct || onPath[inner] {
-			continue
-		}
-		chain := append(slices.Clone(prefix), m)
-		onPath[inner] = true
-		// Inner pointers first: emptying them may leave an outer one empty.
-		out = append(out, inlinedPointers(inner, chain, onPath)...)
-		delete(onPath, inner)
-		if m.Type.Kind == gengotypes.Pointer {
-			out = append(out, chain)
 		}
 	}
 	return out

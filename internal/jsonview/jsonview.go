@@ -65,6 +65,33 @@ func Hidden(t *types.Type) [][]types.Member {
 	return out
 }
 
+// InlinedPointers are the pointers to structs among t's inlined members (and theirs, and so
+// on), each as the members from t down to it, inner ones first: an empty struct there encodes
+// to no key at all, so it comes back nil.
+func InlinedPointers(t *types.Type) [][]types.Member {
+	var out [][]types.Member
+	onPath := map[*types.Type]bool{t: true}
+	var walk func(t *types.Type, above []types.Member)
+	walk = func(t *types.Type, above []types.Member) {
+		for _, m := range t.Members {
+			inner := derefStruct(m.Type)
+			if !Inlined(&m) || inner.Kind != types.Struct || onPath[inner] {
+				continue
+			}
+			chain := append(slices.Clip(above), m)
+			onPath[inner] = true
+			// Inner pointers first: emptying them may leave an outer one empty.
+			walk(inner, chain)
+			delete(onPath, inner)
+			if m.Type.Kind == types.Pointer {
+				out = append(out, chain)
+			}
+		}
+	}
+	walk(t, nil)
+	return out
+}
+
 func hiddenPaths(t *types.Type) map[string]bool {
 	if t.Kind != types.Struct {
 		return nil

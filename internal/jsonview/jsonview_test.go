@@ -79,3 +79,32 @@ func TestView(t *testing.T) {
 		t.Error("View of a struct nothing of which is hidden is not the struct itself")
 	}
 }
+
+// TestInlinedPointers lists the inlined pointers to structs, under inlined structs too, inner
+// ones first, and stops at a type that inlines itself.
+func TestInlinedPointers(t *testing.T) {
+	strct := func(name string, members ...types.Member) *types.Type {
+		return &types.Type{Name: types.Name{Package: "example.com/v1", Name: name}, Kind: types.Struct, Members: members}
+	}
+	inline := func(name string, t *types.Type) types.Member {
+		return types.Member{Name: name, Embedded: true, Type: t, Tags: `json:",inline"`}
+	}
+	ptr := func(t *types.Type) *types.Type { return &types.Type{Kind: types.Pointer, Elem: t} }
+	tls := strct("TLS")
+	loop := strct("Loop")
+	loop.Members = []types.Member{inline("Loop", ptr(loop))}
+	proxy := strct("Proxy", inline("TLS", ptr(tls)))
+	http := strct("HTTP", inline("Proxy", ptr(proxy)), types.Member{Name: "Named", Type: ptr(tls), Tags: `json:"named"`})
+	spec := strct("Spec", inline("HTTP", http), inline("Loop", ptr(loop)))
+	var got []string
+	for _, chain := range InlinedPointers(spec) {
+		var names []string
+		for _, m := range chain {
+			names = append(names, m.Name)
+		}
+		got = append(got, strings.Join(names, "."))
+	}
+	if want := "HTTP.Proxy.TLS HTTP.Proxy Loop"; strings.Join(got, " ") != want {
+		t.Errorf("InlinedPointers = %v, want %s", got, want)
+	}
+}
