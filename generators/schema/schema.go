@@ -181,8 +181,7 @@ func placeFlattenErrors(pkg *ctloader.Package, before int, v *model.Version, r *
 		if e.Pos != "" && !strings.HasSuffix(e.Pos, ":-") {
 			continue
 		}
-		at := v.DeclPos[r.Kind]
-		e.Pos = fmt.Sprintf("%s:%d:%d", at.Filename, at.Line, at.Column)
+		e.Pos = v.DeclPos[r.Kind].String()
 		e.Msg = fmt.Sprintf("the schema of %s in %s: %s", r.Kind, v.Name, e.Msg)
 		if strings.Contains(e.Msg, "conflicting types in allOf branches") {
 			e.Msg += " (controller-gen merges the schemas of fields of one JSON name under inlined structs, " +
