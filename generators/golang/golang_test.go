@@ -70,10 +70,9 @@ func TestStorageWithStatusAndHooks(t *testing.T) {
 		"newContent.ObjectMeta, oldContent.ObjectMeta = metav1.ObjectMeta{}, metav1.ObjectMeta{}",
 		"if !apiequality.Semantic.DeepEqual(newContent, oldContent) {\n\t\tnewWidget.Generation = oldWidget.Generation + 1",
 		"newWidget.PrepareForUpdate(ctx, oldWidget)",
-		"allErrs = append(allErrs, s.validation.Validate(ctx, obj)...)\n\tallErrs = append(allErrs, widget.Validate(ctx)...)",
-		"allErrs = append(allErrs, s.validation.ValidateUpdate(ctx, obj, old)...)",
-		"allErrs = append(allErrs, newWidget.ValidateUpdate(ctx, oldWidget)...)",
-		"allErrs = append(allErrs, s.validation.ValidateStatusUpdate(ctx, obj, old)...)\n\tallErrs = append(allErrs, newWidget.ValidateStatusUpdate(ctx, oldWidget)...)",
+		"allErrs := s.validation.Validate(ctx, obj)\n\treturn append(allErrs, widget.Validate(ctx)...)",
+		"allErrs := s.validation.ValidateUpdate(ctx, obj, old)\n\tallErrs = append(allErrs, newWidget.Validate(ctx)...)\n\tallErrs = append(allErrs, newWidget.ValidateUpdate(ctx, oldWidget)...)",
+		"allErrs := s.validation.ValidateStatusUpdate(ctx, obj, old)\n\treturn append(allErrs, newWidget.ValidateStatusUpdate(ctx, oldWidget)...)",
 		`"toys.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("extra"), fieldpath.MakePathOrDie("spec"))`,
 		"func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {\n\treturn false",
 		"return obj.(*v1.Widget).WarningsOnCreate(ctx)",
@@ -140,13 +139,15 @@ func TestStorageClusterScopedWithoutStatus(t *testing.T) {
 	contains(t, src,
 		"func (strategy) NamespaceScoped() bool {\n\treturn false",
 		"generic.ObjectMetaFieldsSet(&gadget.ObjectMeta, false)",
-		"apimachineryvalidation.ValidateObjectMetaAccessor(gadget, false,",
+		// The metadata is checked once, by the schema validation, as a CRD's strategy checks it.
+		"field.ErrorList {\n\treturn s.validation.Validate(ctx, obj)\n}",
+		"field.ErrorList {\n\treturn s.validation.ValidateUpdate(ctx, obj, old)\n}",
 		"func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, error) {",
 		// Only what the types implement is asserted: no reset fields, short names or categories.
 		"var (\n\t_ rest.RESTCreateStrategy = strategy{}\n\t_ rest.RESTUpdateStrategy = strategy{}\n\t_ rest.RESTDeleteStrategy = strategy{}\n)",
 		"var (\n\t_ rest.StandardStorage      = &REST{}\n\t_ rest.Scoper               = &REST{}\n\t_ rest.TableConvertor       = &REST{}\n\t_ rest.SingularNameProvider = &REST{}\n)",
 	)
-	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ResetFieldsStrategy", "ShortNames", "Categories", ".Validate(ctx)")
+	lacks(t, src, "StatusREST", "statusStrategy", "GetResetFields", "ResetFieldsStrategy", "ShortNames", "Categories", ".Validate(ctx)", "ValidateObjectMeta")
 }
 
 func TestStorageNamesThatWouldShadow(t *testing.T) {
@@ -156,7 +157,7 @@ func TestStorageNamesThatWouldShadow(t *testing.T) {
 		Kind: "Field", ListKind: "FieldList", Plural: "fields", Singular: "field", Scope: model.Namespaced,
 		HasStatus: true, StatusType: "*FieldStatus", Subresources: model.Subresources{Status: true},
 	})
-	contains(t, src, "fieldObj := obj.(*v1.Field)", "fieldObj.Status = nil", "field.NewPath(\"metadata\")")
+	contains(t, src, "fieldObj := obj.(*v1.Field)", "fieldObj.Status = nil", "old runtime.Object) field.ErrorList {")
 	pkg := storageSource(t, &model.Resource{Kind: "Package", ListKind: "PackageList", Plural: "packages", Singular: "package", Scope: model.Cluster})
 	contains(t, pkg, "package packageregistry", "packageObj := obj.(*v1.Package)")
 	sel := storageSource(t, &model.Resource{Kind: "Selectable", ListKind: "SelectableList", Plural: "selectables", Singular: "selectable", Scope: model.Cluster})

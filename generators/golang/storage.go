@@ -236,15 +236,17 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	f.Line()
 	e.emitPrepareForUpdate(f)
 	f.Line()
-	f.Comment(fmt.Sprintf("Validate checks a new %s: its metadata, its version's schema, then its Validate method.", r.Singular))
+	f.Comment(fmt.Sprintf("Validate checks a new %s as kube-apiserver checks a custom resource: its metadata and its", r.Singular))
+	f.Comment("version's schema.")
+	commentHooks(f, hook{r.Hooks.Validate, "Validate"})
 	f.Func().Params(jen.Id("s").Id("strategy")).Id("Validate").Params(e.ctxParam(), obj).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
-		b.Add(e.assert(local, "obj"))
-		b.Id("allErrs").Op(":=").Add(e.validateMeta(local))
-		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id("s").Dot("validation").Dot("Validate").Call(jen.Id("ctx"), jen.Id("obj")).Op("..."))
-		if r.Hooks.Validate {
-			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(local).Dot("Validate").Call(jen.Id("ctx")).Op("..."))
+		if !r.Hooks.Validate {
+			b.Return(jen.Id("s").Dot("validation").Dot("Validate").Call(jen.Id("ctx"), jen.Id("obj")))
+			return
 		}
-		b.Return(jen.Id("allErrs"))
+		b.Add(e.assert(local, "obj"))
+		b.Id("allErrs").Op(":=").Id("s").Dot("validation").Dot("Validate").Call(jen.Id("ctx"), jen.Id("obj"))
+		b.Return(jen.Append(jen.Id("allErrs"), jen.Id(local).Dot("Validate").Call(jen.Id("ctx")).Op("...")))
 	})
 	f.Line()
 	f.Comment(fmt.Sprintf("WarningsOnCreate returns warnings for the creation of a %s.", r.Singular))
@@ -270,16 +272,21 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	f.Comment("changes, so that it never overwrites a change it has not seen.")
 	f.Func().Params(jen.Id("strategy")).Id("AllowUnconditionalUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.False()))
 	f.Line()
-	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s: immutable metadata unchanged, the version's schema (an", r.Singular))
-	f.Comment("unchanged invalid value does not fail the update), then the Validate and ValidateUpdate methods.")
+	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s as kube-apiserver checks a custom resource's: its", r.Singular))
+	f.Comment("metadata, immutable parts unchanged, and the version's schema, where an unchanged invalid value")
+	f.Comment("does not fail the update.")
+	commentHooks(f, hook{r.Hooks.Validate, "Validate"}, hook{r.Hooks.ValidateUpdate, "ValidateUpdate"})
 	f.Func().Params(jen.Id("s").Id("strategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+		if !r.Hooks.Validate && !r.Hooks.ValidateUpdate {
+			b.Return(jen.Id("s").Dot("validation").Dot("ValidateUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old")))
+			return
+		}
 		newName, oldName := "new"+r.Kind, "old"+r.Kind
 		b.Add(e.assert(newName, "obj"))
-		b.Add(e.assert(oldName, "old"))
-		b.Id("allErrs").Op(":=").Add(e.validateMeta(newName))
-		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
-			jen.Id(newName), jen.Id(oldName), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata"))).Op("..."))
-		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id("s").Dot("validation").Dot("ValidateUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old")).Op("..."))
+		if r.Hooks.ValidateUpdate {
+			b.Add(e.assert(oldName, "old"))
+		}
+		b.Id("allErrs").Op(":=").Id("s").Dot("validation").Dot("ValidateUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old"))
 		if r.Hooks.Validate {
 			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(newName).Dot("Validate").Call(jen.Id("ctx")).Op("..."))
 		}
@@ -299,6 +306,29 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	})
 }
 
+// A hook is a method of the user's type that a strategy method calls, if the type has it.
+type hook struct {
+	has    bool
+	method string
+}
+
+// commentHooks ends a strategy method's comment with the hooks it calls after its own checks.
+func commentHooks(f *jen.File, hooks ...hook) {
+	var methods []string
+	for _, h := range hooks {
+		if h.has {
+			methods = append(methods, h.method)
+		}
+	}
+	switch len(methods) {
+	case 0:
+	case 1:
+		f.Comment("Then its " + methods[0] + " method checks it.")
+	default:
+		f.Comment("Then its " + strings.Join(methods, " and ") + " methods check it.")
+	}
+}
+
 // emitAssertions declares that value, of the type named typ, implements each of the rest
 // package's interfaces ifaces: the API server finds what a type does (its verbs, short names,
 // categories, reset fields) by type assertions, so a method that stops matching its interface
@@ -310,13 +340,6 @@ func emitAssertions(f *jen.File, typ string, value jen.Code, ifaces ...string) {
 			g.Id("_").Qual(restPkg, iface).Op("=").Add(value)
 		}
 	})
-}
-
-// validateMeta validates object metadata: name format, namespace presence, labels, annotations.
-func (e resourceEmitter) validateMeta(name string) jen.Code {
-	return jen.Qual(apivalidationPkg, "ValidateObjectMetaAccessor").Call(
-		jen.Id(name), jen.Lit(e.r.Namespaced()), jen.Qual(apivalidationPkg, "NameIsDNSSubdomain"),
-		jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata")))
 }
 
 // clearStatus resets an object's status to its zero value.
@@ -384,19 +407,19 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 		e.prune(),
 	)
 	f.Line()
-	f.Comment("ValidateUpdate checks a status write: immutable metadata unchanged, the status against the version's")
-	f.Comment("schema and the object's CEL rules (an unchanged invalid value does not fail it), then the")
-	f.Comment("ValidateStatusUpdate method.")
+	f.Comment("ValidateUpdate checks a status write as kube-apiserver checks a custom resource's: immutable")
+	f.Comment("metadata unchanged, the status against the version's schema and the object's CEL rules, where an")
+	f.Comment("unchanged invalid value does not fail it.")
+	commentHooks(f, hook{r.Hooks.ValidateStatusUpdate, "ValidateStatusUpdate"})
 	f.Func().Params(jen.Id("s").Id("statusStrategy")).Id("ValidateUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
+		if !r.Hooks.ValidateStatusUpdate {
+			b.Return(jen.Id("s").Dot("validation").Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old")))
+			return
+		}
 		b.Add(e.assert(newName, "obj"))
 		b.Add(e.assert(oldName, "old"))
-		b.Id("allErrs").Op(":=").Qual(apivalidationPkg, "ValidateObjectMetaAccessorUpdate").Call(
-			jen.Id(newName), jen.Id(oldName), jen.Qual(fieldPkg, "NewPath").Call(jen.Lit("metadata")))
-		b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id("s").Dot("validation").Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old")).Op("..."))
-		if r.Hooks.ValidateStatusUpdate {
-			b.Id("allErrs").Op("=").Append(jen.Id("allErrs"), jen.Id(newName).Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id(oldName)).Op("..."))
-		}
-		b.Return(jen.Id("allErrs"))
+		b.Id("allErrs").Op(":=").Id("s").Dot("validation").Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id("obj"), jen.Id("old"))
+		b.Return(jen.Append(jen.Id("allErrs"), jen.Id(newName).Dot("ValidateStatusUpdate").Call(jen.Id("ctx"), jen.Id(oldName)).Op("...")))
 	})
 	f.Line()
 	f.Comment("WarningsOnUpdate returns no warnings for status updates.")

@@ -87,6 +87,7 @@ var validationCorpus = []validationCase{
 	// Metadata and updates, checked as for any object.
 	{name: "invalid name", markers: markers("metadata"), kind: "Widget", meta: `{"name":"Bad_Name"}`, content: spec(`"replicas":1`), want: fields("metadata.name")},
 	{name: "invalid label", markers: markers("metadata"), kind: "Gauge", meta: `{"labels":{"bad key":"v"}}`, content: gaugeObject, want: fields("metadata.labels")},
+	{name: "invalid label on update", markers: markers("metadata"), kind: "Widget", content: spec(`"replicas":1`), patches: patches(mainPatch(`{"metadata":{"labels":{"bad key":"v"}}}`)), want: fields("metadata.labels")},
 	// A kind whose schema its Go type satisfies skips the schema walk: its metadata is still
 	// checked as a CRD's.
 	{name: "typed kind valid", markers: markers("metadata"), kind: "Plain", content: `{"spec":{"size":3,"note":"x","since":"2026-01-01T00:00:00Z"}}`},

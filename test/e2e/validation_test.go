@@ -170,10 +170,14 @@ func validationProject(t *testing.T, tc *toolchain, work string) string {
 
 // outcome is what a server answered to one request.
 type outcome struct {
-	Code   int            // 0 when accepted, else the HTTP status of the error
-	Fields []string       // the field paths of the causes, sorted, without duplicates
-	Object map[string]any // when accepted: the object without metadata (see comparable)
-	Err    string         // the error message
+	Code   int      // 0 when accepted, else the HTTP status of the error
+	Fields []string // the field paths of the causes, sorted, without duplicates
+	// Repeated are the causes given more than once with the same field and message, sorted: a
+	// cause must reach the client as many times as kube-apiserver lists it (a CRD's update
+	// lists a bad label twice).
+	Repeated []string
+	Object   map[string]any // when accepted: the object without metadata (see comparable)
+	Err      string         // the error message
 }
 
 func (o outcome) accepted() bool { return o.Code == 0 }
@@ -182,13 +186,17 @@ func (o outcome) String() string {
 	if o.accepted() {
 		return "accepted " + mustJSON(o.Object)
 	}
+	if len(o.Repeated) > 0 {
+		return fmt.Sprintf("%d %v, repeated %q (%s)", o.Code, o.Fields, o.Repeated, o.Err)
+	}
 	return fmt.Sprintf("%d %v (%s)", o.Code, o.Fields, o.Err)
 }
 
 // sameAnswer reports whether two outcomes are equal for the comparison: the same acceptance,
-// the same HTTP status and cause fields when refused, and the same object when accepted.
+// the same HTTP status, cause fields and repeated causes when refused, and the same object
+// when accepted.
 func sameAnswer(a, b outcome) bool {
-	if a.Code != b.Code || !slices.Equal(a.Fields, b.Fields) {
+	if a.Code != b.Code || !slices.Equal(a.Fields, b.Fields) || !slices.Equal(a.Repeated, b.Repeated) {
 		return false
 	}
 	return !a.accepted() || reflect.DeepEqual(a.Object, b.Object)
@@ -295,15 +303,21 @@ func (r request) send(t *testing.T, dyn dynamic.Interface, c validationCase) out
 	if !errors.As(err, &status) {
 		t.Fatalf("%s: %v", r, err)
 	}
-	o := outcome{Code: int(status.Status().Code), Err: err.Error(), Fields: []string{}}
+	o := outcome{Code: int(status.Status().Code), Err: err.Error(), Fields: []string{}, Repeated: []string{}}
 	if d := status.Status().Details; d != nil {
+		seen := map[metav1.StatusCause]bool{}
 		for _, cause := range d.Causes {
 			if !slices.Contains(o.Fields, cause.Field) {
 				o.Fields = append(o.Fields, cause.Field)
 			}
+			if seen[cause] {
+				o.Repeated = append(o.Repeated, cause.Field+": "+cause.Message)
+			}
+			seen[cause] = true
 		}
 	}
 	slices.Sort(o.Fields)
+	slices.Sort(o.Repeated)
 	return o
 }
 

@@ -28,7 +28,6 @@ import (
 	v1alpha1 "example.com/wardle/pkg/apis/wardle/v1alpha1"
 	server "example.com/wardle/pkg/cmd/server"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -87,12 +86,10 @@ func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
 	}
 }
 
-// Validate checks a new fischer: its metadata, its version's schema, then its Validate method.
+// Validate checks a new fischer as kube-apiserver checks a custom resource: its metadata and its
+// version's schema.
 func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	fischer := obj.(*v1alpha1.Fischer)
-	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(fischer, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	allErrs = append(allErrs, s.validation.Validate(ctx, obj)...)
-	return allErrs
+	return s.validation.Validate(ctx, obj)
 }
 
 // WarningsOnCreate returns warnings for the creation of a fischer.
@@ -114,15 +111,11 @@ func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
 	return false
 }
 
-// ValidateUpdate checks an update of a fischer: immutable metadata unchanged, the version's schema (an
-// unchanged invalid value does not fail the update), then the Validate and ValidateUpdate methods.
+// ValidateUpdate checks an update of a fischer as kube-apiserver checks a custom resource's: its
+// metadata, immutable parts unchanged, and the version's schema, where an unchanged invalid value
+// does not fail the update.
 func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	newFischer := obj.(*v1alpha1.Fischer)
-	oldFischer := old.(*v1alpha1.Fischer)
-	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(newFischer, false, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	allErrs = append(allErrs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFischer, oldFischer, field.NewPath("metadata"))...)
-	allErrs = append(allErrs, s.validation.ValidateUpdate(ctx, obj, old)...)
-	return allErrs
+	return s.validation.ValidateUpdate(ctx, obj, old)
 }
 
 // WarningsOnUpdate returns warnings for an update of a fischer.

@@ -28,7 +28,6 @@ import (
 	v1beta1 "example.com/wardle/pkg/apis/wardle/v1beta1"
 	server "example.com/wardle/pkg/cmd/server"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
-	apimachineryvalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
@@ -101,13 +100,13 @@ func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
 	}
 }
 
-// Validate checks a new flunder: its metadata, its version's schema, then its Validate method.
+// Validate checks a new flunder as kube-apiserver checks a custom resource: its metadata and its
+// version's schema.
+// Then its Validate method checks it.
 func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
 	flunder := obj.(*v1beta1.Flunder)
-	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(flunder, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	allErrs = append(allErrs, s.validation.Validate(ctx, obj)...)
-	allErrs = append(allErrs, flunder.Validate(ctx)...)
-	return allErrs
+	allErrs := s.validation.Validate(ctx, obj)
+	return append(allErrs, flunder.Validate(ctx)...)
 }
 
 // WarningsOnCreate returns warnings for the creation of a flunder.
@@ -129,14 +128,13 @@ func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
 	return false
 }
 
-// ValidateUpdate checks an update of a flunder: immutable metadata unchanged, the version's schema (an
-// unchanged invalid value does not fail the update), then the Validate and ValidateUpdate methods.
+// ValidateUpdate checks an update of a flunder as kube-apiserver checks a custom resource's: its
+// metadata, immutable parts unchanged, and the version's schema, where an unchanged invalid value
+// does not fail the update.
+// Then its Validate method checks it.
 func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
 	newFlunder := obj.(*v1beta1.Flunder)
-	oldFlunder := old.(*v1beta1.Flunder)
-	allErrs := apimachineryvalidation.ValidateObjectMetaAccessor(newFlunder, true, apimachineryvalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
-	allErrs = append(allErrs, apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFlunder, oldFlunder, field.NewPath("metadata"))...)
-	allErrs = append(allErrs, s.validation.ValidateUpdate(ctx, obj, old)...)
+	allErrs := s.validation.ValidateUpdate(ctx, obj, old)
 	allErrs = append(allErrs, newFlunder.Validate(ctx)...)
 	return allErrs
 }
@@ -177,15 +175,11 @@ func (s statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.O
 	s.validation.Prune(ctx, obj)
 }
 
-// ValidateUpdate checks a status write: immutable metadata unchanged, the status against the version's
-// schema and the object's CEL rules (an unchanged invalid value does not fail it), then the
-// ValidateStatusUpdate method.
+// ValidateUpdate checks a status write as kube-apiserver checks a custom resource's: immutable
+// metadata unchanged, the status against the version's schema and the object's CEL rules, where an
+// unchanged invalid value does not fail it.
 func (s statusStrategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	newFlunder := obj.(*v1beta1.Flunder)
-	oldFlunder := old.(*v1beta1.Flunder)
-	allErrs := apimachineryvalidation.ValidateObjectMetaAccessorUpdate(newFlunder, oldFlunder, field.NewPath("metadata"))
-	allErrs = append(allErrs, s.validation.ValidateStatusUpdate(ctx, obj, old)...)
-	return allErrs
+	return s.validation.ValidateStatusUpdate(ctx, obj, old)
 }
 
 // WarningsOnUpdate returns no warnings for status updates.
