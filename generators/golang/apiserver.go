@@ -292,13 +292,17 @@ func scaled(p *model.Project) bool {
 }
 
 // typePackages lists the project's packages besides the version packages whose types the kinds
-// use, so that the served OpenAPI shows their constraints; nil when there are none.
+// use, as their OpenAPI definitions are named (by their model package, else their import path),
+// so that the served OpenAPI shows their constraints; nil when there are none.
 func typePackages(p *model.Project) jen.Code {
 	if len(p.TypePackages) == 0 {
 		return nil
 	}
 	return jen.Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, path := range p.TypePackages {
+			if name, ok := p.ModelPackages[path]; ok {
+				path = name
+			}
 			g.Lit(path)
 		}
 	})

@@ -3,6 +3,7 @@ package kube
 import (
 	"maps"
 	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -96,6 +97,14 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	args.OutputModelNameFile = modelNameFile
 	args.ReportFilename = "-" // the report's file type is replaced; nothing is printed
 
+	// The project's other packages that name their model package themselves get their model
+	// names too: the definitions call their OpenAPIModelName methods.
+	namedPkgs, namedDirs := slices.Clip(pkgs), maps.Clone(dirs)
+	for p, dir := range ownModelPackages(ctx.Load, inputs, dirs) {
+		namedPkgs, namedDirs[p] = append(namedPkgs, p), dir
+	}
+	slices.Sort(namedPkgs)
+
 	// pitfall 7: both target functions, one load. Model names first, as openapi-gen's main
 	// does; the definitions do not depend on the files it writes (they read the tag).
 	if len(pkgs) > 0 {
@@ -103,8 +112,8 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 			name:              "openapi-gen (model names)",
 			nameSystems:       oagen.NameSystems(),
 			defaultNameSystem: oagen.DefaultNameSystem(),
-			inputs:            pkgs, // never the dependencies: they are read-only
-			dirs:              dirs,
+			inputs:            namedPkgs, // never the dependencies: they are read-only
+			dirs:              namedDirs,
 			targets: func(c *generator.Context) []generator.Target {
 				return oagen.GetModelNameTargets(c, args, nil)
 			},
@@ -125,6 +134,24 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 		},
 		universe: o.universe(),
 	})
+}
+
+// ownModelPackages are the packages among inputs, besides the version packages (versionDirs),
+// that belong to the project and declare their model package (+k8s:openapi-model-package), by
+// their directory relative to the project root: openapi-gen names their types' definitions by
+// the OpenAPIModelName methods it writes beside them, as kube_codegen.sh's openapi-gen run would.
+func ownModelPackages(load *loader.Result, inputs []string, versionDirs map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, p := range inputs {
+		pkg := load.Universe[p]
+		if _, version := versionDirs[p]; version || pkg == nil || !load.InModule(p) || !hasTag(pkg.Comments, modelPackageTag) {
+			continue
+		}
+		if rel, err := filepath.Rel(load.Root, pkg.Dir); err == nil && filepath.IsLocal(rel) {
+			out[p] = filepath.ToSlash(rel)
+		}
+	}
+	return out
 }
 
 // universe narrows the definitions run's universe to what openapi-gen reads (enumUniverse),

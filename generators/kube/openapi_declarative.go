@@ -58,7 +58,6 @@ func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
 // projectPackages are the version packages and the other packages of the project's module
 // whose types theirs use (through fields, elements, keys and underlying types), sorted.
 func projectPackages(ctx *engine.Context) []string {
-	module := ctx.Load.Module
 	var roots []string
 	for _, v := range versions(ctx.Project) {
 		if ctx.Load.Universe[v.Package] != nil {
@@ -70,7 +69,7 @@ func projectPackages(ctx *engine.Context) []string {
 		found[root] = true
 	}
 	for _, p := range loader.ReferencedPackages(ctx.Load.Universe, roots) {
-		if p == module || strings.HasPrefix(p, module+"/") {
+		if ctx.Load.InModule(p) {
 			found[p] = true
 		}
 	}

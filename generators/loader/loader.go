@@ -277,6 +277,11 @@ func (r *Result) ReleaseSyntax() {
 // Required reports whether a package is fully processed in the universe.
 func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
 
+// InModule reports whether a package belongs to the project's module.
+func (r *Result) InModule(pkgPath string) bool {
+	return pkgPath == r.Module || strings.HasPrefix(pkgPath, r.Module+"/")
+}
+
 // addPackageTags adds to a package's comments, where gengo keeps the tags it read from doc.go,
 // the comments above the package clause of its other files, as the load parsed them: a
 // package tag (+groupName, +k8s:openapi-gen) may sit in any file, and the upstream generators

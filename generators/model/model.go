@@ -36,6 +36,10 @@ type Project struct {
 	// packages, that the kinds' types use (a pkg/apis/shared type a kind embeds), sorted: their
 	// markers and tags apply inside the kinds, and the served OpenAPI shows their constraints.
 	TypePackages []string `json:"typePackages,omitempty"`
+	// ModelPackages are the OpenAPI model packages that TypePackages declare
+	// (+k8s:openapi-model-package), by import path: openapi-gen names their types' definitions
+	// with it instead of the import path.
+	ModelPackages map[string]string `json:"modelPackages,omitempty"`
 	// Warnings are problems that do not stop generation (markers accepted without effect),
 	// sorted by position.
 	Warnings ErrorList `json:"-"`

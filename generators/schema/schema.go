@@ -22,6 +22,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/gengo/v2"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctloader "sigs.k8s.io/controller-tools/pkg/loader"
@@ -56,10 +57,17 @@ func Build(load *loader.Result, p *model.Project) error {
 		return nil
 	}
 	own := projectPackages(load.Module, pkgs)
-	p.TypePackages = nil
+	p.TypePackages, p.ModelPackages = nil, nil
 	for _, pkg := range own {
-		if !slices.Contains(pkgs, pkg) {
-			p.TypePackages = append(p.TypePackages, pkg.PkgPath)
+		if slices.Contains(pkgs, pkg) {
+			continue
+		}
+		p.TypePackages = append(p.TypePackages, pkg.PkgPath)
+		if name := modelPackage(load, pkg.PkgPath); name != "" {
+			if p.ModelPackages == nil {
+				p.ModelPackages = map[string]string{}
+			}
+			p.ModelPackages[pkg.PkgPath] = name
 		}
 	}
 	slices.Sort(p.TypePackages)
@@ -337,6 +345,17 @@ func projectPackages(module string, pkgs []*ctloader.Package) []*ctloader.Packag
 		visit(pkg)
 	}
 	return out
+}
+
+// modelPackage is the OpenAPI model package a package declares (+k8s:openapi-model-package),
+// empty when it declares none.
+func modelPackage(load *loader.Result, pkgPath string) string {
+	if pkg := load.Universe[pkgPath]; pkg != nil {
+		if values := gengo.ExtractCommentTags("+", pkg.Comments)["k8s:openapi-model-package"]; len(values) > 0 {
+			return values[0]
+		}
+	}
+	return ""
 }
 
 // flattened is the schema of the kind's type in pkg, ready to serve, as JSON; false when

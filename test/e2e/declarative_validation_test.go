@@ -34,8 +34,9 @@ import (
 // a +k8s:required field is published as required but enforced by the rules alone, which ratchet
 // (an update of an object stored without it passes), also beside +required or
 // +kubebuilder:validation:Optional, and a +k8s:optional one is not required; the tags of a type
-// declared in another package of the project (pkg/apis/shared) run and are published inside the
-// kind, and so are its kubebuilder markers' constraints, as the version package's own are;
+// declared in another package of the project (pkg/apis/shared, which names its own OpenAPI
+// model package) run and are published inside the kind, and so are its kubebuilder markers'
+// constraints, as the version package's own are;
 // +required beside +kubebuilder:validation:Optional is optional in the served OpenAPI, as the
 // schema enforces it and as controller-gen's CRD has it;
 // a write through a custom subresource runs the kind's rules; a validation option follows the

@@ -63,9 +63,10 @@ type APIs struct {
 	// or where they differ their published form (a +k8s:required field is
 	// required there, as kube-apiserver publishes it).
 	Schemas Schemas
-	// TypePackages are the import paths of the project's packages, besides the
-	// kinds' own, that declare types the kinds use (a pkg/apis/shared): the
-	// OpenAPI definitions of their types carry the kinds' constraints too.
+	// TypePackages are the project's packages, besides the kinds' own, that
+	// declare types the kinds use (a pkg/apis/shared), as the names of their
+	// types' OpenAPI definitions begin (the model package a package declares,
+	// else its import path): those definitions carry the kinds' constraints too.
 	TypePackages []string
 	// ValidationOptions are the validation options the kinds' +k8s:ifEnabled and
 	// +k8s:ifDisabled rules depend on. Each is set from the server's feature gate of

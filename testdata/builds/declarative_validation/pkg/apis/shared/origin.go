@@ -1,5 +1,7 @@
-// Package shared has types both versions of the toys API use. apigen generates nothing here:
-// its +k8s: tags run and are published inside the kinds that use its types.
+// Package shared has types both versions of the toys API use. Its +k8s: tags run and are
+// published inside the kinds that use its types. It names its OpenAPI model package, so apigen
+// writes the model names here (as openapi-gen would), and nothing else.
+// +k8s:openapi-model-package=com.example.toys.shared
 package shared
 
 // Origin is where a toy was made. Its fields' requiredness is declared here, where the
