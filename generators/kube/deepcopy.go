@@ -70,6 +70,12 @@ func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, v := range versions {
 		pkg := ctx.Load.Universe[v.Package]
 		tags.addPackageTag(pkg, "k8s:deepcopy-gen", "package")
+		// A type controller-gen leaves out (its deepcopy is the user's) is left out here too.
+		for _, t := range pkg.Types {
+			if slices.Contains(tagValues(typeComments(t), "kubebuilder:object:generate"), "false") {
+				tags.addTypeTag(t, "k8s:deepcopy-gen", "false")
+			}
+		}
 		objects := func(pos token.Position, kinds ...string) {
 			for _, kind := range kinds {
 				if kind == "" {

@@ -245,6 +245,28 @@ func TestUserTags(t *testing.T) {
 	}
 }
 
+// TestObjectGenerateFalse: a type that controller-gen leaves out of deepcopy
+// (+kubebuilder:object:generate=false, written above it or in its doc) gets no methods, so that
+// its hand-written ones are the only ones; the other types still get theirs.
+func TestObjectGenerateFalse(t *testing.T) {
+	load := fixtureLoad(t)
+	status := load.Universe[widgetsPkg].Types["WidgetStatus"]
+	old := status.SecondClosestCommentLines
+	defer func() { status.SecondClosestCommentLines = old }()
+	status.SecondClosestCommentLines = append(slices.Clip(old), "+kubebuilder:object:generate=false")
+
+	dc, _ := generate(t, load, fixtureProject()).Get(widgetsDir + "/zz_generated.deepcopy.go")
+	if bytes.Contains(dc, []byte("func (in *WidgetStatus)")) {
+		t.Error("WidgetStatus, marked +kubebuilder:object:generate=false, got deepcopy methods")
+	}
+	if !bytes.Contains(dc, []byte("func (in *WidgetSpec) DeepCopy() *WidgetSpec {")) {
+		t.Error("WidgetSpec lost its deepcopy methods")
+	}
+	if got := status.SecondClosestCommentLines; len(got) != len(old)+1 {
+		t.Errorf("the run left WidgetStatus's comments changed: %q", got)
+	}
+}
+
 // TestModelNames: a version package that opts in to OpenAPI model names with
 // +k8s:openapi-model-package gets openapi-gen's zz_generated.model_name.go, and the
 // definitions use it.

@@ -413,10 +413,18 @@ func Apigen() *Registry {
 		Help:    "accepted for compatibility with kubebuilder types; apigen finds root types itself",
 		Example: "+kubebuilder:object:root=true",
 	})
+	// kube.DeepCopy reads the type-level form itself, as deepcopy-gen's own type tag.
+	const objectGenerateHelp = "accepted for compatibility with kubebuilder types: apigen generates deepcopy for every " +
+		"API package; =false on a type leaves the type out, as controller-gen does (its deepcopy methods are then the user's)"
 	r.Register(&Definition{
 		Name: "kubebuilder:object:generate", Target: Package, Value: true, Args: reflect.TypeFor[bool](),
-		Help:    "accepted for compatibility with kubebuilder types; apigen generates deepcopy for every API package",
+		Help:    objectGenerateHelp,
 		Example: "+kubebuilder:object:generate=true",
+	})
+	r.Register(&Definition{
+		Name: "kubebuilder:object:generate", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
+		Help:    objectGenerateHelp,
+		Example: "+kubebuilder:object:generate=false",
 	})
 	registerFieldDefaults(r)
 	registerSchemaMarkers(r)

@@ -125,7 +125,8 @@ func TestMarkersWithoutEffect(t *testing.T) {
 		"// +kubebuilder:deprecatedversion:warning=\"old\"", "// +kubebuilder:validation:Minimum=1",
 		"// +kubebuilder:validation:XValidation:rule=\"self > 0\",message=\"positive\"", "// +kubebuilder:validation:items:Pattern=`^a`",
 		"// +kubebuilder:validation:MaxItems=3", "// +listType=map", "// +kubebuilder:validation:Enum=a;b",
-		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n", "// +kubebuilder:skipversion"} {
+		"// +kubebuilder:subresource:scale:specpath=.spec.replicas,statuspath=.status.n", "// +kubebuilder:skipversion",
+		"// +kubebuilder:object:generate=false", "// +kubebuilder:object:generate=true"} {
 		if m, err := Apigen().Parse(line, Type, pos); err != nil || m == nil || m.Def.NoEffect != "" {
 			t.Errorf("%s: got %+v, %v; want an implemented marker", line, m, err)
 		}
