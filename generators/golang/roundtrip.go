@@ -84,7 +84,8 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 		f.Comment("an inlined struct) are left empty: no value of theirs survives JSON.")
 	}
 	if inlinesPointers {
-		f.Comment("An inlined pointer to an empty struct is nil: it encodes to no key, and comes back nil.")
+		f.Comment("A pointer to an empty value that comes back nil is nil: an inlined pointer to an empty struct")
+		f.Comment("(it encodes to no key), a pointer to a nil map or slice (it encodes as null).")
 	}
 	hubs := map[typeRef]bool{}
 	f.Func().Id("defaulted").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(

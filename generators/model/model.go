@@ -184,7 +184,8 @@ type Version struct {
 	// structs that encoding/json never encodes, because another field of the same JSON name
 	// hides them (prometheus-operator's ProbeSpec hides the authorization of the HTTPConfig
 	// it inlines); sorted by type. The generated round-trip test leaves them empty. With them,
-	// the inlined pointers to structs, an empty one of which comes back nil (EmptyBecomesNil).
+	// the pointers whose empty value comes back nil (EmptyBecomesNil): inlined pointers to
+	// structs, and pointers to maps and slices.
 	HiddenFields []HiddenField `json:"hiddenFields,omitempty"`
 	// HandConversions are the package's hand-written Convert_ functions, by name: what the
 	// conversion generator needs to tell one that drops a field it would have converted.
@@ -199,8 +200,9 @@ type HiddenField struct {
 	// Go is the path of Go fields from Type to the field, each marked when it is a pointer
 	// that may be nil.
 	Go []FieldStep `json:"go"`
-	// EmptyBecomesNil says the field is no hidden one but an inlined pointer to a struct: an
-	// empty struct there encodes to no key, and decodes as nil.
+	// EmptyBecomesNil says the field is no hidden one but a pointer whose zero pointee comes
+	// back nil: an inlined pointer to a struct (an empty struct encodes to no key), or a
+	// pointer to a map or slice (a nil one encodes as null).
 	EmptyBecomesNil bool           `json:"emptyBecomesNil,omitempty"`
 	Pos             token.Position `json:"pos"` // Type's declaration
 }

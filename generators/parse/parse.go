@@ -162,7 +162,8 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	version.DeclPos = p.declarations(files)
 	version.Resources = p.resources(files, gpkg, version)
 	version.HandConversions = p.handConversions(files)
-	version.HiddenFields = hiddenFields(gpkg, version.DeclPos)
+	version.HiddenFields = append(hiddenFields(gpkg, version.DeclPos), nullPointers(gpkg, version.DeclPos)...)
+	slices.SortStableFunc(version.HiddenFields, func(a, b model.HiddenField) int { return strings.Compare(a.Type, b.Type) })
 	if groupName == "" {
 		groupName, groupPos = p.registeredGroup(files, gpkg, version.DeclPos)
 	}

@@ -8,6 +8,11 @@ type WidgetSpec struct {
 	Color string `json:"color,omitempty"`
 	// Kind is one of the package's own types.
 	Kind Kind `json:"kind,omitempty"`
+	// Notes and Aliases point to a map and a slice, as velero's DataMoverResult does: a nil
+	// one there encodes as null and comes back as a nil pointer, which the generated
+	// round-trip test must not call a loss.
+	Notes   *map[string]string `json:"notes,omitempty"`
+	Aliases *[]string          `json:"aliases,omitempty"`
 }
 
 // Widget is a resource.

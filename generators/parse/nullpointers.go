@@ -1,0 +1,50 @@
+package parse
+
+import (
+	"go/token"
+	"maps"
+	"reflect"
+	"slices"
+
+	"k8s.io/gengo/v2/namer"
+	gengotypes "k8s.io/gengo/v2/types"
+
+	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/internal/jsonview"
+)
+
+// nullPointers are the members of the package's exported structs that point to a map or a
+// slice (velero's DataUploadStatus.DataMoverResult *map[string]string): one pointing to a nil
+// map or slice encodes as null, which decodes as a nil pointer, so the generated round-trip
+// test sets such a pointer to nil, as it does an inlined pointer to an empty struct
+// (HiddenField.EmptyBecomesNil); sorted by type.
+func nullPointers(pkg *gengotypes.Package, declPos map[string]token.Position) []model.HiddenField {
+	var out []model.HiddenField
+	for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+		t := pkg.Types[name]
+		if t.Kind != gengotypes.Struct || namer.IsPrivateGoName(name) {
+			continue
+		}
+		for _, m := range t.Members {
+			if jsonview.Inlined(&m) || namer.IsPrivateGoName(m.Name) || reflect.StructTag(m.Tags).Get("json") == "-" || !pointsToContainer(m.Type) {
+				continue
+			}
+			out = append(out, model.HiddenField{
+				Type: name, Go: []model.FieldStep{{Name: m.Name, Pointer: true}}, EmptyBecomesNil: true, Pos: declPos[name],
+			})
+		}
+	}
+	return out
+}
+
+// pointsToContainer reports whether t is a pointer to a map or a slice, named or not.
+func pointsToContainer(t *gengotypes.Type) bool {
+	if t.Kind != gengotypes.Pointer {
+		return false
+	}
+	elem := t.Elem
+	for elem.Kind == gengotypes.Alias {
+		elem = elem.Underlying
+	}
+	return elem.Kind == gengotypes.Map || elem.Kind == gengotypes.Slice
+}
