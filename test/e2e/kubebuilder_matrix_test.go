@@ -208,6 +208,68 @@ spec:
 `,
 		readme: "%[1]d Probe of the test's own, with the `authorization` that hides the inlined HTTPConfig's, created and read back",
 	},
+	{
+		// The module ships its CRDs, but no sample objects.
+		name:   "github.com/vmware-tanzu/velero",
+		module: "github.com/vmware-tanzu/velero@v1.18.3",
+		served: map[string]int{"velero.io/v1": 11, "velero.io/v2alpha1": 2},
+		copies: []matrixCopy{
+			{"pkg/apis/velero/v1", "pkg/apis/velero/v1"},
+			{"pkg/apis/velero/v2alpha1", "pkg/apis/velero/v2alpha1"},
+			{"pkg/apis/velero/shared", "pkg/apis/velero/shared"},
+		},
+		crds: []string{"config/crd/v1/bases/*.yaml", "config/crd/v2alpha1/bases/*.yaml"},
+		// DataUpload's dataMoverResult is a *map[string]string.
+		objects: `apiVersion: velero.io/v1
+kind: BackupStorageLocation
+metadata:
+  name: primary
+spec:
+  provider: aws
+  objectStorage:
+    bucket: backups
+    prefix: cluster-a
+  config:
+    region: us-east-1
+---
+apiVersion: velero.io/v1
+kind: Backup
+metadata:
+  name: nightly-1
+spec:
+  includedNamespaces: ["apps"]
+  ttl: 720h0m0s
+  storageLocation: primary
+---
+apiVersion: velero.io/v1
+kind: Schedule
+metadata:
+  name: nightly
+spec:
+  schedule: "0 1 * * *"
+  template:
+    includedNamespaces: ["apps"]
+    ttl: 720h0m0s
+---
+apiVersion: velero.io/v2alpha1
+kind: DataUpload
+metadata:
+  name: upload-1
+spec:
+  snapshotType: CSI
+  csiSnapshot:
+    volumeSnapshot: snap-1
+    storageClass: standard
+    snapshotClass: csi-snapclass
+  sourcePVC: data
+  sourceNamespace: apps
+  backupStorageLocation: primary
+  dataMoverConfig:
+    uploaderType: kopia
+  operationTimeout: 10m0s
+`,
+		readme: "%[1]d objects of the test's own (BackupStorageLocation, Backup, Schedule, DataUpload) created and read back",
+	},
 }
 
 // matrixKnown are the matrix's known differences, by category, each with its reason. A report
