@@ -409,8 +409,10 @@ func Apigen() *Registry {
 		Example: "+kubebuilder:unservedversion",
 	})
 	r.Register(&Definition{
-		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
-		Help:    "accepted for compatibility with kubebuilder types; apigen finds root types itself",
+		Name: "kubebuilder:object:root", Target: Type, Value: true, Args: reflect.TypeFor[ObjectRoot](),
+		Help: "a type with ObjectMeta that carries it is a kind, served as controller-gen makes a CRD of it: with a CRD's " +
+			"default names, namespaced, its subresources from its kubebuilder markers (+kubebuilder:resource and " +
+			"+apigen:resource name and scope it; over +genclient, it makes the kind a CRD's)",
 		Example: "+kubebuilder:object:root=true",
 	})
 	// kube.DeepCopy reads the type-level form itself, as deepcopy-gen's own type tag.
@@ -430,3 +432,16 @@ func Apigen() *Registry {
 	registerSchemaMarkers(r)
 	return r
 }
+
+// ObjectRoot is +kubebuilder:object:root's value.
+type ObjectRoot bool
+
+// DeclaresRoot reports whether the marker makes its type a root type.
+func (o ObjectRoot) DeclaresRoot() bool { return bool(o) }
+
+// DeclareResource serves the kind as controller-gen's CRD of it: a CRD's default names,
+// namespaced, no subresource but those its markers add.
+func (ObjectRoot) DeclareResource(m *Marker, r *model.Resource) { (&Resource{}).DeclareResource(m, r) }
+
+// OwnStorageMarker is the kubebuilder family's: apigen's custom storage marker.
+func (ObjectRoot) OwnStorageMarker(verbs string) string { return (&Resource{}).OwnStorageMarker(verbs) }

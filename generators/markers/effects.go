@@ -32,6 +32,15 @@ type Declaration interface {
 	OwnStorage
 }
 
+// RootDeclaration is the effect of controller-gen's +kubebuilder:object:root=true: a type
+// with ObjectMeta that carries it is the kind of a CRD (controller-gen makes one of it), so it
+// is a resource when no Declaration says more, and before any FallbackDeclaration.
+type RootDeclaration interface {
+	Declaration
+	// DeclaresRoot reports whether the marker makes its type a root type (=true).
+	DeclaresRoot() bool
+}
+
 // FallbackDeclaration is the effect of a marker that makes its type a resource when no
 // Declaration does (client-gen's +genclient).
 type FallbackDeclaration interface {

@@ -125,7 +125,8 @@ func (p *parser_) applyFieldMarkers(typeName string, field markedField, v *model
 // declarations, by name, for positions.
 func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[string]*ast.TypeSpec, gpkg *gengotypes.Package, v *model.Version) *model.Resource {
 	kind := spec.Name.Name
-	res := p.declaration(kind, ms)
+	withMeta := gpkg.Types[kind] != nil && embeddedMeta(gpkg.Types[kind])["ObjectMeta"]
+	res := p.declaration(kind, ms, withMeta)
 	if res == nil {
 		for _, m := range ms {
 			if m.NeedsResource() {
@@ -263,11 +264,17 @@ func fieldPos(f *ast.Field) token.Pos {
 }
 
 // declaration is the marker among a kind's markers ms that makes it a resource: its one
-// outright declaration (+apigen:resource), or else a fallback (+genclient), nil when none does.
-func (p *parser_) declaration(kind string, ms []*markers.Marker) *markers.Marker {
-	var decl, fallback *markers.Marker
+// outright declaration (+apigen:resource), or else, when the type embeds ObjectMeta (withMeta),
+// controller-gen's +kubebuilder:object:root=true, which makes a CRD of it, or else a fallback
+// (+genclient); nil when none does.
+func (p *parser_) declaration(kind string, ms []*markers.Marker, withMeta bool) *markers.Marker {
+	var decl, root, fallback *markers.Marker
 	for _, m := range ms {
 		switch d := m.Args.(type) {
+		case markers.RootDeclaration:
+			if d.DeclaresRoot() && withMeta {
+				root = m
+			}
 		case markers.Declaration:
 			if decl != nil {
 				p.errs.Add(m.Pos, "+%s: %s already has +%s at %s", m.Name, kind, decl.Name, decl.Pos)
@@ -280,8 +287,11 @@ func (p *parser_) declaration(kind string, ms []*markers.Marker) *markers.Marker
 			}
 		}
 	}
-	if decl != nil {
+	switch {
+	case decl != nil:
 		return decl
+	case root != nil:
+		return root
 	}
 	return fallback
 }
