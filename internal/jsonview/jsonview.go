@@ -40,6 +40,50 @@ func View(t *types.Type) *types.Type {
 	return withoutMembers(t, "", hidden)
 }
 
+// Flat is View(t) for applyconfiguration-gen, which embeds in an apply configuration the
+// apply configuration of each inlined member's type, whole: it cannot embed View's copies. So
+// each inlined member that has hidden members beneath it is written in place, its members
+// (View's, the hidden ones left out) becoming t's; inlined members with nothing hidden beneath
+// them stay embedded. An apply configuration built from it carries exactly the keys
+// encoding/json writes for t, and no two fields of one JSON name at one depth (go vet refuses
+// those, as it refuses fields at one depth that tie). When members written in place would
+// give t two members of one Go name (a shallower field's and a deeper one of another JSON
+// name, which Go's selectors let the shallower hide), Flat is View(t).
+func Flat(t *types.Type) *types.Type {
+	hidden := hiddenPaths(t)
+	if len(hidden) == 0 {
+		return t
+	}
+	out := *derefStruct(t)
+	out.Members = flatMembers(t, "", hidden)
+	names := map[string]bool{}
+	for _, m := range out.Members {
+		if names[m.Name] {
+			return withoutMembers(t, "", hidden)
+		}
+		names[m.Name] = true
+	}
+	return &out
+}
+
+// flatMembers are the members of struct t under prefix that Flat keeps, with those of the
+// inlined members that have hidden members beneath them in their place.
+func flatMembers(t *types.Type, prefix string, hidden map[string]hiding) []types.Member {
+	var out []types.Member
+	for i, m := range derefStruct(t).Members {
+		path := prefix + strconv.Itoa(i)
+		if _, ok := hidden[path]; ok {
+			continue
+		}
+		if Inlined(&m) && hasPathUnder(hidden, path+".") {
+			out = append(out, flatMembers(m.Type, path+".", hidden)...)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 // Hidden are the members under t's inlined members that encoding/json does not encode, each
 // as the members from t down to it, in the order of t's members.
 func Hidden(t *types.Type) [][]types.Member {

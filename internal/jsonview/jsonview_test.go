@@ -94,6 +94,19 @@ func TestView(t *testing.T) {
 	if !slices.Equal(why, wantWhy) {
 		t.Errorf("Hidings(Spec) are\n%s\nwant\n%s", strings.Join(why, "\n"), strings.Join(wantWhy, "\n"))
 	}
+	// Flat writes the members of inlined structs with hidden members beneath in place.
+	var flat []string
+	for _, m := range Flat(spec).Members {
+		flat = append(flat, m.Name)
+	}
+	if want := []string{"Authorization", "Deep", "hidden", "URL", "Other"}; !slices.Equal(flat, want) {
+		t.Errorf("Flat(Spec) has %v, want %v", flat, want)
+	}
+	// A Go name twice (Spec's own Other, Proxy's of another JSON name): Flat is View.
+	clash := strct("Clash", field("Other", `json:"mine"`), inline(http), spec.Members[2])
+	if f := Flat(clash); len(f.Members) != 3 || !f.Members[1].Embedded || f.Members[1].Type == http {
+		t.Errorf("Flat(Clash) is not View(Clash): %v", f.Members)
+	}
 	if !slices.EqualFunc(http.Members, before, func(a, b types.Member) bool { return a.Name == b.Name && a.Type == b.Type }) || len(spec.Members) != 3 {
 		t.Error("View changed the types it was given")
 	}
