@@ -122,14 +122,15 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 		defaultNameSystem: iggen.DefaultNameSystem(),
 		targets:           func(c *generator.Context) []generator.Target { return iggen.GetTargets(c, ig) },
 	}}
-	// applyconfiguration-gen sees each struct as encoding/json encodes it (flattenHidden);
-	// the other generators see the types as they are.
-	var view tagEdits
-	defer view.restore()
-	flattenHidden(ctx.Load.Universe, in.pkgs, &view)
 	for _, u := range runs {
 		u.inputs = in.pkgs
 		u.under = under
+		// applyconfiguration-gen sees each struct as encoding/json encodes it
+		// (flattenHidden); the other generators see the types as they are.
+		var view tagEdits
+		if u.name == "applyconfiguration-gen" {
+			flattenHidden(ctx.Load.Universe, in.pkgs, &view)
+		}
 		err := run(ctx, out, u)
 		view.restore()
 		if err != nil {
