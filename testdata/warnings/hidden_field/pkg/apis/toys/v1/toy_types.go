@@ -60,3 +60,12 @@ type ToyList struct {
 
 	Items []Toy `json:"items"`
 }
+
+// Label inlines TypeMeta, declared outside the project, and hides its apiVersion: the
+// warning is at the inlined member, the line of the project's that leads to the field.
+type Label struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// +optional
+	APIVersion string `json:"apiVersion,omitempty"`
+}
