@@ -45,7 +45,10 @@ import (
 // inlined_shadowed inlines structs whose fields others of the same JSON name hide (as
 // prometheus-operator's ProbeSpec inlines HTTPConfig): the whole of pkg/ builds (the
 // OpenAPI once wrote such a property twice), and its test compares the definitions'
-// properties with what encoding/json writes.
+// properties with what encoding/json writes. inlined_tied inlines two structs whose fields of
+// one JSON name tie at one depth, so encoding/json writes neither: the apply configurations
+// pass go vet (they once repeated the JSON tag at one depth), and its test compares the keys
+// the apply configuration writes with what encoding/json writes for the Go type.
 var buildCases = map[string]struct {
 	requires, packages []string
 	// base is a model case whose types the build case's own files are added to, so one
@@ -61,6 +64,7 @@ var buildCases = map[string]struct {
 	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},
 	"defined_kinds":                 {base: "testdata/models/defined_kinds", packages: []string{"./pkg/..."}},
 	"inlined_shadowed":              {packages: []string{"./pkg/..."}},
+	"inlined_tied":                  {packages: []string{"./pkg/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

@@ -26,6 +26,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/internal/jsonview"
 )
 
 // The clients' directories under model.Clients.Dir, and the clientset's name, as
@@ -124,11 +125,40 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, u := range runs {
 		u.inputs = in.pkgs
 		u.under = under
-		if err := run(ctx, out, u); err != nil {
+		// applyconfiguration-gen sees each struct as encoding/json encodes it
+		// (flattenHidden); the other generators see the types as they are.
+		var view tagEdits
+		if u.name == "applyconfiguration-gen" {
+			flattenHidden(ctx.Load.Universe, in.pkgs, &view)
+		}
+		err := run(ctx, out, u)
+		view.restore()
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// flattenHidden gives each struct of the inputs, for the run, the members of its jsonview.Flat:
+// applyconfiguration-gen embeds the apply configuration of an inlined struct whole, with the
+// members encoding/json never encodes because another field of the same JSON name hides them.
+// Where two tie at one depth, the apply configuration had the same JSON name twice at one
+// depth, which go vet refuses; where a shallower field hides one, it kept a field no JSON
+// carries. Flat writes the inlined structs that have such members in place, without them.
+func flattenHidden(u types.Universe, inputs []string, tags *tagEdits) {
+	for _, p := range inputs {
+		pkg := u[p]
+		if pkg == nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+			t := pkg.Types[name]
+			if f := jsonview.Flat(t); f != t {
+				tags.setMembers(t, f.Members)
+			}
+		}
+	}
 }
 
 // clientInput is what the four client generators are run on.

@@ -59,6 +59,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.checkCustomStorage(g)
 	}
 	p.checkLocalSchemeBuilders()
+	p.hiddenFieldWarnings()
 	// A run that fails reports its warnings too, among the errors by position: a warning may
 	// well explain an error (a constraint dropped, a marker without effect).
 	if err := p.errs.Err(); err != nil {
@@ -86,11 +87,14 @@ type parser_ struct {
 	strategyHooks map[*model.Resource][]hookAt
 	// warned are the warnings markers reported through their kind (Kind.Warn).
 	warned model.ErrorList
-	load   *loader.Result
-	reg    *markers.Registry
-	fset   *token.FileSet
-	proj   *model.Project
-	errs   model.ErrorList
+	// hidings are the fields encoding/json never encodes under the versions' inlined structs,
+	// each in every struct it is hidden in (hiddenFieldWarnings).
+	hidings []hidingIn
+	load    *loader.Result
+	reg     *markers.Registry
+	fset    *token.FileSet
+	proj    *model.Project
+	errs    model.ErrorList
 }
 
 // pos converts a token.Pos into a position relative to the project root, so that the model
@@ -162,7 +166,7 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	version.DeclPos = p.declarations(files)
 	version.Resources = p.resources(files, gpkg, version)
 	version.HandConversions = p.handConversions(files)
-	version.HiddenFields = append(hiddenFields(gpkg, version.DeclPos), nullPointers(gpkg, version.DeclPos)...)
+	version.HiddenFields = append(p.hiddenFields(gpkg, version.DeclPos), nullPointers(gpkg, version.DeclPos)...)
 	slices.SortStableFunc(version.HiddenFields, func(a, b model.HiddenField) int { return strings.Compare(a.Type, b.Type) })
 	if groupName == "" {
 		groupName, groupPos = p.registeredGroup(files, gpkg, version.DeclPos)

@@ -193,7 +193,11 @@ func placeFlattenErrors(pkg *ctloader.Package, before int, v *model.Version, r *
 		e.Msg = fmt.Sprintf("the schema of %s in %s: %s", r.Kind, v.Name, e.Msg)
 		if strings.Contains(e.Msg, "conflicting types in allOf branches") {
 			e.Msg += " (controller-gen merges the schemas of fields of one JSON name under inlined structs, " +
-				"where encoding/json encodes only the shallower; give them one type)"
+				"of which encoding/json encodes one at most"
+			if slices.ContainsFunc(v.HiddenFields, func(f model.HiddenField) bool { return !f.EmptyBecomesNil }) {
+				e.Msg += ": the warnings at the hidden fields say which"
+			}
+			e.Msg += "; give them one type)"
 		}
 	}
 }

@@ -40,28 +40,106 @@ func View(t *types.Type) *types.Type {
 	return withoutMembers(t, "", hidden)
 }
 
+// Flat is View(t) for applyconfiguration-gen, which embeds in an apply configuration the
+// apply configuration of each inlined member's type, whole: it cannot embed View's copies. So
+// each inlined member that has hidden members beneath it is written in place, its members
+// (View's, the hidden ones left out) becoming t's; inlined members with nothing hidden beneath
+// them stay embedded. An apply configuration built from it carries exactly the keys
+// encoding/json writes for t, and no two fields of one JSON name at one depth (go vet refuses
+// those, as it refuses fields at one depth that tie). When members written in place would
+// give t two members of one Go name (a shallower field's and a deeper one of another JSON
+// name, which Go's selectors let the shallower hide), Flat is View(t).
+func Flat(t *types.Type) *types.Type {
+	hidden := hiddenPaths(t)
+	if len(hidden) == 0 {
+		return t
+	}
+	out := *derefStruct(t)
+	out.Members = flatMembers(t, "", hidden)
+	names := map[string]bool{}
+	for _, m := range out.Members {
+		if names[m.Name] {
+			return withoutMembers(t, "", hidden)
+		}
+		names[m.Name] = true
+	}
+	return &out
+}
+
+// flatMembers are the members of struct t under prefix that Flat keeps, with those of the
+// inlined members that have hidden members beneath them in their place.
+func flatMembers(t *types.Type, prefix string, hidden map[string]hiding) []types.Member {
+	var out []types.Member
+	for i, m := range derefStruct(t).Members {
+		path := prefix + strconv.Itoa(i)
+		if _, ok := hidden[path]; ok {
+			continue
+		}
+		if Inlined(&m) && hasPathUnder(hidden, path+".") {
+			out = append(out, flatMembers(m.Type, path+".", hidden)...)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 // Hidden are the members under t's inlined members that encoding/json does not encode, each
 // as the members from t down to it, in the order of t's members.
 func Hidden(t *types.Type) [][]types.Member {
-	hidden := hiddenPaths(t)
 	var out [][]types.Member
-	var walk func(t *types.Type, prefix string, above []types.Member)
-	walk = func(t *types.Type, prefix string, above []types.Member) {
-		t = derefStruct(t)
-		for i, m := range t.Members {
+	for _, h := range Hidings(t) {
+		out = append(out, h.Members)
+	}
+	return out
+}
+
+// A Hiding is a member under a struct's inlined members that encoding/json does not encode,
+// and what it loses to. Members, By and each of Rivals are paths of members from the struct
+// down to a field.
+type Hiding struct {
+	Members []types.Member
+	// Name is the JSON name the member shares with the others.
+	Name string
+	// By is the field encoding/json encodes under Name instead: a shallower one, or one at the
+	// same depth that a JSON tag names where the others have none. It is nil when the
+	// shallowest fields of Name are more than one and none dominates: encoding/json drops
+	// them all.
+	By []types.Member
+	// Rivals are, when By is nil, the shallowest fields of Name other than Members (they
+	// cancel one another out; Members is one of them, or deeper).
+	Rivals [][]types.Member
+}
+
+// Hidings are the members under t's inlined members that encoding/json does not encode, in
+// the order of t's members, with what hides each.
+func Hidings(t *types.Type) []Hiding {
+	hidden := hiddenPaths(t)
+	if len(hidden) == 0 {
+		return nil
+	}
+	var out []Hiding
+	var walk func(s *types.Type, prefix string, above []types.Member)
+	walk = func(s *types.Type, prefix string, above []types.Member) {
+		s = derefStruct(s)
+		for i, m := range s.Members {
 			path := prefix + strconv.Itoa(i)
 			chain := append(slices.Clip(above), m)
-			switch {
-			case hidden[path]:
-				out = append(out, chain)
-			case Inlined(&m) && hasPathUnder(hidden, path+"."):
+			if h, ok := hidden[path]; ok {
+				hd := Hiding{Members: chain, Name: h.name}
+				if h.by != "" {
+					hd.By = membersAt(t, h.by)
+				}
+				for _, r := range h.rivals {
+					hd.Rivals = append(hd.Rivals, membersAt(t, r))
+				}
+				out = append(out, hd)
+			} else if Inlined(&m) && hasPathUnder(hidden, path+".") {
 				walk(m.Type, path+".", chain)
 			}
 		}
 	}
-	if len(hidden) > 0 {
-		walk(t, "", nil)
-	}
+	walk(t, "", nil)
 	return out
 }
 
@@ -92,7 +170,28 @@ func InlinedPointers(t *types.Type) [][]types.Member {
 	return out
 }
 
-func hiddenPaths(t *types.Type) map[string]bool {
+// hiding is why the field at a path is hidden: its JSON name, the path of the field encoded
+// instead ("" when none is), and when none is, the paths of the other shallowest fields.
+type hiding struct {
+	name   string
+	by     string
+	rivals []string
+}
+
+// membersAt are the members along path (member indexes joined by dots) from struct t.
+func membersAt(t *types.Type, path string) []types.Member {
+	var out []types.Member
+	for _, step := range strings.Split(path, ".") {
+		i, _ := strconv.Atoi(step)
+		t = derefStruct(t)
+		m := t.Members[i]
+		out = append(out, m)
+		t = m.Type
+	}
+	return out
+}
+
+func hiddenPaths(t *types.Type) map[string]hiding {
 	if t.Kind != types.Struct {
 		return nil
 	}
@@ -158,12 +257,12 @@ func collectJSONFields(t *types.Type, prefix string, depth int, onPath map[*type
 // hiddenJSONFields are the paths of the fields encoding/json does not encode: for each JSON
 // name, every field but the dominant one (encoding/json's dominantField), or all of them when
 // none dominates.
-func hiddenJSONFields(fields []jsonField) map[string]bool {
+func hiddenJSONFields(fields []jsonField) map[string]hiding {
 	byName := map[string][]jsonField{}
 	for _, f := range fields {
 		byName[f.name] = append(byName[f.name], f)
 	}
-	hidden := map[string]bool{}
+	hidden := map[string]hiding{}
 	for _, fs := range byName {
 		if len(fs) == 1 {
 			continue
@@ -186,9 +285,18 @@ func hiddenJSONFields(fields []jsonField) map[string]bool {
 			winner = tagged[0].path
 		}
 		for _, f := range fs {
-			if f.path != winner {
-				hidden[f.path] = true
+			if f.path == winner {
+				continue
 			}
+			h := hiding{name: f.name, by: winner}
+			if winner == "" {
+				for _, r := range shallowest {
+					if r.path != f.path {
+						h.rivals = append(h.rivals, r.path)
+					}
+				}
+			}
+			hidden[f.path] = h
 		}
 	}
 	return hidden
@@ -196,13 +304,13 @@ func hiddenJSONFields(fields []jsonField) map[string]bool {
 
 // withoutMembers is a copy of struct t without the members at the hidden paths under prefix;
 // an inlined member with hidden members beneath it gets a copy of its type.
-func withoutMembers(t *types.Type, prefix string, hidden map[string]bool) *types.Type {
+func withoutMembers(t *types.Type, prefix string, hidden map[string]hiding) *types.Type {
 	t = derefStruct(t)
 	out := *t
 	out.Members = nil
 	for i, m := range t.Members {
 		path := prefix + strconv.Itoa(i)
-		if hidden[path] {
+		if _, ok := hidden[path]; ok {
 			continue
 		}
 		if Inlined(&m) && hasPathUnder(hidden, path+".") {
@@ -213,7 +321,7 @@ func withoutMembers(t *types.Type, prefix string, hidden map[string]bool) *types
 	return &out
 }
 
-func hasPathUnder(hidden map[string]bool, prefix string) bool {
+func hasPathUnder(hidden map[string]hiding, prefix string) bool {
 	for p := range hidden {
 		if strings.HasPrefix(p, prefix) {
 			return true

@@ -72,6 +72,41 @@ func TestView(t *testing.T) {
 	if want := []string{"HTTP.Authorization", "HTTP.Deep.URL", "HTTP.Timeout", "HTTP.Untagged", "Proxy.Timeout"}; !slices.Equal(hidden, want) {
 		t.Errorf("Hidden(Spec) is %v, want %v", hidden, want)
 	}
+	// What hides each: By, or the Rivals it cancels out with.
+	var why []string
+	for _, h := range Hidings(spec) {
+		s := pathOf(h.Members) + " " + h.Name + ":"
+		if h.By != nil {
+			s += " by " + pathOf(h.By)
+		}
+		for _, r := range h.Rivals {
+			s += " with " + pathOf(r)
+		}
+		why = append(why, s)
+	}
+	wantWhy := []string{
+		"HTTP.Authorization authorization: by Authorization",
+		"HTTP.Deep.URL url: by Proxy.URL",
+		"HTTP.Timeout timeout: with Proxy.Timeout",
+		"HTTP.Untagged Untagged: by Proxy.Other",
+		"Proxy.Timeout timeout: with HTTP.Timeout",
+	}
+	if !slices.Equal(why, wantWhy) {
+		t.Errorf("Hidings(Spec) are\n%s\nwant\n%s", strings.Join(why, "\n"), strings.Join(wantWhy, "\n"))
+	}
+	// Flat writes the members of inlined structs with hidden members beneath in place.
+	var flat []string
+	for _, m := range Flat(spec).Members {
+		flat = append(flat, m.Name)
+	}
+	if want := []string{"Authorization", "Deep", "hidden", "URL", "Other"}; !slices.Equal(flat, want) {
+		t.Errorf("Flat(Spec) has %v, want %v", flat, want)
+	}
+	// A Go name twice (Spec's own Other, Proxy's of another JSON name): Flat is View.
+	clash := strct("Clash", field("Other", `json:"mine"`), inline(http), spec.Members[2])
+	if f := Flat(clash); len(f.Members) != 3 || !f.Members[1].Embedded || f.Members[1].Type == http {
+		t.Errorf("Flat(Clash) is not View(Clash): %v", f.Members)
+	}
 	if !slices.EqualFunc(http.Members, before, func(a, b types.Member) bool { return a.Name == b.Name && a.Type == b.Type }) || len(spec.Members) != 3 {
 		t.Error("View changed the types it was given")
 	}
@@ -107,4 +142,12 @@ func TestInlinedPointers(t *testing.T) {
 	if want := "HTTP.Proxy.TLS HTTP.Proxy Loop"; strings.Join(got, " ") != want {
 		t.Errorf("InlinedPointers = %v, want %s", got, want)
 	}
+}
+
+func pathOf(chain []types.Member) string {
+	var names []string
+	for _, m := range chain {
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, ".")
 }

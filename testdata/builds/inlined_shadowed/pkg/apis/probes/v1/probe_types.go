@@ -25,8 +25,8 @@ type ProbeList struct {
 // controller-gen merges the schemas of all of them, and refuses two types.
 //
 // ProbeSpec hides HTTPConfig's authorization and url with fields of its own; ProxyConfig's
-// https hides TLSConfig's, one level deeper. (Fields at one depth that hide each other are
-// generators/kube's TestJSONView's: go vet refuses the apply configurations of those.)
+// https hides TLSConfig's, one level deeper. (Fields at one depth that tie are
+// testdata/builds/inlined_tied's.)
 type ProbeSpec struct {
 	// authorization of the probe itself.
 	// +optional
