@@ -102,24 +102,27 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 		w.line("%s", doc)
 		w.line("")
 	}
+	// The names as this version's marker declares them: its singular, short names and
+	// categories may differ from the storage version's, which the server serves (r.Of).
+	names := r.Declared
 	scope := "namespaced"
-	if !r.Namespaced() {
+	if !names.Namespaced() {
 		scope = "cluster-scoped"
 	}
 	path := "/apis/" + g.Name + "/" + v.Name + "/"
-	if r.Namespaced() {
+	if names.Namespaced() {
 		path += "namespaces/{namespace}/"
 	}
 	list := fmt.Sprintf("list kind `%s`", r.ListKind)
 	if r.ListKind == "" {
 		list = "no list kind"
 	}
-	w.line("- Resource: `%s` (%s), singular `%s`, %s: `%s%s`", r.Plural, scope, r.Singular, list, path, r.Plural)
-	if len(r.ShortNames) > 0 {
-		w.line("- Short names: %s", codeList(r.ShortNames))
+	w.line("- Resource: `%s` (%s), singular `%s`, %s: `%s%s`", names.Plural, scope, names.Singular, list, path, names.Plural)
+	if len(names.ShortNames) > 0 {
+		w.line("- Short names: %s", codeList(names.ShortNames))
 	}
-	if len(r.Categories) > 0 {
-		w.line("- Categories: %s", codeList(r.Categories))
+	if len(names.Categories) > 0 {
+		w.line("- Categories: %s", codeList(names.Categories))
 	}
 	var subs []string
 	if r.Subresources.Status {
@@ -135,8 +138,8 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 		w.line("- Subresources: %s", strings.Join(subs, ", "))
 	}
 	switch {
-	case r.CustomStorage != nil:
-		w.line("- Not stored: served by the project's own storage, with the verbs %s", strings.Join(r.CustomStorage.Verbs, ", "))
+	case r.Of.CustomStorage != nil:
+		w.line("- Not stored: served by the project's own storage, with the verbs %s", strings.Join(r.Of.CustomStorage.Verbs, ", "))
 	case g.Kind(r.Kind).Storage == v:
 		w.line("- Stored in etcd in this version")
 	}

@@ -171,12 +171,12 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 		for _, h := range g.Hubs() {
 			r := h.Resource
 			reg := path.Join(p.Module, registryDir(g, r))
-			if cs := r.CustomStorage; cs != nil {
+			if cs := r.Of.CustomStorage; cs != nil {
 				v := storageVar(r, "")
-				b.Comment(fmt.Sprintf("%s are served by the project's own storage, with the verbs its marker declares.", r.Plural))
+				b.Comment(fmt.Sprintf("%s are served by the project's own storage, with the verbs its marker declares.", r.Of.Plural))
 				b.List(jen.Id(v), jen.Err()).Op(":=").Qual(reg, "NewStorage").Call(jen.Id("Scheme"))
 				b.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-				b.Add(checkVerbs(serverPkg, r.Plural, v, cs.Verbs))
+				b.Add(checkVerbs(serverPkg, r.Of.Plural, v, cs.Verbs))
 				continue
 			}
 			if r.Subresources.Status {
@@ -190,24 +190,24 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 			}
 			for _, c := range r.Subresources.Custom {
 				v := storageVar(r, c.GoName())
-				b.Comment(fmt.Sprintf("%s/%s is served by the project's own storage, with the verbs its marker declares.", r.Plural, c.Name))
+				b.Comment(fmt.Sprintf("%s/%s is served by the project's own storage, with the verbs its marker declares.", r.Of.Plural, c.Name))
 				b.Id(v).Op(":=").Qual(reg, "New"+c.GoName()+"REST").Call(jen.Id(storageVar(r, "")))
-				b.Add(checkVerbs(serverPkg, r.Plural+"/"+c.Name, v, c.Verbs))
+				b.Add(checkVerbs(serverPkg, r.Of.Plural+"/"+c.Name, v, c.Verbs))
 			}
 		}
 		for _, v := range versions {
 			b.Id("apiGroupInfo").Dot("VersionedResourcesStorageMap").Index(jen.Lit(v.Name)).Op("=").Map(jen.String()).Qual(restPkg, "Storage").Values(jen.DictFunc(func(d jen.Dict) {
 				for _, r := range v.Resources {
 					_, hub := g.Hub(r.Kind)
-					d[jen.Lit(r.Plural)] = jen.Id(storageVar(hub, ""))
+					d[jen.Lit(r.Of.Plural)] = jen.Id(storageVar(hub, ""))
 					if hub.Subresources.Status {
-						d[jen.Lit(r.Plural+"/status")] = jen.Id(storageVar(hub, "status"))
+						d[jen.Lit(r.Of.Plural+"/status")] = jen.Id(storageVar(hub, "status"))
 					}
 					if r.Subresources.Scale != nil {
-						d[jen.Lit(r.Plural+"/scale")] = jen.Id(storageVar(hub, "scale"))
+						d[jen.Lit(r.Of.Plural+"/scale")] = jen.Id(storageVar(hub, "scale"))
 					}
 					for _, c := range r.Subresources.Custom {
-						d[jen.Lit(r.Plural+"/"+c.Name)] = jen.Id(storageVar(hub, c.GoName()))
+						d[jen.Lit(r.Of.Plural+"/"+c.Name)] = jen.Id(storageVar(hub, c.GoName()))
 					}
 				}
 			}))
@@ -245,7 +245,7 @@ func deprecations(p *model.Project, serverPkg string) jen.Code {
 		for _, v := range g.Versions {
 			for _, r := range v.Resources {
 				if r.Deprecation != "" {
-					d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Resource"): jen.Lit(r.Plural)})] = jen.Lit(r.Deprecation)
+					d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Resource"): jen.Lit(r.Of.Plural)})] = jen.Lit(r.Deprecation)
 				}
 			}
 		}

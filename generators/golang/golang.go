@@ -92,7 +92,7 @@ func add(ctx *engine.Context, out *engine.Output, name string, f *jen.File) erro
 // registryPackage is the package name of a resource's REST storage: its singular name, made
 // a valid identifier.
 func registryPackage(r *model.Resource) string {
-	name := strings.ReplaceAll(r.Singular, "-", "")
+	name := strings.ReplaceAll(r.Of.Singular, "-", "")
 	if token.IsKeyword(name) {
 		name += "registry"
 	}

@@ -19,7 +19,11 @@ func group(resources ...*model.Resource) (*model.Group, *model.Version) {
 	v := &model.Version{Name: "v1", Package: api, Dir: "pkg/apis/toys/v1", Resources: resources}
 	var kinds []*model.Kind
 	for _, r := range resources {
-		kinds = append(kinds, &model.Kind{Name: r.Kind, Storage: v, Versions: []*model.Version{v}})
+		if r.Of == nil {
+			r.Of = &model.Kind{Name: r.Kind}
+		}
+		r.Of.Storage, r.Of.Versions = v, []*model.Version{v}
+		kinds = append(kinds, r.Of)
 	}
 	slices.SortFunc(kinds, func(a, b *model.Kind) int { return strings.Compare(a.Name, b.Name) })
 	return &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{v}, Kinds: kinds}, v
@@ -58,8 +62,8 @@ func lacks(t *testing.T, src string, unwanted ...string) {
 
 func TestStorageWithStatusAndHooks(t *testing.T) {
 	src := storageSource(t, &model.Resource{
-		Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd"},
-		Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
+		Kind: "Widget", ListKind: "WidgetList", HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
+		Of:           &model.Kind{Name: "Widget", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd"}, Categories: []string{"all"}, Scope: model.Namespaced},
 		Subresources: model.Subresources{Status: true},
 		Hooks:        model.Hooks{Validate: true, ValidateUpdate: true, ValidateStatusUpdate: true, PrepareForCreate: true, PrepareForUpdate: true, Canonicalize: true, WarningsOnCreate: true, WarningsOnUpdate: true},
 		Schema:       []byte(`{"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},"spec":{"type":"object"},"extra":{"type":"string"},"status":{"type":"object"}}}`),
@@ -96,7 +100,7 @@ func TestStorageWithStatusAndHooks(t *testing.T) {
 func TestStorageNamesTheGroup(t *testing.T) {
 	widget := func() *model.Resource {
 		return &model.Resource{
-			Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", Scope: model.Namespaced, HasSpec: true, HasStatus: true,
+			Kind: "Widget", Of: &model.Kind{Name: "Widget", Plural: "widgets", Singular: "widget", Scope: model.Namespaced}, ListKind: "WidgetList", HasSpec: true, HasStatus: true,
 			Subresources: model.Subresources{Scale: &model.Scale{SpecReplicasPath: ".spec.replicas", StatusReplicasPath: ".status.replicas"}},
 		}
 	}
@@ -134,7 +138,7 @@ func TestStorageNamesTheGroup(t *testing.T) {
 
 func TestStorageClusterScopedWithoutStatus(t *testing.T) {
 	src := storageSource(t, &model.Resource{
-		Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", Singular: "gadget", Scope: model.Cluster,
+		Kind: "Gadget", Of: &model.Kind{Name: "Gadget", Plural: "gadgets", Singular: "gadget", Scope: model.Cluster}, ListKind: "GadgetList",
 	})
 	contains(t, src,
 		"func (strategy) NamespaceScoped() bool {\n\treturn false",
@@ -154,13 +158,13 @@ func TestStorageNamesThatWouldShadow(t *testing.T) {
 	// A kind named like an imported package or a keyword must not shadow it; a pointer status
 	// is reset to nil.
 	src := storageSource(t, &model.Resource{
-		Kind: "Field", ListKind: "FieldList", Plural: "fields", Singular: "field", Scope: model.Namespaced,
+		Kind: "Field", Of: &model.Kind{Name: "Field", Plural: "fields", Singular: "field", Scope: model.Namespaced}, ListKind: "FieldList",
 		HasStatus: true, StatusType: "*FieldStatus", Subresources: model.Subresources{Status: true},
 	})
 	contains(t, src, "fieldObj := obj.(*v1.Field)", "fieldObj.Status = nil", "old runtime.Object) field.ErrorList {")
-	pkg := storageSource(t, &model.Resource{Kind: "Package", ListKind: "PackageList", Plural: "packages", Singular: "package", Scope: model.Cluster})
+	pkg := storageSource(t, &model.Resource{Kind: "Package", Of: &model.Kind{Name: "Package", Plural: "packages", Singular: "package", Scope: model.Cluster}, ListKind: "PackageList"})
 	contains(t, pkg, "package packageregistry", "packageObj := obj.(*v1.Package)")
-	sel := storageSource(t, &model.Resource{Kind: "Selectable", ListKind: "SelectableList", Plural: "selectables", Singular: "selectable", Scope: model.Cluster})
+	sel := storageSource(t, &model.Resource{Kind: "Selectable", Of: &model.Kind{Name: "Selectable", Plural: "selectables", Singular: "selectable", Scope: model.Cluster}, ListKind: "SelectableList"})
 	contains(t, sel, "selectableObj, ok := obj.(*v1.Selectable)", "selectable := generic.ObjectMetaFieldsSet(&selectableObj.ObjectMeta, false)")
 }
 
@@ -254,9 +258,9 @@ func TestRegisterAroundTheUsersNames(t *testing.T) {
 func TestRegisterFieldLabelConversions(t *testing.T) {
 	selectable := []model.SelectableField{{JSONPath: ".spec.color"}}
 	g, v := group(
-		&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", SelectableFields: selectable},
-		&model.Resource{Kind: "Plain", ListKind: "PlainList", Plural: "plains"},
-		&model.Resource{Kind: "Gadget", ListKind: "GadgetList", Plural: "gadgets", SelectableFields: selectable},
+		&model.Resource{Kind: "Widget", Of: &model.Kind{Name: "Widget", Plural: "widgets"}, ListKind: "WidgetList", SelectableFields: selectable},
+		&model.Resource{Kind: "Plain", Of: &model.Kind{Name: "Plain", Plural: "plains"}, ListKind: "PlainList"},
+		&model.Resource{Kind: "Gadget", Of: &model.Kind{Name: "Gadget", Plural: "gadgets"}, ListKind: "GadgetList", SelectableFields: selectable},
 	)
 	f := newFile(api, "v1")
 	emitRegister(f, g, v)
@@ -322,7 +326,7 @@ func TestInstallRegistersHandWrittenInternalTypes(t *testing.T) {
 
 // The server learns its deployment names from the model, for the certs command's defaults.
 func TestAPIServerDeployment(t *testing.T) {
-	g, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets"})
+	g, _ := group(&model.Resource{Kind: "Widget", Of: &model.Kind{Name: "Widget", Plural: "widgets"}, ListKind: "WidgetList"})
 	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{g},
 		Deploy: model.Deploy{Namespace: "apis", Name: "toys", Image: "toys:latest"}}
 	f := newFile("example.com/p/pkg/apiserver", "apiserver")
@@ -335,8 +339,8 @@ func TestAPIServerDeployment(t *testing.T) {
 
 // installAPIGroups installs each group in turn and returns the last one's error as it is.
 func TestAPIServerInstallsEveryGroup(t *testing.T) {
-	toys, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget"})
-	games, _ := group(&model.Resource{Kind: "Board", ListKind: "BoardList", Plural: "boards", Singular: "board"})
+	toys, _ := group(&model.Resource{Kind: "Widget", Of: &model.Kind{Name: "Widget", Plural: "widgets", Singular: "widget"}, ListKind: "WidgetList"})
+	games, _ := group(&model.Resource{Kind: "Board", Of: &model.Kind{Name: "Board", Plural: "boards", Singular: "board"}, ListKind: "BoardList"})
 	games.Name, games.Package = "games.example.com", "games"
 	games.Versions[0].Package, games.Versions[0].Dir = "example.com/p/pkg/apis/games/v1", "pkg/apis/games/v1"
 	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{games, toys}}
@@ -350,7 +354,7 @@ func TestAPIServerInstallsEveryGroup(t *testing.T) {
 // A group with no resource (k8s.io/api's admission/v1) is registered in the scheme but not
 // installed, and a group whose v2 holds only shared types prefers v1, the version it serves.
 func TestAPIServerServesOnlyVersionsWithResources(t *testing.T) {
-	toys, _ := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget"})
+	toys, _ := group(&model.Resource{Kind: "Widget", Of: &model.Kind{Name: "Widget", Plural: "widgets", Singular: "widget"}, ListKind: "WidgetList"})
 	toys.Versions = append(toys.Versions, &model.Version{Name: "v2", Package: "example.com/p/pkg/apis/toys/v2", Dir: "pkg/apis/toys/v2"})
 	hooks := &model.Group{Name: "hooks.example.com", Package: "hooks", Versions: []*model.Version{{Name: "v1", Package: "example.com/p/pkg/apis/hooks/v1", Dir: "pkg/apis/hooks/v1"}}}
 	p := &model.Project{Module: "example.com/p", Name: "p", Groups: []*model.Group{hooks, toys}}
@@ -368,7 +372,7 @@ func TestAPIServerServesOnlyVersionsWithResources(t *testing.T) {
 // Selectable fields become field values in getAttrs: nil pointers on the way give "", integers
 // and booleans are formatted, named string types converted.
 func TestStorageSelectableFields(t *testing.T) {
-	src := storageSource(t, &model.Resource{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", Scope: model.Namespaced,
+	src := storageSource(t, &model.Resource{Kind: "Widget", Of: &model.Kind{Name: "Widget", Plural: "widgets", Singular: "widget", Scope: model.Namespaced}, ListKind: "WidgetList",
 		SelectableFields: []model.SelectableField{
 			{JSONPath: ".spec.color", Type: "string", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Color"}}},
 			{JSONPath: ".spec.size", Type: "integer", Go: []model.FieldStep{{Name: "Spec"}, {Name: "Size", Pointer: true}}},

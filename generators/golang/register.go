@@ -308,7 +308,7 @@ func emitFieldLabelConversions(f *jen.File, v *model.Version, name string, gv fu
 						}).Block(jen.Return(jen.Id("label"), jen.Id("value"), jen.Nil())),
 					),
 					jen.Return(jen.Lit(""), jen.Lit(""), jen.Qual("fmt", "Errorf").Call(
-						jen.Lit(fmt.Sprintf("field label not supported for %s: %%s (supported: %s)", r.Plural, strings.Join(labels, ", "))), jen.Id("label"))),
+						jen.Lit(fmt.Sprintf("field label not supported for %s: %%s (supported: %s)", r.Of.Plural, strings.Join(labels, ", "))), jen.Id("label"))),
 				),
 			)
 			if i == len(selectable)-1 {

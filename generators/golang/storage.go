@@ -29,7 +29,7 @@ func (storageGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			dir := registryDir(g, r)
 			// A kind with custom storage is served by the user's storage.go instead of a
 			// strategy and etcd store; its schemas still feed the served OpenAPI.
-			if r.CustomStorage == nil {
+			if r.Of.CustomStorage == nil {
 				f := newFile(path.Join(ctx.Project.Module, dir), registryPackage(r))
 				emitStorage(f, path.Join(ctx.Project.Module, serverDir), g, hub, r)
 				if err := add(ctx, out, path.Join(dir, "zz_generated.storage.go"), f); err != nil {
@@ -58,7 +58,7 @@ type resourceEmitter struct {
 
 func emitStorage(f *jen.File, server string, g *model.Group, hub *model.Version, r *model.Resource) {
 	e := resourceEmitter{server, g, hub, r}
-	f.PackageComment(fmt.Sprintf("Package %s is the REST storage of %s.%s.", registryPackage(r), r.Plural, g.Name))
+	f.PackageComment(fmt.Sprintf("Package %s is the REST storage of %s.%s.", registryPackage(r), r.Of.Plural, g.Name))
 	e.emitStrategy(f)
 	if r.Subresources.Status {
 		e.emitStatusStrategy(f)
@@ -175,7 +175,7 @@ func (e resourceEmitter) validationOptions() []string {
 func (e resourceEmitter) emitStrategy(f *jen.File) {
 	r, local := e.r, e.local()
 	obj := jen.Id("obj").Qual(runtimePkg, "Object")
-	f.Comment(fmt.Sprintf("strategy is how %s are created, updated and deleted.", r.Plural))
+	f.Comment(fmt.Sprintf("strategy is how %s are created, updated and deleted.", r.Of.Plural))
 	fields := []jen.Code{
 		jen.Qual(runtimePkg, "ObjectTyper"),
 		jen.Qual(namesPkg, "NameGenerator"),
@@ -208,8 +208,8 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 		jen.Return(jen.Id("strategy").Values(values...)),
 	)
 	f.Line()
-	f.Comment(fmt.Sprintf("NamespaceScoped reports whether %s live in a namespace.", r.Plural))
-	f.Func().Params(jen.Id("strategy")).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.Namespaced())))
+	f.Comment(fmt.Sprintf("NamespaceScoped reports whether %s live in a namespace.", r.Of.Plural))
+	f.Func().Params(jen.Id("strategy")).Id("NamespaceScoped").Params().Bool().Block(jen.Return(jen.Lit(r.Of.Namespaced())))
 	if r.Subresources.Status {
 		f.Line()
 		f.Comment("GetResetFields returns the fields that server-side apply leaves alone on the main resource:")
@@ -236,7 +236,7 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	f.Line()
 	e.emitPrepareForUpdate(f)
 	f.Line()
-	f.Comment(fmt.Sprintf("Validate checks a new %s as kube-apiserver checks a custom resource: its metadata and its", r.Singular))
+	f.Comment(fmt.Sprintf("Validate checks a new %s as kube-apiserver checks a custom resource: its metadata and its", r.Of.Singular))
 	f.Comment("version's schema.")
 	commentHooks(f, hook{r.Hooks.Validate, "Validate"})
 	f.Func().Params(jen.Id("s").Id("strategy")).Id("Validate").Params(e.ctxParam(), obj).Qual(fieldPkg, "ErrorList").BlockFunc(func(b *jen.Group) {
@@ -249,7 +249,7 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 		b.Return(jen.Append(jen.Id("allErrs"), jen.Id(local).Dot("Validate").Call(jen.Id("ctx")).Op("...")))
 	})
 	f.Line()
-	f.Comment(fmt.Sprintf("WarningsOnCreate returns warnings for the creation of a %s.", r.Singular))
+	f.Comment(fmt.Sprintf("WarningsOnCreate returns warnings for the creation of a %s.", r.Of.Singular))
 	f.Func().Params(jen.Id("strategy")).Id("WarningsOnCreate").Params(e.ctxParam(), obj).Index().String().BlockFunc(func(b *jen.Group) {
 		if r.Hooks.WarningsOnCreate {
 			b.Return(jen.Id("obj").Assert(e.kindPtr()).Dot("WarningsOnCreate").Call(jen.Id("ctx")))
@@ -272,7 +272,7 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 	f.Comment("changes, so that it never overwrites a change it has not seen.")
 	f.Func().Params(jen.Id("strategy")).Id("AllowUnconditionalUpdate").Params(e.ctxParam()).Bool().Block(jen.Return(jen.False()))
 	f.Line()
-	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s as kube-apiserver checks a custom resource's: its", r.Singular))
+	f.Comment(fmt.Sprintf("ValidateUpdate checks an update of a %s as kube-apiserver checks a custom resource's: its", r.Of.Singular))
 	f.Comment("metadata, immutable parts unchanged, and the version's schema, where an unchanged invalid value")
 	f.Comment("does not fail the update.")
 	commentHooks(f, hook{r.Hooks.Validate, "Validate"}, hook{r.Hooks.ValidateUpdate, "ValidateUpdate"})
@@ -296,7 +296,7 @@ func (e resourceEmitter) emitStrategy(f *jen.File) {
 		b.Return(jen.Id("allErrs"))
 	})
 	f.Line()
-	f.Comment(fmt.Sprintf("WarningsOnUpdate returns warnings for an update of a %s.", r.Singular))
+	f.Comment(fmt.Sprintf("WarningsOnUpdate returns warnings for an update of a %s.", r.Of.Singular))
 	f.Func().Params(jen.Id("strategy")).Id("WarningsOnUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Index().String().BlockFunc(func(b *jen.Group) {
 		if r.Hooks.WarningsOnUpdate {
 			b.Return(jen.Id("obj").Assert(e.kindPtr()).Dot("WarningsOnUpdate").Call(jen.Id("ctx"), jen.Id("old").Assert(e.kindPtr())))
@@ -387,7 +387,7 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 	r := e.r
 	newName, oldName := "new"+r.Kind, "old"+r.Kind
 	f.Line()
-	f.Comment(fmt.Sprintf("statusStrategy is how the status subresource of %s is updated: it changes status only.", r.Plural))
+	f.Comment(fmt.Sprintf("statusStrategy is how the status subresource of %s is updated: it changes status only.", r.Of.Plural))
 	f.Type().Id("statusStrategy").Struct(jen.Id("strategy"))
 	f.Line()
 	emitAssertions(f, "statusStrategy", jen.Id("statusStrategy").Values(), "RESTUpdateStrategy", "ResetFieldsStrategy")
@@ -430,14 +430,14 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 func (e resourceEmitter) emitSelection(f *jen.File) {
 	r, local := e.r, e.local()
 	f.Line()
-	f.Comment(fmt.Sprintf("getAttrs returns the labels and fields that lists and watches of %s select on.", r.Plural))
+	f.Comment(fmt.Sprintf("getAttrs returns the labels and fields that lists and watches of %s select on.", r.Of.Plural))
 	f.Func().Id("getAttrs").Params(jen.Id("obj").Qual(runtimePkg, "Object")).Params(jen.Qual(labelsPkg, "Set"), jen.Qual(fieldsPkg, "Set"), jen.Error()).BlockFunc(func(b *jen.Group) {
 		b.List(jen.Id(local), jen.Id("ok")).Op(":=").Id("obj").Assert(e.kindPtr())
 		b.If(jen.Op("!").Id("ok")).Block(
 			jen.Return(jen.Nil(), jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("not a "+r.Kind+": %T"), jen.Id("obj"))),
 		)
 		// The set is not called fields: that would shadow the fields package.
-		b.Id("selectable").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Namespaced()))
+		b.Id("selectable").Op(":=").Qual(genericPkg, "ObjectMetaFieldsSet").Call(jen.Op("&").Id(local).Dot("ObjectMeta"), jen.Lit(r.Of.Namespaced()))
 		for _, sf := range r.SelectableFields {
 			b.Add(e.selectableValue(local, sf))
 		}
@@ -462,26 +462,26 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 		return jen.Qual(schemaPkg, "GroupResource").Values(jen.Id("Group").Op(":").Add(groupName(e.g, hub)), jen.Id("Resource").Op(":").Lit(name))
 	}
 	f.Line()
-	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Plural))
+	f.Comment(fmt.Sprintf("REST is the etcd-backed storage of %s.", r.Of.Plural))
 	f.Type().Id("REST").Struct(jen.Op("*").Qual(genericregistryPkg, "Store"))
 	f.Line()
 	ifaces := []string{"StandardStorage", "Scoper", "TableConvertor", "SingularNameProvider"}
 	if r.Subresources.Status {
 		ifaces = append(ifaces, "ResetFieldsStrategy")
 	}
-	if len(r.ShortNames) > 0 {
+	if len(r.Of.ShortNames) > 0 {
 		ifaces = append(ifaces, "ShortNamesProvider")
 	}
-	if len(r.Categories) > 0 {
+	if len(r.Of.Categories) > 0 {
 		ifaces = append(ifaces, "CategoriesProvider")
 	}
 	emitAssertions(f, "REST", jen.Op("&").Id("REST").Values(), ifaces...)
 	f.Line()
 	results := []jen.Code{jen.Op("*").Id("REST")}
-	doc := fmt.Sprintf("NewREST returns the storage of %s.", r.Plural)
+	doc := fmt.Sprintf("NewREST returns the storage of %s.", r.Of.Plural)
 	if r.Subresources.Status {
 		results = append(results, jen.Op("*").Id("StatusREST"))
-		doc = fmt.Sprintf("NewREST returns the storage of %s and of their status subresource.", r.Plural)
+		doc = fmt.Sprintf("NewREST returns the storage of %s and of their status subresource.", r.Of.Plural)
 	}
 	results = append(results, jen.Error())
 	fail := func() jen.Code {
@@ -494,7 +494,7 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 	f.Func().Id("NewREST").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme"), jen.Id("optsGetter").Qual(genericPkg, "RESTOptionsGetter")).Params(results...).BlockFunc(func(b *jen.Group) {
 		b.Comment("What each version accepts: the schema of its validation markers, enforced as for a CRD.")
 		kind := []field{{"Group", groupName(e.g, hub)}, {"Kind", jen.Lit(r.Kind)}}
-		if r.Namespaced() {
+		if r.Of.Namespaced() {
 			kind = append(kind, field{"Namespaced", jen.True()})
 		}
 		if r.Subresources.Status {
@@ -521,8 +521,8 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 			{"NewFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Add(e.kind()).Values()))},
 			{"NewListFunc", jen.Func().Params().Qual(runtimePkg, "Object").Block(jen.Return(jen.Op("&").Qual(hub.Package, r.ListKind).Values()))},
 			{"PredicateFunc", jen.Id("match")},
-			{"DefaultQualifiedResource", resource(r.Plural)},
-			{"SingularQualifiedResource", resource(r.Singular)},
+			{"DefaultQualifiedResource", resource(r.Of.Plural)},
+			{"SingularQualifiedResource", resource(r.Of.Singular)},
 			{"CreateStrategy", jen.Id("strategy")},
 			{"UpdateStrategy", jen.Id("strategy")},
 			{"DeleteStrategy", jen.Id("strategy")},
@@ -548,23 +548,23 @@ func (e resourceEmitter) emitREST(f *jen.File) {
 			b.Return(jen.Op("&").Id("REST").Values(jen.Id("store")), jen.Nil())
 		}
 	})
-	if len(r.ShortNames) > 0 {
+	if len(r.Of.ShortNames) > 0 {
 		f.Line()
 		f.Comment("ShortNames implements rest.ShortNamesProvider: kubectl accepts these in place of the resource name.")
 		f.Func().Params(jen.Op("*").Id("REST")).Id("ShortNames").Params().Index().String().Block(
 			jen.Return(jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, s := range r.ShortNames {
+				for _, s := range r.Of.ShortNames {
 					g.Lit(s)
 				}
 			})),
 		)
 	}
-	if len(r.Categories) > 0 {
+	if len(r.Of.Categories) > 0 {
 		f.Line()
 		f.Comment("Categories implements rest.CategoriesProvider: kubectl get <category> includes this resource.")
 		f.Func().Params(jen.Op("*").Id("REST")).Id("Categories").Params().Index().String().Block(
 			jen.Return(jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, s := range r.Categories {
+				for _, s := range r.Of.Categories {
 					g.Lit(s)
 				}
 			})),
@@ -644,7 +644,7 @@ func (e resourceEmitter) columns() jen.Code {
 func (e resourceEmitter) emitStatusREST(f *jen.File) {
 	r := e.r
 	f.Line()
-	f.Comment(fmt.Sprintf("StatusREST is the storage of the %s/status subresource.", r.Plural))
+	f.Comment(fmt.Sprintf("StatusREST is the storage of the %s/status subresource.", r.Of.Plural))
 	f.Type().Id("StatusREST").Struct(jen.Id("store").Op("*").Qual(genericregistryPkg, "Store"))
 	f.Line()
 	emitAssertions(f, "StatusREST", jen.Op("&").Id("StatusREST").Values(), "Storage", "Patcher", "TableConvertor", "ResetFieldsStrategy")
@@ -696,7 +696,7 @@ func emitSchemas(f *jen.File, g *model.Group, hub *model.Resource) error {
 		}
 		dict[jen.Lit(v.Name)] = rawString(indented.String())
 	}
-	f.Comment(fmt.Sprintf("Schemas are the OpenAPI v3 schemas of %s in each version, as their CustomResourceDefinition", hub.Plural))
+	f.Comment(fmt.Sprintf("Schemas are the OpenAPI v3 schemas of %s in each version, as their CustomResourceDefinition", hub.Of.Plural))
 	f.Comment("would carry them (from the validation markers of the version's types): what requests in that")
 	f.Comment("version must satisfy, and the constraints the served OpenAPI documents show.")
 	f.Var().Id("Schemas").Op("=").Map(jen.String()).String().Values(dict)
@@ -737,7 +737,7 @@ func rawString(s string) jen.Code {
 func (e resourceEmitter) emitScaleREST(f *jen.File) {
 	r, scale := e.r, e.r.Subresources.Scale
 	f.Line()
-	f.Comment(fmt.Sprintf("NewScaleREST returns the storage of the %s/scale subresource, an autoscaling/v1 Scale of", r.Plural))
+	f.Comment(fmt.Sprintf("NewScaleREST returns the storage of the %s/scale subresource, an autoscaling/v1 Scale of", r.Of.Plural))
 	f.Comment("the objects in the main resource's store.")
 	f.Func().Id("NewScaleREST").Params(jen.Id("main").Op("*").Id("REST")).Op("*").Qual(e.server, "ScaleREST").Block(
 		jen.Return(jen.Qual(e.server, "NewScaleREST").Call(

@@ -293,7 +293,7 @@ func dropForeignApplyMethods(ctx *engine.Context, served []*model.Version, tags 
 // and its UpdateScale counterpart, as Kubernetes' own types write them.
 func genclientTags(r *model.Resource) []string {
 	tags := []string{"+genclient"}
-	if !r.Namespaced() {
+	if !r.Of.Namespaced() {
 		tags = append(tags, "+genclient:nonNamespaced")
 	}
 	if !r.Subresources.Status {
@@ -305,7 +305,7 @@ func genclientTags(r *model.Resource) []string {
 	// Storage of the user's own that only reads gets a client that only reads, as
 	// metrics-server's clients are. Other verb sets keep the full client: a verb the storage
 	// does not serve answers 405 Method Not Allowed.
-	cs := r.CustomStorage
+	cs := r.Of.CustomStorage
 	switch {
 	case cs != nil && slices.Equal(cs.Verbs, []string{"get", "list", "watch"}):
 		tags = append(tags, "+genclient:readonly")
@@ -337,13 +337,13 @@ var scaleTags = []string{
 // the Go type name). Exceptions are keyed by kind alone, as upstream's flag is.
 func pluralException(plurals map[string]string, r *model.Resource) error {
 	derived := namer.NewAllLowercasePluralNamer(nil).Name(&types.Type{Name: types.Name{Name: r.Kind}})
-	if derived == r.Plural {
+	if derived == r.Of.Plural {
 		return nil
 	}
-	want := namer.IC(r.Plural)
+	want := namer.IC(r.Of.Plural)
 	if old, ok := plurals[r.Kind]; ok && old != want {
 		return fmt.Errorf("%skind %s has the resource name %s here and %s elsewhere; the generated clients name a kind's resource once",
-			at(r.Pos), r.Kind, r.Plural, strings.ToLower(old))
+			at(r.Pos), r.Kind, r.Of.Plural, strings.ToLower(old))
 	}
 	plurals[r.Kind] = want
 	return nil

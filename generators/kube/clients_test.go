@@ -32,7 +32,7 @@ func TestClients(t *testing.T) {
 	p := fixtureProject()
 	p.Clients = model.Clients{Enabled: true, Dir: "pkg/client"}
 	r := p.Groups[0].Versions[0].Resources[0]
-	r.Scope, r.Subresources.Status, r.Plural = model.Cluster, false, "gizmos"
+	r.Of.Scope, r.Subresources.Status, r.Of.Plural = model.Cluster, false, "gizmos"
 	out := generateClients(t, p)
 
 	for _, name := range out.Paths() {
@@ -85,15 +85,15 @@ func TestGenclientTags(t *testing.T) {
 		r    model.Resource
 		want []string
 	}{
-		{model.Resource{Scope: model.Namespaced, Subresources: model.Subresources{Status: true}}, []string{"+genclient"}},
-		{model.Resource{Scope: model.Namespaced}, []string{"+genclient", "+genclient:noStatus"}},
-		{model.Resource{Scope: model.Cluster}, []string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"}},
-		{model.Resource{Scope: model.Namespaced, Subresources: model.Subresources{Status: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas"}}},
+		{model.Resource{Of: &model.Kind{Scope: model.Namespaced}, Subresources: model.Subresources{Status: true}}, []string{"+genclient"}},
+		{model.Resource{Of: &model.Kind{Scope: model.Namespaced}}, []string{"+genclient", "+genclient:noStatus"}},
+		{model.Resource{Of: &model.Kind{Scope: model.Cluster}}, []string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"}},
+		{model.Resource{Of: &model.Kind{Scope: model.Namespaced}, Subresources: model.Subresources{Status: true, Scale: &model.Scale{SpecReplicasPath: ".spec.replicas"}}},
 			[]string{"+genclient", scaleTags[0], scaleTags[1]}},
 		// A create-only review without a list type: only its verbs, so nothing names the list.
-		{model.Resource{Scope: model.Cluster, CustomStorage: &model.CustomStorage{Verbs: []string{"create", "get"}}},
+		{model.Resource{Of: &model.Kind{Scope: model.Cluster, CustomStorage: &model.CustomStorage{Verbs: []string{"create", "get"}}}},
 			[]string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus", "+genclient:onlyVerbs=create,get"}},
-		{model.Resource{Scope: model.Cluster, ListKind: "ReviewList", CustomStorage: &model.CustomStorage{Verbs: []string{"create"}}},
+		{model.Resource{Of: &model.Kind{Scope: model.Cluster, CustomStorage: &model.CustomStorage{Verbs: []string{"create"}}}, ListKind: "ReviewList"},
 			[]string{"+genclient", "+genclient:nonNamespaced", "+genclient:noStatus"}},
 	} {
 		if diff := cmp.Diff(tc.want, genclientTags(&tc.r)); diff != "" {

@@ -32,21 +32,21 @@ var header = engine.GoHeader([]byte("/*\nCopyright YEAR The Fixture Authors.\n*/
 
 // fixtureProject is the model apigen's parser would build for the fixture.
 func fixtureProject() *model.Project {
+	widget := &model.Kind{Name: "Widget", Plural: "widgets", Singular: "widget", Scope: model.Namespaced}
 	v := &model.Version{
 		Name:    "v1alpha1",
 		Package: widgetsPkg,
 		Dir:     widgetsDir,
 		Resources: []*model.Resource{{
 			Kind:         "Widget",
+			Of:           widget,
 			ListKind:     "WidgetList",
-			Plural:       "widgets",
-			Singular:     "widget",
-			Scope:        model.Namespaced,
 			HasSpec:      true,
 			HasStatus:    true,
 			Subresources: model.Subresources{Status: true},
 		}},
 	}
+	widget.Storage, widget.Versions = v, []*model.Version{v}
 	return &model.Project{
 		Module: fixtureMod,
 		Name:   "fixture",
@@ -54,7 +54,7 @@ func fixtureProject() *model.Project {
 			Name:     "widgets.example.com",
 			Package:  "widgets",
 			Versions: []*model.Version{v},
-			Kinds:    []*model.Kind{{Name: "Widget", Storage: v, Versions: []*model.Version{v}}},
+			Kinds:    []*model.Kind{widget},
 		}},
 	}
 }

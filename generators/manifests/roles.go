@@ -29,17 +29,17 @@ func aggregatedRoles(groups []*model.Group) []aggregatedRole {
 		var all, writable []string
 		for _, v := range g.Versions {
 			for _, r := range v.Resources {
-				if !r.Namespaced() {
+				if !r.Of.Namespaced() {
 					continue
 				}
-				all = append(all, r.Plural)
-				writable = append(writable, r.Plural)
+				all = append(all, r.Of.Plural)
+				writable = append(writable, r.Of.Plural)
 				if r.Subresources.Status {
-					all = append(all, r.Plural+"/status")
+					all = append(all, r.Of.Plural+"/status")
 				}
 				if r.Subresources.Scale != nil {
-					all = append(all, r.Plural+"/scale")
-					writable = append(writable, r.Plural+"/scale")
+					all = append(all, r.Of.Plural+"/scale")
+					writable = append(writable, r.Of.Plural+"/scale")
 				}
 			}
 		}

@@ -151,20 +151,22 @@ func (*Resource) OwnStorageMarker(verbs string) string {
 	return "+" + CustomStorageMarker + ":verbs=" + verbs
 }
 
-// DeclareResource gives the resource its names and scope: those given, or a CRD's defaults.
+// DeclareResource gives the resource's kind its names and scope, as this version declares
+// them: those given, or a CRD's defaults.
 func (a *Resource) DeclareResource(_ *Marker, r *model.Resource) {
-	r.Plural = a.Path
-	if r.Plural == "" {
-		r.Plural = defaultPlural(r.Kind)
+	k := r.Declared
+	k.Plural = a.Path
+	if k.Plural == "" {
+		k.Plural = defaultPlural(r.Kind)
 	}
-	r.Singular = a.Singular
-	if r.Singular == "" {
-		r.Singular = strings.ToLower(r.Kind)
+	k.Singular = a.Singular
+	if k.Singular == "" {
+		k.Singular = strings.ToLower(r.Kind)
 	}
-	r.ShortNames, r.Categories = a.ShortName, a.Categories
-	r.Scope = model.Scope(a.Scope)
-	if r.Scope == "" {
-		r.Scope = model.Namespaced
+	k.ShortNames, k.Categories = a.ShortName, a.Categories
+	k.Scope = model.Scope(a.Scope)
+	if k.Scope == "" {
+		k.Scope = model.Namespaced
 	}
 }
 

@@ -44,18 +44,18 @@ func (a *CustomSubresource) ApplyToResource(m *Marker, r *model.Resource, _ Kind
 var storageVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 
 // ApplyToResource serves the kind by REST storage the user writes instead of an etcd store,
-// with the verbs it serves.
+// with the verbs it serves, as this version declares it (parse holds the versions to one).
 func (a *CustomStorage) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
 	var problems []string
 	fail := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
-	if prev := r.CustomStorage; prev != nil {
+	if prev := r.Declared.CustomStorage; prev != nil {
 		fail("%s already has custom storage at %s", r.Kind, prev.Pos)
 	}
 	verbs := checkVerbs(a.Verbs, storageVerbs, fail)
 	if len(problems) > 0 {
 		return fmt.Errorf("+%s: %s", m.Name, strings.Join(problems, "; "))
 	}
-	r.CustomStorage = &model.CustomStorage{Verbs: verbs, Pos: m.Pos}
+	r.Declared.CustomStorage = &model.CustomStorage{Verbs: verbs, Pos: m.Pos}
 	return nil
 }
 

@@ -25,8 +25,9 @@ type GroupEffect interface {
 }
 
 // Declaration is the effect of a marker that makes its type a resource outright
-// (+apigen:resource): a type has one at most. It gives the resource its names and scope,
-// before the type's other markers apply.
+// (+apigen:resource): a type has one at most. It declares the names and scope of the kind
+// in this version (Resource.Declared; parse settles the kind's), before the type's other
+// markers apply.
 type Declaration interface {
 	DeclareResource(m *Marker, r *model.Resource)
 	OwnStorage

@@ -21,23 +21,23 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"apigen:deploy":               "Project.Deploy",
 		"apigen:domain":               "Project.Domain",
 		"groupName":                   "Group.Name",
-		"apigen:resource":             "Resource.Plural, Resource.Singular, Resource.ShortNames, Resource.Categories, Resource.Scope",
-		"kubebuilder:object:root":     "Resource.Plural, Resource.Singular",
-		"genclient":                   "Resource.Plural, Resource.Singular, Resource.Subresources, Resource.BuiltInStyle",
+		"apigen:resource":             "Kind.Plural, Kind.Singular, Kind.ShortNames, Kind.Categories, Kind.Scope",
+		"kubebuilder:object:root":     "Kind.Plural, Kind.Singular",
+		"genclient":                   "Resource.Subresources, Resource.BuiltInStyle, Kind.Plural, Kind.Singular",
 		"apigen:deprecatedversion":    "Resource.Deprecated, Resource.Deprecation",
 		"apigen:printcolumn":          "Resource.PrintColumns",
 		"apigen:selectablefield":      "Resource.SelectableFields",
-		"apigen:storage:custom":       "Resource.CustomStorage",
+		"apigen:storage:custom":       "Kind.CustomStorage",
 		"apigen:storageversion":       "Resource.StorageVersionMarked",
 		"apigen:subresource:custom":   "Resource.Subresources",
 		"apigen:subresource:scale":    "Resource.Subresources",
 		"apigen:subresource:status":   "Resource.Subresources",
 		"genclient:method":            "a warning (its subresource is not served)",
 		"genclient:noStatus":          "Resource.Subresources",
-		"genclient:nonNamespaced":     "Resource.Scope",
-		"genclient:onlyVerbs":         "Resource.Subresources, Resource.CustomStorage",
-		"genclient:readonly":          "Resource.Subresources, Resource.CustomStorage",
-		"resourceName":                "Resource.Plural",
+		"genclient:nonNamespaced":     "Kind.Scope",
+		"genclient:onlyVerbs":         "Resource.Subresources, Kind.CustomStorage",
+		"genclient:readonly":          "Resource.Subresources, Kind.CustomStorage",
+		"resourceName":                "Kind.Plural",
 		"default":                     "Version.Defaults",
 		"kubebuilder:default":         "Version.Defaults",
 		"kubebuilder:skipversion":     "Version.Skipped",
@@ -94,15 +94,17 @@ func hasEffect(d *Definition) bool {
 }
 
 // changedFields applies a definition's Example to a fresh element of the model (the project,
-// a group, a resource, a version) and names the top-level fields it changed, or says it
-// warned. client-gen's tags act on a kind that +genclient declares, with a status subresource.
+// a group, a resource, a version) and names the top-level fields it changed (a resource's
+// and its kind's), or says it warned. client-gen's tags act on a kind that +genclient declares, with a status subresource.
 func changedFields(t *testing.T, d *Definition) string {
 	t.Helper()
 	m, err := Apigen().Parse("// "+d.Example, d.Target, token.Position{Filename: "doc.go", Line: 1})
 	if err != nil || m == nil {
 		t.Fatalf("%s: its Example %q does not parse: %v", d.Name, d.Example, err)
 	}
-	var element any
+	// element is what the marker applies to; declared is the kind as a resource it applies to
+	// declares it (Resource.Declared: names, scope, custom storage).
+	var element, declared any
 	kind := &fakeKind{}
 	var apply func() error
 	switch effect := m.Args.(type) {
@@ -122,12 +124,12 @@ func changedFields(t *testing.T, d *Definition) string {
 		r := &model.Resource{Kind: "Flunder", ListKind: "FlunderList"}
 		element, apply = v, func() error { effect.ExcludeFromVersion(m, r, v, kind); return nil }
 	default:
-		r := &model.Resource{Kind: "Flunder", HasSpec: true, HasStatus: true, StatusType: "FlunderStatus", Scope: model.Namespaced}
+		r := &model.Resource{Kind: "Flunder", Declared: &model.Kind{Name: "Flunder", Scope: model.Namespaced}, HasSpec: true, HasStatus: true, StatusType: "FlunderStatus"}
 		if d.ClientGen {
 			// as +genclient's declaration leaves the kind
-			r.Marker, r.BuiltInStyle, r.Subresources.Status, r.Plural = "+"+GenClient, true, true, "flunders"
+			r.Marker, r.BuiltInStyle, r.Subresources.Status, r.Declared.Plural = "+"+GenClient, true, true, "flunders"
 		}
-		element = r
+		element, declared = r, r.Declared
 		apply = func() error {
 			switch effect := m.Args.(type) {
 			case Declaration:
@@ -140,20 +142,28 @@ func changedFields(t *testing.T, d *Definition) string {
 			return nil
 		}
 	}
-	before := reflect.ValueOf(element).Elem()
-	before = reflect.ValueOf(before.Interface()) // a copy
+	elements := []any{element}
+	if declared != nil {
+		elements = append(elements, declared)
+	}
+	var befores []reflect.Value
+	for _, e := range elements {
+		befores = append(befores, reflect.ValueOf(reflect.ValueOf(e).Elem().Interface())) // a copy
+	}
 	if err := apply(); err != nil {
 		t.Fatalf("%s: %v", d.Example, err)
 	}
-	after := reflect.ValueOf(element).Elem()
 	var changed []string
-	for i := range before.NumField() {
-		f := before.Type().Field(i)
-		if f.Name == "Pos" {
-			continue
-		}
-		if !reflect.DeepEqual(before.Field(i).Interface(), after.Field(i).Interface()) {
-			changed = append(changed, before.Type().Name()+"."+f.Name)
+	for n, e := range elements {
+		before, after := befores[n], reflect.ValueOf(e).Elem()
+		for i := range before.NumField() {
+			f := before.Type().Field(i)
+			if f.Name == "Pos" {
+				continue
+			}
+			if !reflect.DeepEqual(before.Field(i).Interface(), after.Field(i).Interface()) {
+				changed = append(changed, before.Type().Name()+"."+f.Name)
+			}
 		}
 	}
 	if len(changed) == 0 && kind.warned {
@@ -231,7 +241,7 @@ func TestOwnStorageMarker(t *testing.T) {
 		if err != nil || m == nil {
 			t.Fatalf("%s: its own-storage marker %q does not parse: %v", d.Name, text, err)
 		}
-		r := &model.Resource{Kind: "Review", HasSpec: true, HasStatus: true, Scope: model.Namespaced}
+		r := &model.Resource{Kind: "Review", Declared: &model.Kind{Name: "Review", Scope: model.Namespaced}, HasSpec: true, HasStatus: true}
 		switch effect := decl.Args.(type) {
 		case Declaration:
 			effect.DeclareResource(decl, r)
@@ -246,8 +256,8 @@ func TestOwnStorageMarker(t *testing.T) {
 		if err := effect.ApplyToResource(m, r, &fakeKind{}); err != nil {
 			t.Fatalf("%s: %q: %v", d.Name, text, err)
 		}
-		if r.CustomStorage == nil || !slices.Equal(r.CustomStorage.Verbs, []string{"create"}) {
-			t.Errorf("%s: %q leaves the kind's storage %+v, want storage of its own with the verb create", d.Name, text, r.CustomStorage)
+		if r.Declared.CustomStorage == nil || !slices.Equal(r.Declared.CustomStorage.Verbs, []string{"create"}) {
+			t.Errorf("%s: %q leaves the kind's storage %+v, want storage of its own with the verb create", d.Name, text, r.Declared.CustomStorage)
 		}
 	}
 	if seen < 2 {

@@ -126,9 +126,9 @@ func (GenClientTag) DeclareFallback(m *Marker, r *model.Resource) {
 	r.BuiltInStyle = true
 }
 
-// ApplyToResource makes the resource cluster-scoped.
+// ApplyToResource makes the resource's kind cluster-scoped.
 func (NonNamespacedTag) ApplyToResource(_ *Marker, r *model.Resource, _ Kind) error {
-	r.Scope = model.Cluster
+	r.Declared.Scope = model.Cluster
 	return nil
 }
 
@@ -179,11 +179,11 @@ var readonlyVerbs = []string{"get", "list", "watch"}
 // call a resource the server does not serve.
 func (t ResourceNameTag) ApplyToResource(m *Marker, r *model.Resource, _ Kind) error {
 	name := string(t)
-	if r.Plural != name && r.Plural != defaultPlural(r.Kind) {
+	if r.Declared.Plural != name && r.Declared.Plural != defaultPlural(r.Kind) {
 		return fmt.Errorf("+%s=%s: the resource marker serves %s as %s, and client-gen's clients would call %s; "+
-			"give both the same name", m.Name, name, r.Kind, r.Plural, name)
+			"give both the same name", m.Name, name, r.Kind, r.Declared.Plural, name)
 	}
-	r.Plural = name
+	r.Declared.Plural = name
 	return nil
 }
 

@@ -239,21 +239,21 @@ func TestGenClientOnlyVerbs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &model.Resource{Kind: "Review", Marker: "+genclient", BuiltInStyle: true, HasStatus: true, Subresources: model.Subresources{Status: true}}
+	r := &model.Resource{Kind: "Review", Declared: &model.Kind{Name: "Review"}, Marker: "+genclient", BuiltInStyle: true, HasStatus: true, Subresources: model.Subresources{Status: true}}
 	apply := func(m *Marker, r *model.Resource) error { return m.Args.(ResourceEffect).ApplyToResource(m, r, nil) }
-	if err := apply(m, r); err != nil || r.CustomStorage == nil ||
-		!slices.Equal(r.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) || r.Subresources.Status {
-		t.Errorf("got %v, %+v, status subresource %v", err, r.CustomStorage, r.Subresources.Status)
+	if err := apply(m, r); err != nil || r.Declared.CustomStorage == nil ||
+		!slices.Equal(r.Declared.CustomStorage.Verbs, []string{"create", "deletecollection", "get"}) || r.Subresources.Status {
+		t.Errorf("got %v, %+v, status subresource %v", err, r.Declared.CustomStorage, r.Subresources.Status)
 	}
 	if err := apply(m, r); err == nil || !strings.Contains(err.Error(), "already has custom storage") {
 		t.Errorf("a second custom storage: %v", err)
 	}
-	other := &model.Resource{Kind: "Widget", Marker: "+apigen:resource"}
-	if err := apply(m, other); err != nil || other.CustomStorage != nil {
-		t.Errorf("on an apigen resource: %v, %+v", err, other.CustomStorage)
+	other := &model.Resource{Kind: "Widget", Declared: &model.Kind{Name: "Widget"}, Marker: "+apigen:resource"}
+	if err := apply(m, other); err != nil || other.Declared.CustomStorage != nil {
+		t.Errorf("on an apigen resource: %v, %+v", err, other.Declared.CustomStorage)
 	}
 	bad, _ := Apigen().Parse("// +genclient:onlyVerbs=create,proxy", Type, pos)
-	if err := apply(bad, &model.Resource{Kind: "Review", Marker: "+genclient", BuiltInStyle: true}); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
+	if err := apply(bad, &model.Resource{Kind: "Review", Declared: &model.Kind{Name: "Review"}, Marker: "+genclient", BuiltInStyle: true}); err == nil || !strings.Contains(err.Error(), `"proxy" is not one of`) {
 		t.Errorf("an unknown verb: %v", err)
 	}
 }
@@ -266,10 +266,10 @@ func TestGenClientReadonly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &model.Resource{Kind: "NodeMetrics", Marker: "+genclient", BuiltInStyle: true}
-	if err := m.Args.(ResourceEffect).ApplyToResource(m, r, nil); err != nil || r.CustomStorage == nil ||
-		!slices.Equal(r.CustomStorage.Verbs, []string{"get", "list", "watch"}) {
-		t.Errorf("got %v, %+v", err, r.CustomStorage)
+	r := &model.Resource{Kind: "NodeMetrics", Declared: &model.Kind{Name: "NodeMetrics"}, Marker: "+genclient", BuiltInStyle: true}
+	if err := m.Args.(ResourceEffect).ApplyToResource(m, r, nil); err != nil || r.Declared.CustomStorage == nil ||
+		!slices.Equal(r.Declared.CustomStorage.Verbs, []string{"get", "list", "watch"}) {
+		t.Errorf("got %v, %+v", err, r.Declared.CustomStorage)
 	}
 }
 
@@ -281,16 +281,16 @@ func TestResourceName(t *testing.T) {
 		t.Fatal(err)
 	}
 	apply := func(r *model.Resource) error { return m.Args.(ResourceEffect).ApplyToResource(m, r, nil) }
-	r := &model.Resource{Kind: "NodeMetrics", Plural: "nodemetricses"}
-	if err := apply(r); err != nil || r.Plural != "nodes" {
-		t.Errorf("with the default plural: %v, plural %q", err, r.Plural)
+	r := &model.Resource{Kind: "NodeMetrics", Declared: &model.Kind{Name: "NodeMetrics", Plural: "nodemetricses"}}
+	if err := apply(r); err != nil || r.Declared.Plural != "nodes" {
+		t.Errorf("with the default plural: %v, plural %q", err, r.Declared.Plural)
 	}
-	same := &model.Resource{Kind: "NodeMetrics", Plural: "nodes"}
-	if err := apply(same); err != nil || same.Plural != "nodes" {
-		t.Errorf("with the same path: %v, plural %q", err, same.Plural)
+	same := &model.Resource{Kind: "NodeMetrics", Declared: &model.Kind{Name: "NodeMetrics", Plural: "nodes"}}
+	if err := apply(same); err != nil || same.Declared.Plural != "nodes" {
+		t.Errorf("with the same path: %v, plural %q", err, same.Declared.Plural)
 	}
-	other := &model.Resource{Kind: "NodeMetrics", Plural: "nodemetrics"}
-	if err := apply(other); err == nil || !strings.Contains(err.Error(), "+resourceName=nodes: the resource marker serves NodeMetrics as nodemetrics") || other.Plural != "nodemetrics" {
-		t.Errorf("with another explicit path: %v, plural %q", err, other.Plural)
+	other := &model.Resource{Kind: "NodeMetrics", Declared: &model.Kind{Name: "NodeMetrics", Plural: "nodemetrics"}}
+	if err := apply(other); err == nil || !strings.Contains(err.Error(), "+resourceName=nodes: the resource marker serves NodeMetrics as nodemetrics") || other.Declared.Plural != "nodemetrics" {
+		t.Errorf("with another explicit path: %v, plural %q", err, other.Declared.Plural)
 	}
 }

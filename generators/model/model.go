@@ -1,7 +1,7 @@
 // Package model is the model that apigen builds from markers once and every emitter reads: each
 // group has its versions (the Go packages of its types, with a Resource for each kind a version
-// serves) and its kinds, each held once with its storage version and the versions it is served
-// in, as a CustomResourceDefinition is shaped. It is plain data: no go/ast, no gengo, no
+// serves) and its kinds, each held once with its names, scope and storage version and the
+// versions it is served in, as a CustomResourceDefinition is shaped. It is plain data: no go/ast, no gengo, no
 // jennifer. parse fills it, schema adds the schemas, and Project.Validate checks it after both.
 package model
 
@@ -244,16 +244,31 @@ type FieldDefault struct {
 
 // Kind is one kind of a group with the versions that serve it, shaped as a
 // CustomResourceDefinition is: what apiextensions' CustomResourceDefinitionSpec holds once for
-// the kind lives here, what its CustomResourceDefinitionVersion holds per version (schema,
-// subresources, print columns, selectable fields, deprecation, served) on each version's
-// Resource. The storage version is the kind's, held once: where a CRD flags storage on each
-// version and validation wants exactly one, the model cannot have two, and a kind without one
-// (Storage nil) fails validation. The names and scope a CRD holds once (plural, singular,
-// list kind, short names, categories, scope) are still read from each version's Resource, and
-// validation wants plural and scope to agree across versions.
+// the kind (its names, its scope, its storage version) lives here, what its
+// CustomResourceDefinitionVersion holds per version (schema, subresources, print columns,
+// selectable fields, deprecation, served) on each version's Resource, which points back here
+// (Resource.Of). Where a CRD flags storage on each version and validation wants exactly one,
+// the model cannot have two, and a kind without one (Storage nil) fails validation. Where a
+// CRD's versions share one spec.names and spec.scope, the kind's versions share one path and
+// scope (parse reports a version that declares others), and the kind is served with its
+// storage version's singular, short names and categories, whatever another version's marker
+// declares (Resource.Declared). The storage a kind is served from is one for every version
+// too: its custom storage is held here.
 type Kind struct {
 	// Name is the kind (Flunder).
 	Name string `json:"name"`
+	// Plural is the resource name in URLs (flunders); Singular is used by kubectl (flunder).
+	// With ShortNames and Categories they are a CRD's spec.names (whose kind is Name, and
+	// whose list kind each version's package declares: Resource.ListKind).
+	Plural     string   `json:"plural"`
+	Singular   string   `json:"singular"`
+	ShortNames []string `json:"shortNames,omitempty"`
+	Categories []string `json:"categories,omitempty"`
+	Scope      Scope    `json:"scope"`
+	// CustomStorage replaces the kind's etcd store with REST storage the user writes
+	// (+apigen:storage:custom), or is nil. One storage serves every version, so every version
+	// declares it with the same verbs (parse checks them against the storage version's).
+	CustomStorage *CustomStorage `json:"customStorage,omitempty"`
 	// Storage is the version the kind is stored in: the version that carries
 	// +apigen:storageversion (or +kubebuilder:storageversion), the only version that serves the
 	// kind, or, for a kind declared BuiltInStyle, the most preferred version (parse decides).
@@ -276,11 +291,20 @@ func (k *Kind) MarshalJSON() ([]byte, error) {
 		storage = k.Storage.Name
 	}
 	return json.Marshal(struct {
-		Name           string   `json:"name"`
-		StorageVersion string   `json:"storageVersion,omitempty"`
-		Versions       []string `json:"versions"`
-	}{k.Name, storage, names})
+		Name           string         `json:"name"`
+		Plural         string         `json:"plural"`
+		Singular       string         `json:"singular"`
+		ShortNames     []string       `json:"shortNames,omitempty"`
+		Categories     []string       `json:"categories,omitempty"`
+		Scope          Scope          `json:"scope"`
+		CustomStorage  *CustomStorage `json:"customStorage,omitempty"`
+		StorageVersion string         `json:"storageVersion,omitempty"`
+		Versions       []string       `json:"versions"`
+	}{k.Name, k.Plural, k.Singular, k.ShortNames, k.Categories, k.Scope, k.CustomStorage, storage, names})
 }
+
+// Namespaced reports whether the kind is namespace scoped.
+func (k *Kind) Namespaced() bool { return k.Scope == Namespaced }
 
 // Stored returns the kind's storage version and its resource there, or nils when no version
 // stores it (a model that failed validation).
@@ -311,16 +335,20 @@ const (
 // Resource is one kind served as a REST resource.
 type Resource struct {
 	Kind string `json:"kind"`
+	// Of is the kind this is a version of, which holds what every version of the kind shares:
+	// its names, scope and custom storage.
+	Of *Kind `json:"-"`
+	// Declared is the kind as this version's markers declare it (its names, scope and custom
+	// storage): what they ask, which parse holds the versions to (one path, scope and custom
+	// storage) and settles the kind from (Of, its storage version's). Validation checks each
+	// version's names at its marker, and the API reference shows each version's.
+	Declared *Kind `json:"-"`
 	// ListKind is the kind's list type (FlunderList), or empty for a kind the package declares
 	// no list for: a virtual kind that only its own storage serves, with verbs that return no
 	// list (a create-only review, as TokenReview). Nothing registers or serves a list then.
+	// Unlike a CRD's listKind it is per version: it names a Go type of this version's
+	// package, which one version of a virtual kind may declare and another not.
 	ListKind string `json:"listKind,omitempty"`
-	// Plural is the resource name in URLs (flunders); Singular is used by kubectl (flunder).
-	Plural     string   `json:"plural"`
-	Singular   string   `json:"singular"`
-	ShortNames []string `json:"shortNames,omitempty"`
-	Categories []string `json:"categories,omitempty"`
-	Scope      Scope    `json:"scope"`
 	// HasSpec and HasStatus say whether the type has Spec and Status fields.
 	HasSpec   bool `json:"hasSpec,omitempty"`
 	HasStatus bool `json:"hasStatus,omitempty"`
@@ -328,9 +356,6 @@ type Resource struct {
 	// package, with a leading "*" for a pointer; empty otherwise.
 	StatusType   string       `json:"statusType,omitempty"`
 	Subresources Subresources `json:"subresources,omitempty"`
-	// CustomStorage replaces the kind's etcd store with REST storage the user writes
-	// (+apigen:storage:custom), or is nil.
-	CustomStorage *CustomStorage `json:"customStorage,omitempty"`
 	// StorageVersionMarked says the type carries +apigen:storageversion (or
 	// +kubebuilder:storageversion) in this version: what the marker asks, which parse weighs
 	// when it decides the kind's storage version (Kind.Storage, the one answer).
@@ -445,9 +470,6 @@ type FieldStep struct {
 	Pointer bool   `json:"pointer,omitempty"`
 }
 
-// Namespaced reports whether the resource is namespace scoped.
-func (r *Resource) Namespaced() bool { return r.Scope == Namespaced }
-
 // Subresources are the subresources served besides the main resource.
 type Subresources struct {
 	Status bool `json:"status,omitempty"`
@@ -492,11 +514,11 @@ var ListVerbs = []string{"deletecollection", "list", "watch"}
 // NeedsList reports whether the kind is served with a verb that answers with a list of it:
 // always by an etcd store, and by custom storage when one of its verbs is list, watch or
 // deletecollection. A kind that does not can be served without a list type (ListKind empty).
-func (r *Resource) NeedsList() bool {
-	if r.CustomStorage == nil {
+func (k *Kind) NeedsList() bool {
+	if k.CustomStorage == nil {
 		return true
 	}
-	for _, v := range r.CustomStorage.Verbs {
+	for _, v := range k.CustomStorage.Verbs {
 		if slices.Contains(ListVerbs, v) {
 			return true
 		}

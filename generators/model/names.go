@@ -4,17 +4,18 @@ package model
 // lower-case DNS-1035 label, the rule Validate applies to +apigen:resource's names.
 func IsResourceName(name string) bool { return resourceName.MatchString(name) }
 
-// validateNames checks a resource's path, singular and short names, naming the marker
-// argument that holds a bad one.
+// validateNames checks the path, singular and short names of a resource's kind, at the
+// resource's marker, naming the marker argument that holds a bad one: every version's marker
+// declares them.
 func (r *Resource) validateNames(errs *ErrorList) {
 	check := func(arg, name string) {
 		if !resourceName.MatchString(name) {
 			errs.Add(r.Pos, "%s on %s: %s=%q is not a valid resource name (lower-case letters, digits and '-', starting with a letter)", r.marker(), r.Kind, arg, name)
 		}
 	}
-	check("path", r.Plural)
-	check("singular", r.Singular)
-	for _, s := range r.ShortNames {
+	check("path", r.Declared.Plural)
+	check("singular", r.Declared.Singular)
+	for _, s := range r.Declared.ShortNames {
 		check("shortName", s)
 	}
 }
@@ -29,7 +30,7 @@ func (v *Version) validateUniqueNames(errs *ErrorList) {
 	}
 	names := map[string]owner{}
 	for _, r := range v.Resources {
-		names[r.Plural] = owner{r, "path"}
+		names[r.Declared.Plural] = owner{r, "path"}
 	}
 	claim := func(r *Resource, arg, name string) {
 		prev, ok := names[name]
@@ -42,10 +43,10 @@ func (v *Version) validateUniqueNames(errs *ErrorList) {
 		}
 	}
 	for _, r := range v.Resources {
-		claim(r, "singular", r.Singular)
+		claim(r, "singular", r.Declared.Singular)
 	}
 	for _, r := range v.Resources {
-		for _, s := range r.ShortNames {
+		for _, s := range r.Declared.ShortNames {
 			claim(r, "shortName", s)
 		}
 	}

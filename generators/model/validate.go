@@ -126,35 +126,23 @@ func (g *Group) validateStorage(errs *ErrorList) {
 }
 
 // validateAcrossVersions enforces the rule that a group's versions are views of one set of
-// resources: a kind has the same resource path and scope in every version that declares it,
-// and a resource path names the same kind in every version. (A kind may be missing from a
-// version.) Anything else would give one REST path two kinds, or one kind two paths, in the
-// storage the versions share.
+// resources: a resource path names the same kind in every version. (A kind has one path and
+// scope, Kind.Plural and Kind.Scope, which parse settles; a kind may be missing from a
+// version.) Anything else would give one REST path two kinds in the storage the versions share.
 func (g *Group) validateAcrossVersions(errs *ErrorList) {
 	type seen struct {
 		r *Resource
 		v *Version
 	}
-	kinds, paths := map[string]seen{}, map[string]seen{}
+	paths := map[string]seen{}
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
-			if prev, ok := kinds[r.Kind]; ok && prev.v != v {
-				if prev.r.Plural != r.Plural {
-					errs.Add(r.Pos, "%s: kind %s has resource path %q here but %q in %s (%s); a kind must have the same path in every version of group %s",
-						r.marker(), r.Kind, r.Plural, prev.r.Plural, prev.v.Name, prev.r.Pos, g.Name)
-				}
-				if prev.r.Scope != r.Scope {
-					errs.Add(r.Pos, "%s: kind %s has scope %s here but %s in %s (%s); a kind must have the same scope in every version of group %s",
-						r.marker(), r.Kind, r.Scope, prev.r.Scope, prev.v.Name, prev.r.Pos, g.Name)
-				}
-			} else if !ok {
-				kinds[r.Kind] = seen{r, v}
-			}
-			if prev, ok := paths[r.Plural]; ok && prev.v != v && prev.r.Kind != r.Kind {
+			plural := r.Of.Plural
+			if prev, ok := paths[plural]; ok && prev.v != v && prev.r.Kind != r.Kind {
 				errs.Add(r.Pos, "%s: resource path %q is kind %s here but kind %s in %s (%s); a resource path must name the same kind in every version of group %s",
-					r.marker(), r.Plural, r.Kind, prev.r.Kind, prev.v.Name, prev.r.Pos, g.Name)
+					r.marker(), plural, r.Kind, prev.r.Kind, prev.v.Name, prev.r.Pos, g.Name)
 			} else if !ok {
-				paths[r.Plural] = seen{r, v}
+				paths[plural] = seen{r, v}
 			}
 		}
 	}
@@ -175,13 +163,13 @@ func (v *Version) validateResources(errs *ErrorList) {
 			errs.Add(r.Pos, "kind %s is declared twice in %s (first at %s)", r.Kind, v.Package, prev.Pos)
 		}
 		kinds[r.Kind] = r
-		if prev, ok := plurals[r.Plural]; ok {
-			errs.Add(r.Pos, "%s: resource path %q of %s is already used by %s in %s (%s); give one of them another path=", r.marker(), r.Plural, r.Kind, prev.Kind, v.Name, prev.Pos)
+		if prev, ok := plurals[r.Declared.Plural]; ok {
+			errs.Add(r.Pos, "%s: resource path %q of %s is already used by %s in %s (%s); give one of them another path=", r.marker(), r.Declared.Plural, r.Kind, prev.Kind, v.Name, prev.Pos)
 		}
-		plurals[r.Plural] = r
+		plurals[r.Declared.Plural] = r
 		r.validateNames(errs)
-		if r.Scope != Namespaced && r.Scope != Cluster {
-			errs.Add(r.Pos, "%s on %s: scope must be Namespaced or Cluster, not %q", r.marker(), r.Kind, r.Scope)
+		if r.Declared.Scope != Namespaced && r.Declared.Scope != Cluster {
+			errs.Add(r.Pos, "%s on %s: scope must be Namespaced or Cluster, not %q", r.marker(), r.Kind, r.Declared.Scope)
 		}
 		if r.Subresources.Status && !r.HasStatus {
 			errs.Add(r.Pos, "%s: +apigen:subresource:status needs a Status field", r.Kind)

@@ -33,23 +33,25 @@ func (p *parser_) checkCustomSubresources(g *model.Group) {
 // cannot have: apigen's subresources, print columns and selectable fields are served by the
 // etcd store it replaces, and the strategy hooks (all but Default, which runs on decoding)
 // would never be called. Every version of such a kind declares the same verbs, since one
-// storage serves them all.
+// storage serves them all. It reads what each version declares (Resource.Declared), once
+// the kind's storage version is known.
 func (p *parser_) checkCustomStorage(g *model.Group) {
 	for _, v := range g.Versions {
 		for _, r := range v.Resources {
 			// Against the stored version: an internal hub has its kind's storage from there
 			// (settleGroupPackages).
 			storedVersion, stored := g.Stored(r.Kind)
-			if stored != nil && stored != r && (r.CustomStorage != nil || stored.CustomStorage != nil) &&
-				(r.CustomStorage == nil || stored.CustomStorage == nil || !slices.Equal(r.CustomStorage.Verbs, stored.CustomStorage.Verbs)) {
+			declared := r.Declared.CustomStorage
+			if stored != nil && stored != r && (declared != nil || stored.Declared.CustomStorage != nil) &&
+				(declared == nil || stored.Declared.CustomStorage == nil || !slices.Equal(declared.Verbs, stored.Declared.CustomStorage.Verbs)) {
 				pos := r.Pos
-				if r.CustomStorage != nil {
-					pos = r.CustomStorage.Pos
+				if declared != nil {
+					pos = declared.Pos
 				}
 				p.errs.Add(pos, "%s is not declared with the same +apigen:storage:custom verbs in %s as in %s, the version it is stored in; one storage serves every version, so declare the same in each",
 					r.Kind, v.Name, storedVersion.Name)
 			}
-			cs := r.CustomStorage
+			cs := declared
 			if cs == nil {
 				continue
 			}

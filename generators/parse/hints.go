@@ -42,7 +42,7 @@ func listDecl(listKind, kind string) string {
 // declares the kind.
 func noListHint(r *model.Resource, own markers.OwnStorage) string {
 	decl := listDecl(r.Kind+"List", r.Kind)
-	if cs := r.CustomStorage; cs != nil {
+	if cs := r.Declared.CustomStorage; cs != nil {
 		var verbs []string
 		for _, v := range cs.Verbs {
 			if slices.Contains(model.ListVerbs, v) {

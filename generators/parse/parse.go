@@ -48,7 +48,10 @@ func Project(load *loader.Result) (*model.Project, error) {
 	for _, g := range p.proj.Groups {
 		p.leaveOutUninstalled(g)
 		p.checkSkipped(g)
+		p.checkSameNames(g)
 		g.Kinds = kindsOf(g)
+		p.checkCustomStorage(g)
+		settleKinds(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
 		p.checkStrategyHooks(g)
@@ -56,7 +59,6 @@ func Project(load *loader.Result) (*model.Project, error) {
 		p.checkSelectableFields(g)
 		p.checkScale(g)
 		p.checkCustomSubresources(g)
-		p.checkCustomStorage(g)
 	}
 	p.checkLocalSchemeBuilders()
 	p.hiddenFieldWarnings()
@@ -230,12 +232,42 @@ func (p *parser_) parseProjectPackage(pkgPath string) {
 	}
 }
 
+// checkSameNames wants a kind to have the same resource path and scope in every version of the
+// group that declares it, as a CRD has one spec.names and spec.scope for all its versions: one
+// kind with two paths or scopes could not share one storage. It reads what each version
+// declares (Resource.Declared); the first version to declare the kind is the one the others
+// are held to.
+func (p *parser_) checkSameNames(g *model.Group) {
+	type seen struct {
+		r *model.Resource
+		v *model.Version
+	}
+	kinds := map[string]seen{}
+	for _, v := range g.Versions {
+		for _, r := range v.Resources {
+			prev, ok := kinds[r.Kind]
+			if !ok {
+				kinds[r.Kind] = seen{r, v}
+				continue
+			}
+			if prev.r.Declared.Plural != r.Declared.Plural {
+				p.errs.Add(r.Pos, "%s: kind %s has resource path %q here but %q in %s (%s); a kind must have the same path in every version of group %s",
+					r.Marker, r.Kind, r.Declared.Plural, prev.r.Declared.Plural, prev.v.Name, prev.r.Pos, g.Name)
+			}
+			if prev.r.Declared.Scope != r.Declared.Scope {
+				p.errs.Add(r.Pos, "%s: kind %s has scope %s here but %s in %s (%s); a kind must have the same scope in every version of group %s",
+					r.Marker, r.Kind, r.Declared.Scope, prev.r.Declared.Scope, prev.v.Name, prev.r.Pos, g.Name)
+			}
+		}
+	}
+}
+
 // kindsOf returns the kinds of a group, sorted by name, each with the versions that serve it
 // and its storage version: the version that marks it +apigen:storageversion, the only version
 // that declares it, or, when several declare it, none of them marked, the most preferred of
 // them if every declaration allows it (Resource.BuiltInStyle), as kube-apiserver stores its
 // built-in types. A kind whose versions settle none (or mark several) has none, which
-// validation reports.
+// validation reports. settleKinds gives them the rest.
 func kindsOf(g *model.Group) []*model.Kind {
 	byName := map[string]*model.Kind{}
 	var kinds []*model.Kind
@@ -268,6 +300,25 @@ func kindsOf(g *model.Group) []*model.Kind {
 	}
 	slices.SortFunc(kinds, func(a, b *model.Kind) int { return strings.Compare(a.Name, b.Name) })
 	return kinds
+}
+
+// settleKinds gives each kind of the group what its storage version declares of it (its most
+// preferred version's when it has none): its names, scope and custom storage, which its storage
+// serves; and makes it the kind of each of its versions' resources (Resource.Of).
+// checkSameNames and checkCustomStorage hold the versions' declarations to one.
+func settleKinds(g *model.Group) {
+	for _, k := range g.Kinds {
+		declared := k.Versions[0].Kind(k.Name).Declared
+		if _, stored := k.Stored(); stored != nil {
+			declared = stored.Declared
+		}
+		k.Plural, k.Singular, k.Scope = declared.Plural, declared.Singular, declared.Scope
+		k.ShortNames, k.Categories = declared.ShortNames, declared.Categories
+		k.CustomStorage = declared.CustomStorage
+		for _, r := range k.Resources() {
+			r.Of = k
+		}
+	}
 }
 
 // checkSkipped warns about each kind that every version of the group declaring it leaves out

@@ -98,16 +98,32 @@ type PolicyList struct {
 	}
 	var got []model.Resource
 	for _, r := range v.Resources {
-		got = append(got, *r) // positions are checked below
+		if r.Of != g.Kind(r.Kind) {
+			t.Errorf("%s: the resource's kind is not the group's", r.Kind)
+		}
+		// Positions are checked below, and so are the kinds.
+		got = append(got, *r)
+		got[len(got)-1].Of, got[len(got)-1].Declared = nil, nil
 	}
 	want := []model.Resource{
-		{Kind: "Policy", ListKind: "PolicyList", Plural: "policies", Singular: "policy", Scope: model.Cluster, Marker: "+kubebuilder:resource"},
-		{Kind: "Widget", ListKind: "WidgetList", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"},
-			Categories: []string{"all"}, Scope: model.Namespaced, HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
+		{Kind: "Policy", ListKind: "PolicyList", Marker: "+kubebuilder:resource"},
+		{Kind: "Widget", ListKind: "WidgetList", HasSpec: true, HasStatus: true, StatusType: "WidgetStatus",
 			Subresources: model.Subresources{Status: true}, Hooks: model.Hooks{Validate: true, Default: true}, Marker: "+apigen:resource"},
 	}
 	if diff := cmp.Diff(want, got, cmpIgnorePos); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)
+	}
+	var kinds []model.Kind
+	for _, k := range g.Kinds {
+		kinds = append(kinds, *k)
+		kinds[len(kinds)-1].Storage, kinds[len(kinds)-1].Versions = nil, nil
+	}
+	wantKinds := []model.Kind{
+		{Name: "Policy", Plural: "policies", Singular: "policy", Scope: model.Cluster},
+		{Name: "Widget", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"}, Categories: []string{"all"}, Scope: model.Namespaced},
+	}
+	if diff := cmp.Diff(wantKinds, kinds); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
 	if pos := v.Resources[1].Pos; pos.Filename != "pkg/apis/toys/v1/types.go" || pos.Line != 16 {
 		t.Errorf("Widget position: got %v, want pkg/apis/toys/v1/types.go:16 (its +apigen:resource line)", pos)

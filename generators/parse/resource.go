@@ -148,7 +148,8 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 		p.errs.Add(resPos, "+%s is set on %s, which is not exported; a kind must start with an upper-case letter", res.Name, kind)
 		return nil
 	}
-	r := &model.Resource{}
+	// The markers declare the kind here; settleKinds settles the group's one kind (r.Of).
+	r := &model.Resource{Declared: &model.Kind{Name: kind}}
 	r.Kind, r.Pos, r.Marker = kind, resPos, "+"+res.Name
 	list := gpkg.Types[kind+"List"]
 	hasList := list != nil && list.Kind == gengotypes.Struct
@@ -197,7 +198,7 @@ func (p *parser_) resource(spec *ast.TypeSpec, ms []*markers.Marker, specs map[s
 		return nil
 	}
 	switch {
-	case !hasList && !r.NeedsList():
+	case !hasList && !r.Declared.NeedsList():
 		// A virtual kind (a create-only review, as TokenReview): its own storage serves it
 		// with no verb that answers with a list, so it needs none, as in kube-apiserver.
 	case !hasList && isFallback:

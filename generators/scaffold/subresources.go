@@ -52,13 +52,13 @@ func (storageStubs) Generate(ctx *engine.Context, out *engine.Output) error {
 	for _, g := range ctx.Project.Groups {
 		for _, h := range g.Hubs() {
 			r := h.Resource
-			if cs := r.CustomStorage; cs != nil {
+			if cs := r.Of.CustomStorage; cs != nil {
 				file := path.Join(golang.RegistryDir(g, r), "storage.go")
 				has := func(verb string) bool { return slices.Contains(cs.Verbs, verb) }
 				data := customStorage{
 					Package: golang.RegistryPackage(r), File: file, Group: g.Name, Kind: r.Kind, ListKind: r.ListKind,
-					Plural: r.Plural, Singular: r.Singular, VersionPackage: path.Base(h.Version.Package),
-					VersionImport: h.Version.Package, VerbList: strings.Join(cs.Verbs, ", "), Namespaced: r.Namespaced(),
+					Plural: r.Of.Plural, Singular: r.Of.Singular, VersionPackage: path.Base(h.Version.Package),
+					VersionImport: h.Version.Package, VerbList: strings.Join(cs.Verbs, ", "), Namespaced: r.Of.Namespaced(),
 					Get: has("get"), List: has("list"), Watch: has("watch"), Create: has("create"), Update: has("update"),
 					Delete: has("delete"), DeleteCollection: has("deletecollection"),
 				}
@@ -69,7 +69,7 @@ func (storageStubs) Generate(ctx *engine.Context, out *engine.Output) error {
 			for _, c := range r.Subresources.Custom {
 				file := path.Join(golang.RegistryDir(g, r), c.Name+".go")
 				data := customSubresource{
-					CustomSubresource: c, Package: golang.RegistryPackage(r), File: file, Group: g.Name, Kind: r.Kind, Plural: r.Plural,
+					CustomSubresource: c, Package: golang.RegistryPackage(r), File: file, Group: g.Name, Kind: r.Kind, Plural: r.Of.Plural,
 					VersionPackage: path.Base(h.Version.Package), VersionImport: h.Version.Package,
 					GoName: c.GoName(), VerbList: strings.Join(c.Verbs, ", "),
 					Get: slices.Contains(c.Verbs, "get"), Create: slices.Contains(c.Verbs, "create"),

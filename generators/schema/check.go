@@ -87,18 +87,18 @@ func crdOnly(e *field.Error) string {
 // definition is the CustomResourceDefinition the kind would be: one served version per
 // version that declares it, stored in its storage version.
 func definition(g *model.Group, kind string, versions []*model.Version) (*apiextensions.CustomResourceDefinition, error) {
-	first := versions[0].Kind(kind)
+	first, k := versions[0].Kind(kind), g.Kind(kind)
 	v1 := &apiextensionsv1.CustomResourceDefinition{
-		ObjectMeta: metav1.ObjectMeta{Name: first.Plural + "." + g.Name},
+		ObjectMeta: metav1.ObjectMeta{Name: k.Plural + "." + g.Name},
 		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
 			Group: g.Name,
 			Names: apiextensionsv1.CustomResourceDefinitionNames{
-				Plural: first.Plural, Singular: first.Singular, Kind: kind, ListKind: first.ListKind,
+				Plural: k.Plural, Singular: k.Singular, Kind: kind, ListKind: first.ListKind,
 			},
-			Scope: apiextensionsv1.ResourceScope(first.Scope),
+			Scope: apiextensionsv1.ResourceScope(k.Scope),
 		},
 	}
-	storage := g.Kind(kind).Storage
+	storage := k.Storage
 	stored := false
 	for _, v := range versions {
 		r := v.Kind(kind)

@@ -32,10 +32,11 @@ func TestGenClientTags(t *testing.T) {
 			Name     string
 			Versions []struct {
 				Resources []struct {
-					Kind, Plural, Scope string
-					Subresources        struct{ Status bool }
+					Kind         string
+					Subresources struct{ Status bool }
 				}
 			}
+			Kinds []struct{ Name, Plural, Scope string }
 		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &p); err != nil || len(p.Groups) != 1 || len(p.Groups[0].Versions) != 1 {
@@ -43,7 +44,12 @@ func TestGenClientTags(t *testing.T) {
 	}
 	var got []string
 	for _, r := range p.Groups[0].Versions[0].Resources {
-		got = append(got, strings.Join([]string{r.Kind, r.Plural, r.Scope, map[bool]string{true: "status", false: "-"}[r.Subresources.Status]}, " "))
+		i := slices.IndexFunc(p.Groups[0].Kinds, func(k struct{ Name, Plural, Scope string }) bool { return k.Name == r.Kind })
+		if i < 0 {
+			t.Fatalf("kind %s is not among the group's kinds:\n%s", r.Kind, stdout)
+		}
+		k := p.Groups[0].Kinds[i]
+		got = append(got, strings.Join([]string{r.Kind, k.Plural, k.Scope, map[bool]string{true: "status", false: "-"}[r.Subresources.Status]}, " "))
 	}
 	// As kube-apiserver v1.37 serves certificates.k8s.io/v1.
 	want := []string{

@@ -162,14 +162,14 @@ func TestDumpModel(t *testing.T) {
 			Versions []struct {
 				Name      string
 				Resources []struct {
-					Kind, Plural, Scope string
-					CustomStorage       *struct{ Verbs []string }
-					Pos                 struct{ Filename string }
+					Kind string
+					Pos  struct{ Filename string }
 				}
 			}
 			Kinds []struct {
-				Name, StorageVersion string
-				Versions             []string
+				Name, Plural, Scope, StorageVersion string
+				Versions                            []string
+				CustomStorage                       *struct{ Verbs []string }
 			}
 		}
 	}
@@ -185,21 +185,21 @@ func TestDumpModel(t *testing.T) {
 	// Fischers are stored in v1alpha1, the only version that has them; Flunders in v1beta1.
 	v, beta := p.Groups[0].Versions[0], p.Groups[0].Versions[1]
 	if v.Name != "v1alpha1" || len(v.Resources) != 2 || v.Resources[1].Kind != "Flunder" ||
-		v.Resources[1].Scope != "Namespaced" || v.Resources[0].Scope != "Cluster" ||
 		v.Resources[1].Pos.Filename != "pkg/apis/wardle/v1alpha1/flunder_types.go" {
 		t.Errorf("model: %s", out)
 	}
-	// v1beta1 also has ServerInfo, served by storage of its own.
-	if beta.Name != "v1beta1" || len(beta.Resources) != 2 || beta.Resources[0].Kind != "Flunder" ||
-		beta.Resources[0].CustomStorage != nil || beta.Resources[1].Kind != "ServerInfo" || beta.Resources[1].CustomStorage == nil ||
-		!slices.Equal(beta.Resources[1].CustomStorage.Verbs, []string{"get", "list", "watch"}) {
+	// v1beta1 also has ServerInfo.
+	if beta.Name != "v1beta1" || len(beta.Resources) != 2 || beta.Resources[0].Kind != "Flunder" || beta.Resources[1].Kind != "ServerInfo" {
 		t.Errorf("model: %s", out)
 	}
-	// Each kind once, sorted, with its storage version and the versions that serve it.
+	// Each kind once, sorted, with its scope, storage version and the versions that serve it;
+	// ServerInfo served by storage of its own.
 	if ks := p.Groups[0].Kinds; len(ks) != 3 ||
-		ks[0].Name != "Fischer" || ks[0].StorageVersion != "v1alpha1" || !slices.Equal(ks[0].Versions, []string{"v1alpha1"}) ||
-		ks[1].Name != "Flunder" || ks[1].StorageVersion != "v1beta1" || !slices.Equal(ks[1].Versions, []string{"v1beta1", "v1alpha1"}) ||
-		ks[2].Name != "ServerInfo" || ks[2].StorageVersion != "v1beta1" {
+		ks[0].Name != "Fischer" || ks[0].Scope != "Cluster" || ks[0].StorageVersion != "v1alpha1" || !slices.Equal(ks[0].Versions, []string{"v1alpha1"}) ||
+		ks[1].Name != "Flunder" || ks[1].Scope != "Namespaced" || ks[1].Plural != "flunders" || ks[1].StorageVersion != "v1beta1" ||
+		!slices.Equal(ks[1].Versions, []string{"v1beta1", "v1alpha1"}) || ks[1].CustomStorage != nil ||
+		ks[2].Name != "ServerInfo" || ks[2].StorageVersion != "v1beta1" || ks[2].CustomStorage == nil ||
+		!slices.Equal(ks[2].CustomStorage.Verbs, []string{"get", "list", "watch"}) {
 		t.Errorf("model kinds: %s", out)
 	}
 	if _, err := os.Stat("pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go"); err != nil {
