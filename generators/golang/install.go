@@ -3,6 +3,8 @@ package golang
 import (
 	"fmt"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -35,6 +37,19 @@ func (install) Generate(ctx *engine.Context, out *engine.Output) error {
 }
 
 func installDir(g *model.Group) string { return path.Join("pkg/apis", g.Package, "install") }
+
+// installsFieldLabels says the install package registers the field selectors of a version's
+// selectable fields: the package registers itself, so apigen's register file, which does it
+// for the others, is not part of it.
+func installsFieldLabels(v *model.Version) bool {
+	return v.OwnRegistration && slices.ContainsFunc(v.Resources, func(r *model.Resource) bool { return len(r.SelectableFields) > 0 })
+}
+
+// fieldLabelsFunc names the install package's function that registers a version's field
+// selectors.
+func fieldLabelsFunc(g *model.Group, v *model.Version) string {
+	return "add" + strings.ToUpper(versionAlias(g, v)[:1]) + versionAlias(g, v)[1:] + "FieldLabelConversions"
+}
 
 // versionAlias is the import name of a version package in files that import several:
 // wardlev1alpha1.
@@ -84,6 +99,9 @@ func emitInstall(f *jen.File, g *model.Group) {
 			if v.InstallRegistersValidations {
 				b.Qual(utilruntimePkg, "Must").Call(jen.Qual(v.Package, "RegisterValidations").Call(jen.Id("scheme")))
 			}
+			if installsFieldLabels(v) {
+				b.Qual(utilruntimePkg, "Must").Call(jen.Id(fieldLabelsFunc(g, v)).Call(jen.Id("scheme")))
+			}
 		}
 		if in := g.Internal; in != nil && in.OwnRegistration {
 			b.Qual(utilruntimePkg, "Must").Call(jen.Qual(in.Package, "AddToScheme").Call(jen.Id("scheme")))
@@ -96,6 +114,12 @@ func emitInstall(f *jen.File, g *model.Group) {
 			}
 		}))
 	})
+	for _, v := range versions {
+		if installsFieldLabels(v) {
+			f.Line()
+			emitFieldLabelConversions(f, v, fieldLabelsFunc(g, v), func() *jen.Statement { return groupVersion(g, v) })
+		}
+	}
 	if in := g.Internal; in != nil && in.OwnRegistration {
 		return
 	}

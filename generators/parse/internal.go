@@ -352,8 +352,10 @@ func (p *parser_) checkSelectableFields(g *model.Group) {
 			case hub == nil:
 			case hubVersion == g.Internal:
 				p.errs.Add(r.SelectableFields[0].Pos, "selectable fields of %s are not supported yet with internal types of your own (%s)", r.Kind, g.Internal.Dir)
-			case v.OwnRegistration:
-				p.errs.Add(r.SelectableFields[0].Pos, "selectable fields of %s need apigen's registration of package %s, which registers its types itself", r.Kind, path.Base(v.Package))
+			case v.OwnRegistration && g.OwnInstall:
+				// Of a package that registers itself, apigen's install package registers them.
+				p.errs.Add(r.SelectableFields[0].Pos, "selectable fields of %s need apigen's registration of package %s or its install package, "+
+					"but the package registers its types itself and pkg/apis/%s/install is the group's own", r.Kind, path.Base(v.Package), g.Package)
 			case hubVersion != v:
 				for _, f := range r.SelectableFields {
 					if !slices.ContainsFunc(hub.SelectableFields, func(h model.SelectableField) bool { return h.JSONPath == f.JSONPath }) {

@@ -7,6 +7,7 @@ import (
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +apigen:selectablefield:JSONPath=.handler
 
 // RuntimeClass names a container runtime configuration.
 type RuntimeClass struct {
