@@ -44,6 +44,7 @@ const (
 // like hand-written code.
 var aliases = map[string]string{
 	apiequalityPkg:      "apiequality",
+	apiextensionsV1Pkg:  "apiextensionsv1",
 	apivalidationPkg:    "apimachineryvalidation",
 	metav1Pkg:           "metav1",
 	utilruntimePkg:      "utilruntime",

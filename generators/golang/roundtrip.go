@@ -15,6 +15,7 @@ import (
 )
 
 const (
+	apiextensionsV1Pkg  = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apitestingFuzzerPkg = "k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
 	roundtripPkg        = "k8s.io/apimachinery/pkg/api/apitesting/roundtrip"
 	randfillPkg         = "sigs.k8s.io/randfill"
@@ -87,6 +88,9 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 		f.Comment("A pointer to an empty value that comes back nil is nil: an inlined pointer to an empty struct")
 		f.Comment("(it encodes to no key), a pointer to a nil map or slice (it encodes as null).")
 	}
+	if g.FillsRawJSON {
+		f.Comment("apiextensions' JSON holds raw JSON, which random bytes are not: it holds a JSON string.")
+	}
 	hubs := map[typeRef]bool{}
 	f.Func().Id("defaulted").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(
 		jen.Return(jen.Func().Params(jen.Qual(serializerPkg, "CodecFactory")).Index().Any().Block(
@@ -102,6 +106,14 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 						emitZeroHidden(b, hidden[ref])
 						b.Id("scheme").Dot("Default").Call(jen.Id("obj"))
 					})
+				}
+				if g.FillsRawJSON {
+					v.Line().Func().Params(
+						jen.Id("j").Op("*").Qual(apiextensionsV1Pkg, "JSON"),
+						jen.Id("c").Qual(randfillPkg, "Continue"),
+					).Block(
+						jen.List(jen.Id("j").Dot("Raw"), jen.Id("_")).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("c").Dot("String").Call(jen.Lit(0))),
+					)
 				}
 				for _, ref := range slices.SortedFunc(maps.Keys(hidden), typeRef.compare) {
 					if hubs[ref] {

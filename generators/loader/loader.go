@@ -221,6 +221,17 @@ func (r *Result) referenced() []string { return ReferencedPackages(r.Universe, r
 // slices, arrays, maps and the underlying types of named types.
 func ReferencedPackages(universe types.Universe, roots []string) []string {
 	pkgs := map[string]bool{}
+	for t := range ReferencedTypes(universe, roots) {
+		if p := t.Name.Package; p != "" && universe[p] != nil {
+			pkgs[p] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(pkgs))
+}
+
+// ReferencedTypes returns the types of the roots and those their types refer to, transitively,
+// as ReferencedPackages follows them.
+func ReferencedTypes(universe types.Universe, roots []string) map[*types.Type]bool {
 	seen := map[*types.Type]bool{}
 	var walk func(t *types.Type)
 	walk = func(t *types.Type) {
@@ -228,9 +239,6 @@ func ReferencedPackages(universe types.Universe, roots []string) []string {
 			return
 		}
 		seen[t] = true
-		if p := t.Name.Package; p != "" && universe[p] != nil {
-			pkgs[p] = true
-		}
 		for _, m := range t.Members {
 			walk(m.Type)
 		}
@@ -247,7 +255,7 @@ func ReferencedPackages(universe types.Universe, roots []string) []string {
 			walk(pkg.Types[name])
 		}
 	}
-	return slices.Sorted(maps.Keys(pkgs))
+	return seen
 }
 
 // Package returns a root package of the load (an API package or a base package) for

@@ -128,8 +128,12 @@ type Group struct {
 	// Fuzzer is the import path of the group's fuzzer package, pkg/apis/<Package>/fuzzer as in
 	// Kubernetes' own groups, when the project has one: its Funcs fill values the generated
 	// round-trip test could not fill at random. Empty otherwise.
-	Fuzzer string         `json:"fuzzer,omitempty"`
-	Pos    token.Position `json:"pos"`
+	Fuzzer string `json:"fuzzer,omitempty"`
+	// FillsRawJSON says the group's types reach apiextensions' JSON (raw JSON, as kubebuilder
+	// APIs hold free-form values): the generated round-trip test fills it with valid JSON,
+	// where random bytes would not encode.
+	FillsRawJSON bool           `json:"fillsRawJSON,omitempty"`
+	Pos          token.Position `json:"pos"`
 }
 
 // Version is one version of a group; its Go package holds the types.

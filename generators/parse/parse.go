@@ -54,6 +54,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		settleKinds(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
+		g.FillsRawJSON = p.fillsRawJSON(g)
 		p.checkStrategyHooks(g)
 		p.checkMethodConversions(g)
 		p.checkSelectableFields(g)

@@ -9,9 +9,31 @@ import (
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/internal/jsonview"
 )
+
+// rawJSON is apiextensions' JSON, raw JSON that kubebuilder APIs hold free-form values in.
+var rawJSON = gengotypes.Name{Package: "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1", Name: "JSON"}
+
+// fillsRawJSON reports whether the group's types reach rawJSON, which the generated round-trip
+// test must fill with valid JSON (Group.FillsRawJSON).
+func (p *parser_) fillsRawJSON(g *model.Group) bool {
+	var roots []string
+	for _, v := range g.Versions {
+		roots = append(roots, v.Package)
+	}
+	if g.Internal != nil {
+		roots = append(roots, g.Internal.Package)
+	}
+	for t := range loader.ReferencedTypes(p.load.Universe, roots) {
+		if t.Name == rawJSON {
+			return true
+		}
+	}
+	return false
+}
 
 // nullPointers are the members of the package's exported structs that point to a map or a
 // slice (velero's DataUploadStatus.DataMoverResult *map[string]string): one pointing to a nil

@@ -1,6 +1,9 @@
 package v1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
 
 // WidgetSpec is a widget's spec.
 type WidgetSpec struct {
@@ -13,6 +16,9 @@ type WidgetSpec struct {
 	// round-trip test must not call a loss.
 	Notes   *map[string]string `json:"notes,omitempty"`
 	Aliases *[]string          `json:"aliases,omitempty"`
+	// Settings is free-form JSON, as cert-manager's webhook solver config: the generated
+	// round-trip test fills it with valid JSON.
+	Settings *apiextensionsv1.JSON `json:"settings,omitempty"`
 }
 
 // Widget is a resource.
