@@ -270,6 +270,25 @@ spec:
 `,
 		readme: "%[1]d objects of the test's own (BackupStorageLocation, Backup, Schedule, DataUpload) created and read back",
 	},
+	{
+		// Two groups under pkg/apis, each version with its own register.go, selectable fields,
+		// free-form JSON (apiextensionsv1.JSON) and gateway-api's types in the ACME solver.
+		name:   "github.com/cert-manager/cert-manager",
+		module: "github.com/cert-manager/cert-manager@v1.21.2",
+		served: map[string]int{"cert-manager.io/v1": 4, "acme.cert-manager.io/v1": 2},
+		copies: []matrixCopy{
+			{"pkg/apis/certmanager", "pkg/apis/certmanager"},
+			{"pkg/apis/certmanager/v1", "pkg/apis/certmanager/v1"},
+			{"pkg/apis/acme", "pkg/apis/acme"},
+			{"pkg/apis/acme/v1", "pkg/apis/acme/v1"},
+			{"pkg/apis/meta", "pkg/apis/meta"},
+			{"pkg/apis/meta/v1", "pkg/apis/meta/v1"},
+		},
+		requires: []string{"sigs.k8s.io/gateway-api@v1.6.3"},
+		crds:     []string{"deploy/crds/*.yaml"},
+		samples:  []string{"test/fixtures/cert-manager-resources.yaml"},
+		readme:   "%[1]d objects of its `test/fixtures` created and read back",
+	},
 }
 
 // matrixKnown are the matrix's known differences, by category, each with its reason. A report
