@@ -1,7 +1,8 @@
 // Command profile runs what apigen generate runs in memory (load, model, every generator,
 // the comparison with the tree; nothing is written) over a project, timing each phase, and
-// optionally writes CPU and heap profiles for go tool pprof. apigen itself has no profiling
-// flag; this is how BENCHMARKS.md's "where the time goes" was measured:
+// optionally writes CPU and heap profiles for go tool pprof and samples the heap's peak in each
+// phase (-peaks). apigen itself has no profiling flag; this is how BENCHMARKS.md's "where the
+// time goes" was measured:
 //
 //	go run ./hack/bench/profile -dir examples/wardle -n 5 -cpuprofile /tmp/cpu.pprof
 //	go tool pprof -top -cum /tmp/cpu.pprof
@@ -14,8 +15,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/apigen-dev/apigen/generators/engine"
@@ -30,6 +33,8 @@ func main() {
 	n := flag.Int("n", 1, "runs; phase times are per-run medians")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of all runs here")
 	memProfile := flag.String("memprofile", "", "write an allocation profile here after the runs")
+	loadProfile := flag.String("loadprofile", "", "write a heap profile of what is live when the first run's load returns here")
+	peaks := flag.Bool("peaks", false, "sample the heap in use (objects and unused spans) every 200µs and print each phase's largest")
 	flag.Parse()
 
 	root, err := pipeline.FindRoot(*dir)
@@ -53,12 +58,23 @@ func main() {
 
 	phases := map[string][]time.Duration{}
 	var order []string
+	var heap heapSampler
+	if *peaks {
+		go heap.run()
+	}
+	phasePeaks := map[string]uint64{}
 	record := func(name string, start time.Time) time.Time {
 		now := time.Now()
 		if _, ok := phases[name]; !ok {
 			order = append(order, name)
 		}
 		phases[name] = append(phases[name], now.Sub(start))
+		phasePeaks[name] = max(phasePeaks[name], heap.take())
+		if name == "total" {
+			for _, p := range phasePeaks {
+				phasePeaks[name] = max(phasePeaks[name], p)
+			}
+		}
 		return now
 	}
 	for range *n {
@@ -69,6 +85,11 @@ func main() {
 			log.Fatal(err)
 		}
 		t = record("load (go/packages via gengo)", t)
+		if *loadProfile != "" {
+			writeHeapProfile(*loadProfile)
+			*loadProfile = ""
+			t = time.Now()
+		}
 		project, err := parse.Project(load)
 		if err != nil {
 			log.Fatal(err)
@@ -115,6 +136,10 @@ func main() {
 	for _, name := range order {
 		d := phases[name]
 		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		if *peaks {
+			fmt.Printf("  %-34s %7.3f s  peak heap %4d MiB\n", name, d[len(d)/2].Seconds(), phasePeaks[name]>>20)
+			continue
+		}
 		fmt.Printf("  %-34s %7.3f s\n", name, d[len(d)/2].Seconds())
 	}
 	fmt.Printf("  heap: %d MiB allocated per run, %d MiB obtained from the OS\n",
@@ -130,4 +155,45 @@ func main() {
 		}
 		f.Close()
 	}
+}
+
+// writeHeapProfile writes a heap profile of what is live now (after a collection) to name.
+func writeHeapProfile(name string) {
+	runtime.GC()
+	f, err := os.Create(name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// heapSampler keeps the largest heap in use (objects and unused spans, what the process holds
+// of its heap) seen since the last take.
+type heapSampler struct {
+	mu   sync.Mutex
+	peak uint64
+}
+
+func (h *heapSampler) run() {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	for {
+		metrics.Read(s)
+		v := s[0].Value.Uint64() + s[1].Value.Uint64()
+		h.mu.Lock()
+		h.peak = max(h.peak, v)
+		h.mu.Unlock()
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// take returns the peak since the last take and starts over.
+func (h *heapSampler) take() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p := h.peak
+	h.peak = 0
+	return p
 }
