@@ -147,18 +147,7 @@ func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
 // depth, which go vet refuses; where a shallower field hides one, it kept a field no JSON
 // carries. Flat writes the inlined structs that have such members in place, without them.
 func flattenHidden(u types.Universe, inputs []string, tags *tagEdits) {
-	for _, p := range inputs {
-		pkg := u[p]
-		if pkg == nil {
-			continue
-		}
-		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
-			t := pkg.Types[name]
-			if f := jsonview.Flat(t); f != t {
-				tags.setMembers(t, f.Members)
-			}
-		}
-	}
+	setViews(u, inputs, tags, jsonview.Flat)
 }
 
 // clientInput is what the four client generators are run on.

@@ -207,6 +207,12 @@ func enumUniverse(u types.Universe, inputs []string) types.Universe {
 // encoding/json never encodes because a shallower field of the same JSON name hides them
 // (and then writes one property twice, which does not compile).
 func hideShadowedMembers(u types.Universe, inputs []string, tags *tagEdits) {
+	setViews(u, inputs, tags, jsonview.View)
+}
+
+// setViews gives each type of the inputs, for the run, the members of view(t) where view
+// changes it.
+func setViews(u types.Universe, inputs []string, tags *tagEdits, view func(*types.Type) *types.Type) {
 	for _, p := range inputs {
 		pkg := u[p]
 		if pkg == nil {
@@ -214,7 +220,7 @@ func hideShadowedMembers(u types.Universe, inputs []string, tags *tagEdits) {
 		}
 		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
 			t := pkg.Types[name]
-			if v := jsonview.View(t); v != t {
+			if v := view(t); v != t {
 				tags.setMembers(t, v.Members)
 			}
 		}
