@@ -294,17 +294,13 @@ func (k *Kind) MarshalJSON() ([]byte, error) {
 	if k.Storage != nil {
 		storage = k.Storage.Name
 	}
+	// The kind's own fields as they are (its versions are json:"-"), then the versions by name.
+	type fields Kind
 	return json.Marshal(struct {
-		Name           string         `json:"name"`
-		Plural         string         `json:"plural"`
-		Singular       string         `json:"singular"`
-		ShortNames     []string       `json:"shortNames,omitempty"`
-		Categories     []string       `json:"categories,omitempty"`
-		Scope          Scope          `json:"scope"`
-		CustomStorage  *CustomStorage `json:"customStorage,omitempty"`
-		StorageVersion string         `json:"storageVersion,omitempty"`
-		Versions       []string       `json:"versions"`
-	}{k.Name, k.Plural, k.Singular, k.ShortNames, k.Categories, k.Scope, k.CustomStorage, storage, names})
+		*fields
+		StorageVersion string   `json:"storageVersion,omitempty"`
+		Versions       []string `json:"versions"`
+	}{(*fields)(k), storage, names})
 }
 
 // Namespaced reports whether the kind is namespace scoped.
