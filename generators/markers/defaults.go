@@ -30,9 +30,10 @@ type KubebuilderDefault string
 // (a pass-through marker's), which each reads in its own tool's syntax.
 func registerFieldDefaults(r *Registry) {
 	r.Register(&Definition{
-		Name: "kubebuilder:default", Target: Type, PassThrough: true, NoEffect: "apigen applies defaults set on fields only",
-		Help:    "kubebuilder's default value marker on a type, accepted for compatibility and not applied (put it on the fields)",
-		Example: "+kubebuilder:default=1",
+		Name: "kubebuilder:default", Target: Type, PassThrough: true,
+		NoEffect: "controller-gen reads it on fields only, so the project's CRD has no such default either; put it on the fields",
+		Help:     "kubebuilder's default value marker on a type, accepted for compatibility: controller-gen ignores it there, and so does apigen (put it on the fields)",
+		Example:  "+kubebuilder:default=1",
 	})
 	r.Register(&Definition{
 		Name: KubebuilderDefaultMarker, Target: Field, PassThrough: true, Args: reflect.TypeFor[KubebuilderDefault](),
