@@ -57,7 +57,7 @@ type hidingIn struct {
 func (p *parser_) hiddenFieldPos(root *gengotypes.Type, chain []gengotypes.Member) token.Position {
 	parent := root
 	for _, m := range chain[:len(chain)-1] {
-		parent = deref(m.Type)
+		parent = derefPointer(m.Type)
 	}
 	if pos, ok := p.memberPos(parent, chain[len(chain)-1].Name); ok {
 		return pos
@@ -87,13 +87,6 @@ func (p *parser_) memberPos(t *gengotypes.Type, name string) (token.Position, bo
 		return pos, true
 	}
 	return token.Position{}, false
-}
-
-func deref(t *gengotypes.Type) *gengotypes.Type {
-	for t.Kind == gengotypes.Pointer {
-		t = t.Elem
-	}
-	return t
 }
 
 // hiddenFieldWarnings warns once at each hidden field's declaration, however many structs
@@ -139,7 +132,7 @@ func hidingMessage(h hidingIn) string {
 	}
 	declaring := root
 	if len(h.Members) > 1 {
-		declaring = deref(h.Members[len(h.Members)-2].Type).Name.Name
+		declaring = derefPointer(h.Members[len(h.Members)-2].Type).Name.Name
 	}
 	field := declaring + "." + h.Members[len(h.Members)-1].Name
 	head := fmt.Sprintf("%s never reaches JSON in %s: as %s it has the JSON name %q", field, root, path(h.Members), h.Name)

@@ -64,9 +64,6 @@ func pointsToContainer(t *gengotypes.Type) bool {
 	if t.Kind != gengotypes.Pointer {
 		return false
 	}
-	elem := t.Elem
-	for elem.Kind == gengotypes.Alias {
-		elem = elem.Underlying
-	}
+	elem := underlying(t.Elem)
 	return elem.Kind == gengotypes.Map || elem.Kind == gengotypes.Slice
 }
