@@ -27,7 +27,7 @@ import (
 // not compile). controller-gen's CRD merges the two fields' schemas (allOf), which agrees with
 // this when they have one type, as there. The upstream change to openapi-gen is
 // hack/patches/kube-openapi-inline-shadowed-members.patch. The generated round-trip test
-// leaves the hidden members empty (Hidden), since no value of theirs survives JSON.
+// leaves the hidden members empty (Hidings), since no value of theirs survives JSON.
 //
 // Members are inlined as openapi-gen inlines them (embedded, with a JSON tag whose name is
 // empty); an embedded struct without a JSON tag, which encoding/json inlines too, is a
@@ -80,16 +80,6 @@ func flatMembers(t *types.Type, prefix string, hidden map[string]hiding) []types
 			continue
 		}
 		out = append(out, m)
-	}
-	return out
-}
-
-// Hidden are the members under t's inlined members that encoding/json does not encode, each
-// as the members from t down to it, in the order of t's members.
-func Hidden(t *types.Type) [][]types.Member {
-	var out [][]types.Member
-	for _, h := range Hidings(t) {
-		out = append(out, h.Members)
 	}
 	return out
 }

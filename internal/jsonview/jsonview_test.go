@@ -62,15 +62,11 @@ func TestView(t *testing.T) {
 		t.Errorf("the view of Spec has %v, want %v", got, want)
 	}
 	var hidden []string
-	for _, chain := range Hidden(spec) {
-		var names []string
-		for _, m := range chain {
-			names = append(names, m.Name)
-		}
-		hidden = append(hidden, strings.Join(names, "."))
+	for _, h := range Hidings(spec) {
+		hidden = append(hidden, pathOf(h.Members))
 	}
 	if want := []string{"HTTP.Authorization", "HTTP.Deep.URL", "HTTP.Timeout", "HTTP.Untagged", "Proxy.Timeout"}; !slices.Equal(hidden, want) {
-		t.Errorf("Hidden(Spec) is %v, want %v", hidden, want)
+		t.Errorf("the hidden members of Spec are %v, want %v", hidden, want)
 	}
 	// What hides each: By, or the Rivals it cancels out with.
 	var why []string
