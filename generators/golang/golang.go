@@ -19,7 +19,6 @@ import (
 // Import paths used by the emitted code.
 const (
 	apiequalityPkg      = "k8s.io/apimachinery/pkg/api/equality"
-	apivalidationPkg    = "k8s.io/apimachinery/pkg/api/validation"
 	conversionPkg       = "k8s.io/apimachinery/pkg/conversion"
 	fieldPkg            = "k8s.io/apimachinery/pkg/util/validation/field"
 	fieldsPkg           = "k8s.io/apimachinery/pkg/fields"
@@ -45,7 +44,6 @@ const (
 var aliases = map[string]string{
 	apiequalityPkg:      "apiequality",
 	apiextensionsV1Pkg:  "apiextensionsv1",
-	apivalidationPkg:    "apimachineryvalidation",
 	metav1Pkg:           "metav1",
 	utilruntimePkg:      "utilruntime",
 	genericregistryPkg:  "genericregistry",
