@@ -56,7 +56,7 @@ func Build(load *loader.Result, p *model.Project) error {
 	if len(pkgs) == 0 {
 		return nil
 	}
-	own := projectPackages(load.Module, pkgs)
+	own := projectPackages(load, pkgs)
 	p.TypePackages, p.ModelPackages = nil, nil
 	for _, pkg := range own {
 		if slices.Contains(pkgs, pkg) {
@@ -330,13 +330,12 @@ func requiredness(values ctmarkers.MarkerValues, published bool) {
 
 // projectPackages are the packages of the project module whose types the version packages pkgs
 // use: the version packages and the project's packages they import, directly or not.
-func projectPackages(module string, pkgs []*ctloader.Package) []*ctloader.Package {
-	inProject := func(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+func projectPackages(load *loader.Result, pkgs []*ctloader.Package) []*ctloader.Package {
 	seen := map[*ctloader.Package]bool{}
 	var out []*ctloader.Package
 	var visit func(pkg *ctloader.Package)
 	visit = func(pkg *ctloader.Package) {
-		if seen[pkg] || !inProject(pkg.PkgPath) {
+		if seen[pkg] || !load.InModule(pkg.PkgPath) {
 			return
 		}
 		seen[pkg] = true
