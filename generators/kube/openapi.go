@@ -19,6 +19,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/internal/jsonview"
 )
 
@@ -100,7 +101,7 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	// The project's other packages that name their model package themselves get their model
 	// names too: the definitions call their OpenAPIModelName methods.
 	namedPkgs, namedDirs := slices.Clip(pkgs), maps.Clone(dirs)
-	for p, dir := range ownModelPackages(ctx.Load, inputs, dirs) {
+	for p, dir := range ownModelPackages(ctx.Load, ctx.Project) {
 		namedPkgs, namedDirs[p] = append(namedPkgs, p), dir
 	}
 	slices.Sort(namedPkgs)
@@ -136,19 +137,17 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 	})
 }
 
-// ownModelPackages are the packages among inputs, besides the version packages (versionDirs),
-// that belong to the project and declare their model package (+k8s:openapi-model-package), by
-// their directory relative to the project root: openapi-gen names their types' definitions by
-// the OpenAPIModelName methods it writes beside them, as kube_codegen.sh's openapi-gen run would.
-func ownModelPackages(load *loader.Result, inputs []string, versionDirs map[string]string) map[string]string {
+// ownModelPackages are the project's packages besides the version packages that declare their
+// model package (+k8s:openapi-model-package; the model's ModelPackages), by their directory
+// relative to the project root: openapi-gen names their types' definitions by the
+// OpenAPIModelName methods it writes beside them, as kube_codegen.sh's openapi-gen run would.
+func ownModelPackages(load *loader.Result, p *model.Project) map[string]string {
 	out := map[string]string{}
-	for _, p := range inputs {
-		pkg := load.Universe[p]
-		if _, version := versionDirs[p]; version || pkg == nil || !load.InModule(p) || !hasTag(pkg.Comments, modelPackageTag) {
-			continue
-		}
-		if rel, err := filepath.Rel(load.Root, pkg.Dir); err == nil && filepath.IsLocal(rel) {
-			out[p] = filepath.ToSlash(rel)
+	for path := range p.ModelPackages {
+		if pkg := load.Universe[path]; pkg != nil {
+			if rel, err := filepath.Rel(load.Root, pkg.Dir); err == nil && filepath.IsLocal(rel) {
+				out[path] = filepath.ToSlash(rel)
+			}
 		}
 	}
 	return out

@@ -8,7 +8,6 @@ import (
 	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
-	"github.com/apigen-dev/apigen/generators/loader"
 )
 
 // publishedDeclarativeTags are the +k8s: validation tags whose meaning the served OpenAPI
@@ -55,25 +54,17 @@ func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
 	}
 }
 
-// projectPackages are the version packages and the other packages of the project's module
-// whose types theirs use (through fields, elements, keys and underlying types), sorted.
+// projectPackages are the version packages and the project's other packages whose types
+// theirs use (the model's TypePackages), sorted.
 func projectPackages(ctx *engine.Context) []string {
-	var roots []string
+	found := slices.Clone(ctx.Project.TypePackages)
 	for _, v := range versions(ctx.Project) {
-		if ctx.Load.Universe[v.Package] != nil {
-			roots = append(roots, v.Package)
+		if ctx.Load.Universe[v.Package] != nil && !slices.Contains(found, v.Package) {
+			found = append(found, v.Package)
 		}
 	}
-	found := map[string]bool{}
-	for _, root := range roots {
-		found[root] = true
-	}
-	for _, p := range loader.ReferencedPackages(ctx.Load.Universe, roots) {
-		if ctx.Load.InModule(p) {
-			found[p] = true
-		}
-	}
-	return slices.Sorted(maps.Keys(found))
+	slices.Sort(found)
+	return found
 }
 
 func publishMemberTags(ctx *engine.Context, tags *tagEdits, t *types.Type, m types.Member) {

@@ -15,7 +15,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -328,24 +327,33 @@ func requiredness(values ctmarkers.MarkerValues, published bool) {
 	}
 }
 
-// projectPackages are the packages of the project module whose types the version packages pkgs
-// use: the version packages and the project's packages they import, directly or not.
+// projectPackages are the version packages pkgs and the project module's packages whose types
+// theirs use (through fields, elements, keys and underlying types, as loader.ReferencedPackages
+// follows them): the packages whose types the kinds' schemas are made of. A package imported
+// for anything else (a constant, a function) is not one of them.
 func projectPackages(load *loader.Result, pkgs []*ctloader.Package) []*ctloader.Package {
-	seen := map[*ctloader.Package]bool{}
-	var out []*ctloader.Package
+	// controller-tools' records of the project's packages, found through the imports.
+	byPath := map[string]*ctloader.Package{}
 	var visit func(pkg *ctloader.Package)
 	visit = func(pkg *ctloader.Package) {
-		if seen[pkg] || !load.InModule(pkg.PkgPath) {
+		if byPath[pkg.PkgPath] != nil || !load.InModule(pkg.PkgPath) {
 			return
 		}
-		seen[pkg] = true
-		out = append(out, pkg)
-		for _, path := range slices.Sorted(maps.Keys(pkg.Imports())) {
-			visit(pkg.Imports()[path])
+		byPath[pkg.PkgPath] = pkg
+		for _, imported := range pkg.Imports() {
+			visit(imported)
 		}
 	}
-	for _, pkg := range pkgs {
+	roots := make([]string, len(pkgs))
+	for i, pkg := range pkgs {
 		visit(pkg)
+		roots[i] = pkg.PkgPath
+	}
+	out := slices.Clone(pkgs)
+	for _, path := range loader.ReferencedPackages(load.Universe, roots) {
+		if pkg := byPath[path]; pkg != nil && !slices.Contains(out, pkg) {
+			out = append(out, pkg)
+		}
 	}
 	return out
 }
