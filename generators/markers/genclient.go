@@ -24,8 +24,10 @@ const (
 
 // Client-gen's tags are the arguments of its markers, each with its effect.
 type (
-	// GenClientTag is +genclient's value: false leaves the type out.
-	GenClientTag bool
+	// GenClientTag is +genclient's argument, which has none: client-gen refuses any value
+	// ("+genclient=false is invalid"), and so does apigen, rather than read one client-gen
+	// would not.
+	GenClientTag struct{}
 	// NonNamespacedTag is +genclient:nonNamespaced's argument, which has none.
 	NonNamespacedTag struct{}
 	// NoStatusTag is +genclient:noStatus's argument, which has none.
@@ -49,7 +51,7 @@ type (
 // method, verbs the client skips) still shape the generated clients, which read them.
 func registerGenClient(r *Registry) {
 	r.Register(&Definition{
-		Name: GenClient, Target: Type, Value: true, Args: reflect.TypeFor[GenClientTag](),
+		Name: GenClient, Target: Type, Args: reflect.TypeFor[GenClientTag](),
 		Help: "client-gen's tag: the type is a resource (served with its defaults when it has no +apigen:resource, " +
 			"a status subresource when it has a Status field), and gets a typed client",
 		Example: "+genclient",
@@ -102,10 +104,10 @@ func registerGenClient(r *Registry) {
 
 // DeclaresWith reports whether +genclient declares a kind a resource in a Kubernetes-style
 // package, which it does when the kind has no resource marker of apigen's or kubebuilder's:
-// +genclient itself (not =false), and no +genclient:noVerbs (policy's Eviction, a body that
-// only a subresource takes).
-func (t GenClientTag) DeclaresWith(ms []*Marker) bool {
-	return bool(t) && !slices.ContainsFunc(ms, func(m *Marker) bool {
+// unless +genclient:noVerbs is there too (policy's Eviction, a body that only a subresource
+// takes).
+func (GenClientTag) DeclaresWith(ms []*Marker) bool {
+	return !slices.ContainsFunc(ms, func(m *Marker) bool {
 		_, noVerbs := m.Args.(*NoVerbsTag)
 		return noVerbs
 	})

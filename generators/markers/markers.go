@@ -269,7 +269,7 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		m.Args = typed(def, s)
 	case def.ct == nil || def.ct.Empty():
 		if rest != "" {
-			return nil, fail("takes no arguments, found %q", strings.TrimPrefix(rest, ":"))
+			return nil, fail("takes no arguments, found %q", rest[1:])
 		}
 		if def.Args != nil {
 			m.Args = reflect.New(def.Args).Interface()
@@ -301,7 +301,9 @@ func (r *Registry) lookup(text string, target Target) (name string, def *Definit
 			continue
 		}
 		after := text[len(n):]
-		if after == "" || after[0] == ':' || (after[0] == '=' && (d.Value || d.PassThrough)) {
+		// A value after a marker that takes none is found too, so that it is refused
+		// ("+genclient=false"), as controller-gen and client-gen refuse it.
+		if after == "" || after[0] == ':' || (after[0] == '=' && (d.Value || d.PassThrough || d.ct == nil || d.ct.Empty())) {
 			name, def, rest = n, d, after
 		}
 	}

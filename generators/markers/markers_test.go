@@ -90,11 +90,10 @@ func TestForeignMarkersAreIgnored(t *testing.T) {
 }
 
 // client-gen's tags are Kubernetes' resource markers: +genclient and the tags that shape the
-// server are parsed, whatever form client-gen accepts them in.
+// server are parsed, in the forms client-gen accepts them in, and only those.
 func TestGenClientTags(t *testing.T) {
 	for line, want := range map[string]any{
-		"// +genclient":                          GenClientTag(true),
-		"// +genclient=false":                    GenClientTag(false),
+		"// +genclient":                          &GenClientTag{},
 		"// +genclient:nonNamespaced":            &NonNamespacedTag{},
 		"// +genclient:onlyVerbs=create":         OnlyVerbsTag("create"),
 		"// +genclient:method=GetScale,verb=get": MethodTag("=GetScale,verb=get"),
@@ -102,6 +101,13 @@ func TestGenClientTags(t *testing.T) {
 		m, err := Apigen().Parse(line, Type, pos)
 		if err != nil || m == nil || !reflect.DeepEqual(m.Args, want) {
 			t.Errorf("%s: got %+v, %v; want args %v", line, m, err, want)
+		}
+	}
+	// client-gen refuses a value ("+genclient=false is invalid, use //+genclient ... or omit
+	// it"): a type it would fail on is not quietly left out.
+	for _, line := range []string{"// +genclient=false", "// +genclient=true"} {
+		if _, err := Apigen().Parse(line, Type, pos); err == nil || !strings.Contains(err.Error(), "takes no arguments") {
+			t.Errorf("%s: got %v; want it refused as taking no arguments", line, err)
 		}
 	}
 }
