@@ -247,9 +247,10 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		// (generators/schema), or by no one.
 		m.Args = typed(def, rest)
 	case def.Value && def.Args.Kind() == reflect.Bool:
+		// No value is no true: controller-gen refuses +kubebuilder:object:root alone
+		// ("missing argument").
 		if rest == "" {
-			m.Args = typed(def, true)
-			break
+			return nil, fail("expected true or false, as in %s", def.Example)
 		}
 		v, ok := strings.CutPrefix(rest, "=")
 		b, err := parseValue(def, v)

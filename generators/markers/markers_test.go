@@ -54,11 +54,16 @@ func TestKubebuilderPassThrough(t *testing.T) {
 		{"// +kubebuilder:validation:Optional", Package},
 		{"// +kubebuilder:default=5", Field},
 		{`// +kubebuilder:default:="x"`, Field},
-		{"// +kubebuilder:object:root", Type},
 		{"// +kubebuilder:object:root=true", Type},
 	} {
 		if m, err := Apigen().Parse(tc.line, tc.target, pos); m == nil || err != nil {
 			t.Errorf("%s: got %+v, %v; want it accepted", tc.line, m, err)
+		}
+	}
+	// A bool marker needs its value, as controller-gen says ("missing argument").
+	for _, line := range []string{"// +kubebuilder:object:root", "// +kubebuilder:object:generate"} {
+		if _, err := Apigen().Parse(line, Type, pos); err == nil || !strings.Contains(err.Error(), "true or false") {
+			t.Errorf("%s: got %v; want it refused for want of a value", line, err)
 		}
 	}
 }
