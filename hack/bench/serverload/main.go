@@ -37,6 +37,7 @@
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
 //	go run ./hack/bench/serverload -dv -rounds 6      (what make bench-dv runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
+//	go run ./hack/bench/serverload -crd -storage-media-type application/cbor   (JSON against CBOR storage, two servers direct)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
 //	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database)
