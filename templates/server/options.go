@@ -163,10 +163,8 @@ type options struct {
 func newOptions(apis APIs) *options {
 	o := &options{
 		apis: apis,
-		recommended: genericoptions.NewRecommendedOptions(
-			"/registry/"+apis.Name,
-			storageCodec(apis),
-		),
+		// The codec follows --storage-media-type: newServer sets it.
+		recommended:     genericoptions.NewRecommendedOptions("/registry/"+apis.Name, nil),
 		dataDir:         defaultDataDir,
 		kubeconfigPath:  defaultKubeconfig,
 		admission:       &admissionPlugins{plugins: apis.Admission},
@@ -203,6 +201,14 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	// RecommendedOptions.AddFlags, one section each.
 	ro := o.recommended
 	ro.Etcd.AddFlags(fss.FlagSet("etcd"))
+	// Upstream reads this flag only on kube-apiserver's storage factory path
+	// (storageCodec reads it here), and its help knows nothing of CBOR or of
+	// protobuf's generated marshalers.
+	fss.FlagSet("etcd").Lookup("storage-media-type").Usage = "The media type objects are stored in, in etcd or " +
+		"the SQL database: application/json, application/yaml, application/cbor (binary and smaller; " +
+		"a CRD's objects are stored as JSON by default) or application/vnd.kubernetes.protobuf (only for " +
+		"Go types with generated protobuf marshalers). Objects stored in any of them stay readable; " +
+		"each is rewritten in this one when next written."
 	ro.SecureServing.AddFlags(fss.FlagSet("secure serving"))
 	ro.Authentication.AddFlags(fss.FlagSet("authentication"))
 	ro.Authorization.AddFlags(fss.FlagSet("authorization"))
@@ -269,12 +275,20 @@ func (o *options) validate(fs *pflag.FlagSet) error {
 	}
 
 	ro := *o.recommended
+	etcd := *ro.Etcd
+	ro.Etcd = &etcd
 	if o.localMode || o.datastore.enabled() {
 		// The embedded etcd's (or kine's) address is known only once it runs;
 		// check the other etcd flags now rather than after starting it.
-		etcd := *ro.Etcd
 		etcd.StorageConfig.Transport.ServerList = []string{"embedded"}
-		ro.Etcd = &etcd
+	}
+	// Upstream knows neither CBOR nor which kinds protobuf can store;
+	// storageCodec does.
+	etcd.DefaultStorageMediaType = runtime.ContentTypeJSON
+	if o.apis.Scheme != nil { // else o.apis.validate said so
+		if _, err := storageCodec(o.apis, o.recommended.Etcd.DefaultStorageMediaType); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if !o.localMode {
 		for _, name := range []string{"data-dir", "write-kubeconfig"} {

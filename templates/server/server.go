@@ -159,6 +159,11 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	config.EffectiveVersion = effectiveVersion()
 	config.FeatureGate = registry.FeatureGateFor(basecompatibility.DefaultKubeComponent)
 
+	codec, err := storageCodec(apis, o.recommended.Etcd.DefaultStorageMediaType)
+	if err != nil {
+		return nil, err
+	}
+	o.recommended.Etcd.StorageConfig.Codec = codec
 	if err := o.recommended.ApplyTo(config); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,6 +63,19 @@ type crdBench struct {
 	server    *cluster.Process
 	serverURL string
 	targets   map[string]*target
+
+	// With -storage-media-type: the second server, storing in that media
+	// type, and its side's name.
+	media     *cluster.Process
+	mediaURL  string
+	mediaSide string
+}
+
+// mediaSide names the side of the server started with
+// --storage-media-type=mediaType: direct-cbor for application/cbor.
+func mediaSide(mediaType string) string {
+	sub := mediaType[strings.LastIndex(mediaType, "/")+1:]
+	return "direct-" + strings.NewReplacer(".", "-", "+", "-").Replace(sub)
 }
 
 func runCRD(ctx context.Context, o *options, root, dir string) error {
@@ -172,12 +186,42 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 		return fmt.Errorf("%w\n%s", err, c.server.Describe())
 	}
 
+	// The sides of the rounds, the stores to fill for the lists, and the
+	// sides whose objects the memory phase measures.
+	sides, stores, memSides := crdSides, []string{"crd", "direct"}, []string{"crd", "aggregated"}
+	if o.storageMediaType != "" {
+		// The same server storing in another media type, in the same etcd
+		// under another prefix, reached directly only (one APIService per
+		// group): JSON against that media type, on one etcd and one
+		// kube-apiserver answering both servers' SubjectAccessReviews.
+		c.mediaSide = mediaSide(o.storageMediaType)
+		port, err := cluster.FreePort()
+		if err != nil {
+			return err
+		}
+		c.mediaURL = "https://127.0.0.1:" + strconv.Itoa(port)
+		args := append(c.clusterArgs(port, saKubeconfig), "--storage-media-type="+o.storageMediaType, "--etcd-prefix=/registry-"+c.mediaSide[len("direct-"):])
+		c.media, err = cluster.Start(filepath.Join(dir, "gizmo-apiserver-"+c.mediaSide+".log"), serverBin, args...)
+		if err != nil {
+			return err
+		}
+		defer c.media.Stop(20 * time.Second)
+		if err := waitReady(ctx, adminHC, c.mediaURL, c.media.Done()); err != nil {
+			return fmt.Errorf("the generated server with --storage-media-type=%s is not ready: %w\n%s", o.storageMediaType, err, c.media.Describe())
+		}
+		sides = []string{"direct", c.mediaSide}
+		stores, memSides = sides, sides
+	}
+
 	if err := c.makeTargets(o.DescriptionBytes); err != nil {
 		return err
 	}
-	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge), memNamespace("crd"), memNamespace("aggregated")}
+	namespaces := []string{"warm", listNamespace(o.ListSmall), listNamespace(o.ListLarge)}
+	for _, side := range memSides {
+		namespaces = append(namespaces, memNamespace(side))
+	}
 	for r := 0; r <= o.rounds; r++ {
-		for _, side := range crdSides {
+		for _, side := range sides {
 			namespaces = append(namespaces, roundNamespaces(side, r)...)
 		}
 	}
@@ -186,8 +230,9 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 	}
 
 	// Two stores: the CRD's and the generated server's (aggregated and
-	// direct read the same objects). Filled once, untimed, directly.
-	for _, side := range []string{"crd", "direct"} {
+	// direct read the same objects), or the two generated servers'. Filled
+	// once, untimed, directly.
+	for _, side := range stores {
 		t := c.targets[side]
 		log.Printf("%s: preparing %s and %s", side, listNamespace(o.ListSmall), listNamespace(o.ListLarge))
 		err := waitAdmits(ctx, t, 0)
@@ -213,7 +258,7 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 		// Without a count bound, every write op needs objects: create runs
 		// first, bounded by time only.
 		cfg.PhaseTimeout = time.Duration(o.pprofSeconds) * time.Second
-		for i, side := range crdSides {
+		for i, side := range sides {
 			t := c.targets[side]
 			if err := warmUp(ctx, t, i+1, cfg); err != nil {
 				return fmt.Errorf("%s: %w", side, err)
@@ -230,7 +275,7 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 	// expiring caches hide the objects' share (measured after the rounds, the
 	// generated server grew by 2.6 and by -0.2 MiB per 1000 objects in two
 	// runs; on fresh processes by 4.3).
-	mem, err := c.memory(ctx, o)
+	mem, err := c.memory(ctx, o, memSides)
 	if err != nil {
 		return err
 	}
@@ -241,8 +286,8 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 	ops := operations(o.config)
 	for round := 1; round <= o.rounds; round++ {
 		var order []string
-		for i := range crdSides {
-			order = append(order, crdSides[(i+round-1)%len(crdSides)])
+		for i := range sides {
+			order = append(order, sides[(i+round-1)%len(sides)])
 		}
 		var rs []*runResult
 		var sessions []*session
@@ -271,6 +316,9 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 	}
 
 	summary := reportCRD(o, results, mem)
+	if c.media != nil {
+		summary = reportStorageMediaType(o, c.mediaSide, results, mem)
+	}
 	fmt.Print(summary)
 	return writeResults(o, summary, struct {
 		Rounds []*runResult
@@ -449,6 +497,16 @@ func (c *crdBench) makeTargets(descriptionBytes int) error {
 	direct.procs = append(direct.procs, kasProc)
 	c.targets["direct"] = direct
 
+	if c.media != nil {
+		t, err := directTarget(c.mediaSide, c.mediaURL, c.cred, genK, c.media.Pid())
+		if err != nil {
+			return err
+		}
+		t.procs[0].Name, t.prefix = "apigen-"+c.mediaSide[len("direct-"):], c.mediaSide
+		t.procs = append(t.procs, kasProc)
+		c.targets[c.mediaSide] = t
+	}
+
 	through := func(name string, k *kind, procs ...*proc) error {
 		newClient := func() (*rest.RESTClient, func(), error) {
 			hc := &http.Client{Transport: newTransport(userTLS)}
@@ -480,14 +538,21 @@ type memGrowth struct {
 }
 
 // memory creates -mem-objects objects of each store (the CRD's, then the
-// generated server's, through kube-apiserver) in an empty namespace and
-// measures what each process grew by: the live heap after a forced garbage
-// collection, and the RSS.
-func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) {
+// generated server's, through kube-apiserver; or through each of sides) in an
+// empty namespace and measures what each process grew by: the live heap after
+// a forced garbage collection, and the RSS.
+func (c *crdBench) memory(ctx context.Context, o *options, sides []string) ([]memGrowth, error) {
 	if o.MemObjects <= 0 {
 		return nil, nil
 	}
-	procs := c.targets["aggregated"].procs
+	var procs []*proc
+	for _, side := range sides {
+		for _, p := range c.targets[side].procs {
+			if !slices.ContainsFunc(procs, func(q *proc) bool { return q.Name == p.Name }) {
+				procs = append(procs, p)
+			}
+		}
+	}
 	sample := func() (map[string]int64, map[string]int64, error) {
 		heap, rss := map[string]int64{}, map[string]int64{}
 		for _, p := range procs {
@@ -525,7 +590,7 @@ func (c *crdBench) memory(ctx context.Context, o *options) ([]memGrowth, error) 
 		return nil
 	}
 	var out []memGrowth
-	for _, side := range []string{"crd", "aggregated"} {
+	for _, side := range sides {
 		h0, r0, err := sample()
 		if err != nil {
 			return nil, err

@@ -37,6 +37,7 @@
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
 //	go run ./hack/bench/serverload -dv -rounds 6      (what make bench-dv runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
+//	go run ./hack/bench/serverload -crd -storage-media-type application/cbor   (JSON against CBOR storage, two servers direct)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
 //	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database)
@@ -85,6 +86,7 @@ type options struct {
 	pprofDir          string
 	heapProfiles      string
 	pprofSeconds      int
+	storageMediaType  string
 	config
 }
 
@@ -117,6 +119,7 @@ func main() {
 	flag.BoolVar(&o.durable, "durable", false, "with -datastores: every SQL database makes each commit durable before it acknowledges it, as etcd does (postgres fsync and synchronous_commit on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL); without it they run with the e2e tests' throwaway settings")
 	flag.BoolVar(&o.replicas, "replicas", false, "with -datastores: the replica comparison instead, one server on a Postgres database against two replicas on one database of the same Postgres (the load split between them; the paced watch writes through one replica and watches on the other)")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
+	flag.StringVar(&o.storageMediaType, "storage-media-type", "", "with -crd: the storage encoding comparison instead: a second generated server with --storage-media-type=this (on its own etcd prefix) next to the first, which stores JSON, both reached directly (sides direct and direct-<subtype>); no CRD and no aggregated path")
 	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON; at most 16384 with -crd, 4096 with -dv)")
 	flag.StringVar(&o.heapProfiles, "heap-profiles", "", "with -crd and -mem-objects: also save each process's heap profile before and after each side's objects, into this dir")
 	flag.IntVar(&o.MemObjects, "mem-objects", 5000, "with -crd: objects created through each store to measure the memory it adds (0: none)")
@@ -140,6 +143,9 @@ func main() {
 	}
 	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores); n > 1 {
 		log.Fatal("-dv, -crd and -datastores are different comparisons: choose one")
+	}
+	if o.storageMediaType != "" && !o.crd {
+		log.Fatal("-storage-media-type goes with -crd")
 	}
 	if (o.durable || o.replicas) && !o.datastores {
 		log.Fatal("-durable and -replicas go with -datastores")

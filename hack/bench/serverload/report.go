@@ -423,3 +423,68 @@ func names(servers []server) []string {
 	}
 	return n
 }
+
+// reportStorageMediaType is -crd -storage-media-type's summary: the generated
+// server storing JSON (direct) against the same server storing in the media
+// type (side), both reached directly.
+func reportStorageMediaType(o *options, side string, results []*runResult, mem []memGrowth) string {
+	var sb strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
+	t := newTable([]string{"direct", side}, results)
+	other := "apigen-" + side[len("direct-"):]
+	p("Gizmo (testdata/gizmo) in two generated servers on one etcd, reached directly: storing JSON (direct) and storing %s (%s), %d rounds, %s, %s.\n",
+		o.storageMediaType, side, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
+	workload(p, o, results)
+	p("Medians over the rounds; ratios are the median of each round's ratio to direct. CPU/op is the generated server's and kube-apiserver's (the SubjectAccessReviews it answers); the server's own is in the second table.\n\n")
+	for _, m := range []struct {
+		name string
+		f    func(*phaseResult) float64
+		unit func(float64) string
+	}{
+		{"throughput (ops/s; watch: deliveries/s)", tput, func(x float64) string { return fmt.Sprintf("%.0f", x) }},
+		{"p50", p50, ms}, {"p99", p99, ms}, {"server CPU per request", cpu, ms},
+	} {
+		p("| %s | direct (JSON) | %s | %s / direct |\n|---|---|---|---|\n", m.name, side, side)
+		for _, op := range t.ops {
+			if m.name[0] == 't' && t.paced(op) {
+				continue
+			}
+			p("| %s | %s | %s | %.2f |\n", op, m.unit(t.med(op, "direct", m.f)), m.unit(t.med(op, side, m.f)), t.ratio(op, side, "direct", m.f))
+		}
+		p("\n")
+	}
+	by := func(name string) func(*phaseResult) float64 {
+		return func(r *phaseResult) float64 {
+			if r.OK == 0 {
+				return 0
+			}
+			return (r.CPUBy[name] / time.Duration(r.OK)).Seconds()
+		}
+	}
+	p("| the generated server's own CPU per request | direct (JSON) | %s | %s / direct |\n|---|---|---|---|\n", side, side)
+	for _, op := range t.ops {
+		// Each side's process has its own name: the ratio pairs them round by round.
+		var xs []float64
+		for _, round := range t.rounds {
+			pa, pb := t.cell[op][side][round], t.cell[op]["direct"][round]
+			if pa != nil && pb != nil && by("apigen")(pb) != 0 {
+				xs = append(xs, by(other)(pa)/by("apigen")(pb))
+			}
+		}
+		p("| %s | %s | %s | %.2f |\n", op, ms(t.med(op, "direct", by("apigen"))), ms(t.med(op, side, by(other))), median(xs))
+	}
+	p("\n")
+	if len(mem) == 2 {
+		per := func(b int64, n int) string { return fmt.Sprintf("%.1f MiB", float64(b)/float64(n)*1000/(1<<20)) }
+		p("Memory the generated server added per 1000 objects (%d objects created in an empty namespace through each; live heap after a forced GC, and RSS):\n\n", mem[0].Objects)
+		p("| created through | heap | RSS |\n|---|---|---|\n")
+		p("| direct (JSON) | %s | %s |\n", per(mem[0].Heap["apigen"], mem[0].Objects), per(mem[0].RSS["apigen"], mem[0].Objects))
+		p("| %s | %s | %s |\n", side, per(mem[1].Heap[other], mem[1].Objects), per(mem[1].RSS[other], mem[1].Objects))
+		if h := mem[0].Heap["apigen"]; h != 0 {
+			p("\nHeap per object, %s / direct: %.2f.\n", side, float64(mem[1].Heap[other])/float64(h))
+		}
+		p("\n")
+	}
+	t.perRound(p, false)
+	return sb.String()
+}
