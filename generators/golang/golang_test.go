@@ -396,7 +396,7 @@ func TestRegisterHubConversions(t *testing.T) {
 		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionHub}}}
 	spoke := &model.Version{Name: "v1", Package: "example.com/p/api/v1", Dir: "api/v1", ControllerRuntime: true,
 		DeclPos:   map[string]token.Position{"GroupVersion": {}, "SchemeBuilder": {}, "AddToScheme": {}},
-		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
+		Resources: []*model.Resource{{Kind: "Widget", Of: &model.Kind{Name: "Widget", ListKind: "WidgetList"}, ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
 	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion},
 		Kinds: []*model.Kind{{Name: "Widget", Storage: hubVersion, Versions: []*model.Version{hubVersion, spoke}}}}
 	f := newFile(spoke.Package, "v1")
@@ -467,7 +467,7 @@ func TestRegisterHubConversionsInOwnRegistration(t *testing.T) {
 		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionHub}}}
 	spoke := &model.Version{Name: "v1", Package: api, OwnRegistration: true,
 		DeclPos:   map[string]token.Position{"addHubConversions": {}},
-		Resources: []*model.Resource{{Kind: "Widget", ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
+		Resources: []*model.Resource{{Kind: "Widget", Of: &model.Kind{Name: "Widget", ListKind: "WidgetList"}, ListKind: "WidgetList", Conversion: model.ConversionSpoke}}}
 	g := &model.Group{Name: "toys.example.com", Package: "toys", Versions: []*model.Version{spoke, hubVersion},
 		Kinds: []*model.Kind{{Name: "Widget", Storage: hubVersion, Versions: []*model.Version{hubVersion, spoke}}}}
 	f := newFile(api, "v1")

@@ -304,15 +304,17 @@ func kindsOf(g *model.Group) []*model.Kind {
 }
 
 // settleKinds gives each kind of the group what its storage version declares of it (its most
-// preferred version's when it has none): its names, scope and custom storage, which its storage
-// serves; and makes it the kind of each of its versions' resources (Resource.Of).
+// preferred version's when it has none): its names, list kind, scope and custom storage, which
+// its storage serves; and makes it the kind of each of its versions' resources (Resource.Of).
 // checkSameNames and checkCustomStorage hold the versions' declarations to one.
 func settleKinds(g *model.Group) {
 	for _, k := range g.Kinds {
-		declared := k.Versions[0].Kind(k.Name).Declared
+		settled := k.Versions[0].Kind(k.Name)
 		if _, stored := k.Stored(); stored != nil {
-			declared = stored.Declared
+			settled = stored
 		}
+		declared := settled.Declared
+		k.ListKind = settled.ListKind
 		k.Plural, k.Singular, k.Scope = declared.Plural, declared.Singular, declared.Scope
 		k.ShortNames, k.Categories = declared.ShortNames, declared.Categories
 		k.CustomStorage = declared.CustomStorage
