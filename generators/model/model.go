@@ -256,7 +256,8 @@ type FieldDefault struct {
 // CRD's versions share one spec.names and spec.scope, the kind's versions share one path and
 // scope (parse reports a version that declares others), and the kind is served with its
 // storage version's singular, short names, categories and list kind, whatever another
-// version's marker declares (Resource.Declared). The storage a kind is served from is one for every version
+// version's marker declares (Resource.Declared; parse warns about a short name or category
+// that is not applied). The storage a kind is served from is one for every version
 // too: its custom storage is held here.
 type Kind struct {
 	// Name is the kind (Flunder).
