@@ -21,9 +21,11 @@ import (
 // is a kubebuilder project (PROJECT file, api/v1 with groupversion_info.go);
 // controller_runtime_conversion is one with CronJob in v1 and v2 converted the
 // controller-runtime way (Hub() in v2, the storage version; ConvertTo and ConvertFrom in v1,
-// renaming spec.schedule to spec.cron) and Calendar beside it converted by conversion-gen. Its
+// renaming spec.schedule to spec.cron), Calendar beside it converted by conversion-gen, and
+// Review, served with create only, converted the controller-runtime way, whose v1 declares a
+// list type its hub, v2, does not (the kind has no list, so v1's converts to nothing). Its
 // install package's own test converts v1 → hub → v1 through the generated scheme, and the
-// generated round-trip test runs over both kinds. declarative_validation has +k8s: validation
+// generated round-trip test runs over every kind. declarative_validation has +k8s: validation
 // tags of every family in two versions, and types of the same name in two of the project's
 // other packages whose paths end alike (pkg/apis/shared, pkg/legacy/apis/shared), whose
 // Validate_ functions each version package copies; its own tests run each rule through the

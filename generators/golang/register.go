@@ -229,9 +229,9 @@ func emitOwnRegistrationHubConversions(f *jen.File, g *model.Group, v *model.Ver
 
 // emitHubConversions registers, for each kind that converts to and from its hub with its own
 // ConvertTo and ConvertFrom (controller-runtime's conversion.Convertible), conversion functions
-// that call them, for the kind and item by item for its list (if it has one): the scheme then converts
-// between this version and the hub, registered as the internal version, with the user's code,
-// in process, where a CRD would call a conversion webhook.
+// that call them, for the kind and item by item for its list (if the version and the kind have
+// one): the scheme then converts between this version and the hub, registered as the internal
+// version, with the user's code, in process, where a CRD would call a conversion webhook.
 func emitHubConversions(f *jen.File, g *model.Group, spokes []*model.Resource, name string) {
 	f.Comment(name + " converts the kinds of this version to and from their hub with their own ConvertTo")
 	f.Comment("and ConvertFrom methods (controller-runtime's conversion.Convertible), lists item by item.")
@@ -249,7 +249,7 @@ func emitHubConversions(f *jen.File, g *model.Group, spokes []*model.Resource, n
 			spoke := func() *jen.Statement { return jen.Id(r.Kind) }
 			hubKind := func() *jen.Statement { return jen.Qual(hub.Package, r.Kind) }
 			spokeList := func() *jen.Statement { return jen.Id(r.ListKind) }
-			hubList := func() *jen.Statement { return jen.Qual(hub.Package, r.ListKind) }
+			hubList := func() *jen.Statement { return jen.Qual(hub.Package, r.Of.ListKind) }
 			register(spoke, hubKind, jen.Return(jen.Id("a").Assert(jen.Op("*").Add(spoke())).Dot("ConvertTo").Call(jen.Id("b").Assert(jen.Op("*").Add(hubKind())))))
 			register(hubKind, spoke, jen.Return(jen.Id("b").Assert(jen.Op("*").Add(spoke())).Dot("ConvertFrom").Call(jen.Id("a").Assert(jen.Op("*").Add(hubKind())))))
 			// items converts list a into list b item by item: method (ConvertTo or ConvertFrom)
@@ -271,7 +271,9 @@ func emitHubConversions(f *jen.File, g *model.Group, spokes []*model.Resource, n
 					jen.Return(jen.Nil()),
 				}
 			}
-			if r.ListKind != "" {
+			// A list converts when both ends declare one: the spoke (r.ListKind) and the hub,
+			// whose list type is the kind's (a kind served with no list verb may have none).
+			if r.ListKind != "" && r.Of.ListKind != "" {
 				register(spokeList, hubList, items(spokeList, hubList, hubKind, "ConvertTo", "in", "out")...)
 				register(hubList, spokeList, items(hubList, spokeList, spoke, "ConvertFrom", "out", "in")...)
 			}

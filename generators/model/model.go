@@ -255,20 +255,25 @@ type FieldDefault struct {
 // the model cannot have two, and a kind without one (Storage nil) fails validation. Where a
 // CRD's versions share one spec.names and spec.scope, the kind's versions share one path and
 // scope (parse reports a version that declares others), and the kind is served with its
-// storage version's singular, short names and categories, whatever another version's marker
-// declares (Resource.Declared). The storage a kind is served from is one for every version
+// storage version's singular, short names, categories and list kind, whatever another
+// version's marker declares (Resource.Declared; parse warns about a short name or category
+// that is not applied). The storage a kind is served from is one for every version
 // too: its custom storage is held here.
 type Kind struct {
 	// Name is the kind (Flunder).
 	Name string `json:"name"`
 	// Plural is the resource name in URLs (flunders); Singular is used by kubectl (flunder).
-	// With ShortNames and Categories they are a CRD's spec.names (whose kind is Name, and
-	// whose list kind each version's package declares: Resource.ListKind).
+	// With ShortNames, Categories and ListKind they are a CRD's spec.names, whose kind is Name.
 	Plural     string   `json:"plural"`
 	Singular   string   `json:"singular"`
 	ShortNames []string `json:"shortNames,omitempty"`
 	Categories []string `json:"categories,omitempty"`
-	Scope      Scope    `json:"scope"`
+	// ListKind is the kind's list kind: its storage version's list type, or empty when the
+	// storage version declares none (a kind with no list verb needs none). Each version's
+	// package declares its own list type (Resource.ListKind) and registers it, but lists
+	// convert between versions only when the kind has one.
+	ListKind string `json:"listKind,omitempty"`
+	Scope    Scope  `json:"scope"`
 	// CustomStorage replaces the kind's etcd store with REST storage the user writes
 	// (+apigen:storage:custom), or is nil. One storage serves every version, so every version
 	// declares it with the same verbs (parse checks them against the storage version's).

@@ -52,6 +52,7 @@ func Project(load *loader.Result) (*model.Project, error) {
 		g.Kinds = kindsOf(g)
 		p.checkCustomStorage(g)
 		settleKinds(g)
+		p.checkNamesApplied(g)
 		defaultDeprecations(g)
 		p.settleGroupPackages(g)
 		g.FillsRawJSON = p.fillsRawJSON(g)
@@ -304,20 +305,72 @@ func kindsOf(g *model.Group) []*model.Kind {
 }
 
 // settleKinds gives each kind of the group what its storage version declares of it (its most
-// preferred version's when it has none): its names, scope and custom storage, which its storage
-// serves; and makes it the kind of each of its versions' resources (Resource.Of).
+// preferred version's when it has none): its names, list kind, scope and custom storage, which
+// its storage serves; and makes it the kind of each of its versions' resources (Resource.Of).
 // checkSameNames and checkCustomStorage hold the versions' declarations to one.
 func settleKinds(g *model.Group) {
 	for _, k := range g.Kinds {
-		declared := k.Versions[0].Kind(k.Name).Declared
+		settled := k.Versions[0].Kind(k.Name)
 		if _, stored := k.Stored(); stored != nil {
-			declared = stored.Declared
+			settled = stored
 		}
+		declared := settled.Declared
+		k.ListKind = settled.ListKind
 		k.Plural, k.Singular, k.Scope = declared.Plural, declared.Singular, declared.Scope
 		k.ShortNames, k.Categories = declared.ShortNames, declared.Categories
 		k.CustomStorage = declared.CustomStorage
 		for _, r := range k.Resources() {
 			r.Of = k
+		}
+	}
+}
+
+// checkNamesApplied warns about each short name and category that a version other than a
+// kind's storage version declares and the kind is not served with. A CRD has one spec.names
+// for all its versions, and kube-apiserver serves a built-in resource from one REST storage,
+// whose ShortNames and Categories are the same in every version's discovery; settleKinds
+// gives the kind its storage version's. Neither takes a union over versions: controller-gen
+// keeps whichever version's marker it applies last, and kube-apiserver has no per-version
+// names to unite. So a name only another version declares is not applied, and said so, at
+// the marker that declares it.
+func (p *parser_) checkNamesApplied(g *model.Group) {
+	for _, k := range g.Kinds {
+		storage, stored := k.Stored()
+		if stored == nil {
+			continue // validation reports a kind without a storage version
+		}
+		for i, r := range k.Resources() {
+			if r == stored {
+				continue
+			}
+			for _, c := range []struct {
+				what, whats     string
+				declared, using []string
+			}{
+				{"short name", "short names", r.Declared.ShortNames, k.ShortNames},
+				{"category", "categories", r.Declared.Categories, k.Categories},
+			} {
+				var ignored []string
+				for _, name := range c.declared {
+					if !slices.Contains(c.using, name) {
+						ignored = append(ignored, name)
+					}
+				}
+				if len(ignored) == 0 {
+					continue
+				}
+				using := "none"
+				if len(c.using) > 0 {
+					using = strings.Join(c.using, ", ")
+				}
+				what, it, is := c.what, "it", "is"
+				if len(ignored) > 1 {
+					what, it, is = c.whats, "them", "are"
+				}
+				p.Warn(r.Pos, "%s in %s: %s %s of %s %s not applied: %s is served in every version with the %s of its storage version %s (%s), "+
+					"as a CRD has one spec.names for all its versions; declare %s in %s's marker (%s) or remove %s here",
+					r.Marker, k.Versions[i].Name, what, strings.Join(ignored, ", "), k.Name, is, k.Name, c.whats, storage.Name, using, it, storage.Name, stored.Pos, it)
+			}
 		}
 	}
 }

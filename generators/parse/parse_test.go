@@ -119,8 +119,8 @@ type PolicyList struct {
 		kinds[len(kinds)-1].Storage, kinds[len(kinds)-1].Versions = nil, nil
 	}
 	wantKinds := []model.Kind{
-		{Name: "Policy", Plural: "policies", Singular: "policy", Scope: model.Cluster},
-		{Name: "Widget", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"}, Categories: []string{"all"}, Scope: model.Namespaced},
+		{Name: "Policy", Plural: "policies", Singular: "policy", ListKind: "PolicyList", Scope: model.Cluster},
+		{Name: "Widget", Plural: "widgets", Singular: "widget", ShortNames: []string{"wd", "wdg"}, Categories: []string{"all"}, ListKind: "WidgetList", Scope: model.Namespaced},
 	}
 	if diff := cmp.Diff(wantKinds, kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)

@@ -87,13 +87,13 @@ func crdOnly(e *field.Error) string {
 // definition is the CustomResourceDefinition the kind would be: one served version per
 // version that declares it, stored in its storage version.
 func definition(g *model.Group, kind string, versions []*model.Version) (*apiextensions.CustomResourceDefinition, error) {
-	first, k := versions[0].Kind(kind), g.Kind(kind)
+	k := g.Kind(kind)
 	v1 := &apiextensionsv1.CustomResourceDefinition{
 		ObjectMeta: metav1.ObjectMeta{Name: k.Plural + "." + g.Name},
 		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
 			Group: g.Name,
 			Names: apiextensionsv1.CustomResourceDefinitionNames{
-				Plural: k.Plural, Singular: k.Singular, Kind: kind, ListKind: first.ListKind,
+				Plural: k.Plural, Singular: k.Singular, Kind: kind, ListKind: k.ListKind,
 			},
 			Scope: apiextensionsv1.ResourceScope(k.Scope),
 		},
