@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Usage: hack/bench/upstream-patches.sh [RUNS]      (make bench-patches)
 #
-# Measures the upstream changes under hack/patches that apigen would gain from, one build
-# without and one with each, alternating RUNS times (default 5), on examples/wardle and on a
-# 100-kind synthetic project (hack/bench/synth -groups 10 -versions 2 -kinds 5):
-#   openapi-gen  built from the kube-openapi that k8s.io/code-generator v0.37.2 requires
-#                (module hack/tools/codegen), run as kube_codegen.sh runs it (hack/bench/upstream.sh,
-#                UPSTREAM_ONLY=openapi-gen) on a copy tagged for upstream (tag_upstream);
-#   apigen       bin/apigen's source built against each, `apigen verify` with the result cache off
-#                (the pre-commit hook's cost on a miss) on a generated copy.
-# Patched builds use go build -modfile with a replace directive: nothing in the repository changes.
-# Medians of wall time, CPU (user+sys) and peak RSS, measured with GNU time.
+# Measures the upstream changes under hack/patches that apigen would gain from, on
+# examples/wardle and on a 100-kind synthetic project (hack/bench/synth -groups 10 -versions 2
+# -kinds 5), with four builds run in turn RUNS times (default 5), the order rotating each round:
+#   base     no patch
+#   openapi  kube-openapi-enum-context-once.patch  (k8s.io/kube-openapi)
+#   gengo    gengo-snippet-template-cache.patch    (k8s.io/gengo/v2)
+#   both     the two
+# (PATCH_BUILDS="base gengo" runs a subset; base must be among them.) Each build is
+#   openapi-gen, deepcopy-gen  built from the modules k8s.io/code-generator v0.37.2 requires
+#                (module hack/tools/codegen), run as kube_codegen.sh runs them (hack/bench/upstream.sh,
+#                UPSTREAM_ONLY) on a copy tagged for upstream (tag_upstream);
+#   apigen       bin/apigen's source built against them, `apigen verify` with the result cache off
+#                (the pre-commit hook's cost on a miss) on a generated copy: its passing with a
+#                patched build also shows the patch leaves the output unchanged.
+# Patched builds use go build -modfile with replace directives: nothing in the repository changes.
+# Medians of wall time, CPU (user+sys) and peak RSS, measured with GNU time; then apigen's
+# 100-kind/wardle CPU ratio for each build.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,33 +26,55 @@ source "$root/hack/bench/lib.sh"
 require_time
 
 runs=${1:-5}
-patch_file=$root/hack/patches/kube-openapi-enum-context-once.patch
+read -r -a builds <<<"${PATCH_BUILDS:-base openapi gengo both}"
+declare -A patches=(
+	[base]=""
+	[openapi]="kube-openapi-enum-context-once"
+	[gengo]="gengo-snippet-template-cache"
+	[both]="kube-openapi-enum-context-once gengo-snippet-template-cache"
+)
+# The module each patch applies to.
+declare -A modules=(
+	[kube-openapi-enum-context-once]=k8s.io/kube-openapi
+	[gengo-snippet-template-cache]=k8s.io/gengo/v2
+)
+for b in "${builds[@]}"; do
+	[[ -v patches[$b] ]] || { echo "$0: unknown build $b (base, openapi, gengo, both)" >&2; exit 2; }
+done
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 out=$tmp/results
 mkdir -p "$out"
 
-# The patched source: the module as the code generators build it, copied and patched.
+# The patched sources: each module as the code generators build it, copied and patched.
 codegen=$root/hack/tools/codegen
-(cd "$codegen" && go mod download k8s.io/kube-openapi)
-src=$(cd "$codegen" && go list -m -f '{{.Dir}}' k8s.io/kube-openapi)
-cp -r "$src" "$tmp/kube-openapi"
-chmod -R u+w "$tmp/kube-openapi"
-patch -s -p1 -d "$tmp/kube-openapi" <"$patch_file"
+for patch in "${!modules[@]}"; do
+	mod=${modules[$patch]}
+	(cd "$codegen" && go mod download "$mod")
+	src=$(cd "$codegen" && go list -m -f '{{.Dir}}' "$mod")
+	cp -r "$src" "$tmp/$patch"
+	chmod -R u+w "$tmp/$patch"
+	patch -s -p1 -d "$tmp/$patch" <"$root/hack/patches/$patch.patch"
+done
 
-# modfile DIR NAME: a copy of DIR's go.mod (and go.sum) replacing kube-openapi by the patched copy.
+# modfile DIR BUILD NAME: a copy of DIR's go.mod (and go.sum) at $tmp/BUILD.NAME.mod replacing
+# each module BUILD patches by its patched copy.
 modfile() {
-	cp "$1/go.mod" "$tmp/$2.mod"
-	cp "$1/go.sum" "$tmp/$2.sum"
-	(cd "$1" && go mod edit -modfile="$tmp/$2.mod" -replace "k8s.io/kube-openapi=$tmp/kube-openapi")
+	local mf=$tmp/$2.$3 patch
+	cp "$1/go.mod" "$mf.mod"
+	cp "$1/go.sum" "$mf.sum"
+	for patch in ${patches[$2]}; do
+		(cd "$1" && go mod edit -modfile="$mf.mod" -replace "${modules[$patch]}=$tmp/$patch")
+	done
 }
-modfile "$codegen" codegen
-modfile "$root" apigen
-mkdir -p "$tmp/base" "$tmp/patched"
-(cd "$codegen" && go build -o "$tmp/base/openapi-gen" k8s.io/kube-openapi/cmd/openapi-gen &&
-	go build -modfile="$tmp/codegen.mod" -o "$tmp/patched/openapi-gen" k8s.io/kube-openapi/cmd/openapi-gen)
-(cd "$root" && go build -o "$tmp/base/apigen" ./cmd/apigen &&
-	go build -modfile="$tmp/apigen.mod" -o "$tmp/patched/apigen" ./cmd/apigen)
+for b in "${builds[@]}"; do
+	modfile "$codegen" "$b" codegen
+	modfile "$root" "$b" apigen
+	mkdir -p "$tmp/$b"
+	(cd "$codegen" && go build -modfile="$tmp/$b.codegen.mod" -o "$tmp/$b/openapi-gen" k8s.io/kube-openapi/cmd/openapi-gen &&
+		go build -modfile="$tmp/$b.codegen.mod" -o "$tmp/$b/deepcopy-gen" k8s.io/code-generator/cmd/deepcopy-gen)
+	(cd "$root" && go build -modfile="$tmp/$b.apigen.mod" -o "$tmp/$b/apigen" ./cmd/apigen)
+done
 
 # The projects: each twice, tagged for upstream and generated by apigen.
 projects=(wardle synth100)
@@ -58,22 +87,25 @@ for p in "${projects[@]}"; do
 	(cd "$tmp/apigen/$p" && "$tmp/base/apigen" generate >/dev/null)
 done
 
-# run BUILD PROJECT N: one openapi-gen run and one apigen verify of BUILD on PROJECT.
+# run BUILD PROJECT N: one openapi-gen and one deepcopy-gen run and one apigen verify of BUILD
+# on PROJECT.
 run() {
 	local steps=$out/steps.$1.$2.$3
-	UPSTREAM_ONLY=openapi-gen "$root/hack/bench/upstream.sh" "$tmp/$1" "$tmp/upstream/$2" "$steps"
-	awk '{ print $2, $3, $4, $5 }' "$steps" >"$out/openapi.$1.$2.$3"
+	UPSTREAM_ONLY='openapi-gen|deepcopy-gen' "$root/hack/bench/upstream.sh" "$tmp/$1" "$tmp/upstream/$2" "$steps"
+	awk '$1 == "openapi-gen" { print $2, $3, $4, $5 }' "$steps" >"$out/openapi.$1.$2.$3"
+	awk '$1 == "deepcopy-gen" { print $2, $3, $4, $5 }' "$steps" >"$out/deepcopy.$1.$2.$3"
 	(cd "$tmp/apigen/$2" && timed "$out/verify.$1.$2.$3" env APIGEN_CACHE=off "$tmp/$1/apigen" verify >/dev/null)
 }
 echo "warm-up ..." >&2
-for p in "${projects[@]}"; do run base "$p" warm && run patched "$p" warm; done
+for p in "${projects[@]}"; do for b in "${builds[@]}"; do run "$b" "$p" warm; done; done
 : >"$out/load"
+n=${#builds[@]}
 for i in $(seq 1 "$runs"); do
 	echo "run $i/$runs (load $(load1)) ..." >&2
 	load1 >>"$out/load"
 	for p in "${projects[@]}"; do
-		# Alternate which build goes first.
-		if ((i % 2)); then run base "$p" "$i" && run patched "$p" "$i"; else run patched "$p" "$i" && run base "$p" "$i"; fi
+		# Rotate which build goes first.
+		for k in $(seq 0 $((n - 1))); do run "${builds[$(((i + k) % n))]}" "$p" "$i"; done
 	done
 done
 load1 >>"$out/load"
@@ -81,21 +113,38 @@ load1 >>"$out/load"
 med() { # med WHAT BUILD PROJECT EXPR
 	for i in $(seq 1 "$runs"); do awk "{ print $4 }" "$out/$1.$2.$3.$i"; done | median
 }
-row() { # row WHAT LABEL PROJECT
+row() { # row WHAT LABEL PROJECT BUILD
 	local bw bc br pw pc pr
 	bw=$(med "$1" base "$3" '$1') bc=$(med "$1" base "$3" '$2 + $3') br=$(med "$1" base "$3" '$4')
-	pw=$(med "$1" patched "$3" '$1') pc=$(med "$1" patched "$3" '$2 + $3') pr=$(med "$1" patched "$3" '$4')
-	awk -v l="$2" -v p="$3" -v bw="$bw" -v bc="$bc" -v br="$br" -v pw="$pw" -v pc="$pc" -v pr="$pr" 'BEGIN {
-		printf "| %s | %s | %.2f s → %.2f s | %.2f s → %.2f s (%.2f×) | %.0f → %.0f MiB |\n", l, p, bw, pw, bc, pc, pc / bc, br / 1024, pr / 1024 }'
+	pw=$(med "$1" "$4" "$3" '$1') pc=$(med "$1" "$4" "$3" '$2 + $3') pr=$(med "$1" "$4" "$3" '$4')
+	awk -v l="$2" -v p="$3" -v b="$4" -v bw="$bw" -v bc="$bc" -v br="$br" -v pw="$pw" -v pc="$pc" -v pr="$pr" 'BEGIN {
+		printf "| %s | %s | %s | %.2f s → %.2f s | %.2f s → %.2f s (%.2f×) | %.0f → %.0f MiB |\n", b, l, p, bw, pw, bc, pc, pc / bc, br / 1024, pr / 1024 }'
 }
 {
-	echo "hack/patches/kube-openapi-enum-context-once.patch, $runs alternating runs each, medians; $(nproc) cores, $(go version | awk '{ print $3 }'), $(date -u +%Y-%m-%dT%H:%MZ)"
-	echo "1-min load average before each run and at the end: $(paste -sd' ' "$out/load")"
+	echo "hack/patches, builds ${builds[*]}, $runs rounds (order rotating), medians; $(nproc) cores, $(go version | awk '{ print $3 }'), $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "1-min load average before each round and at the end: $(paste -sd' ' "$out/load")"
 	echo
-	echo "| command | project | wall, without → with | CPU, without → with | peak RSS |"
+	echo "| build | command | project | wall, base → build | CPU, base → build | peak RSS |"
+	echo "|---|---|---|---|---|---|"
+	for b in "${builds[@]}"; do
+		[[ $b == base ]] && continue
+		for p in "${projects[@]}"; do
+			row openapi "openapi-gen (kube_codegen.sh's flags)" "$p" "$b"
+			row deepcopy "deepcopy-gen (kube_codegen.sh's flags)" "$p" "$b"
+			row verify "apigen verify, result cache off" "$p" "$b"
+		done
+	done
+	echo
+	echo "apigen verify (result cache off), 100 kinds against wardle: medians of CPU (user+sys),"
+	echo "their ratio, and the median of each round's ratio:"
+	echo
+	echo "| build | wardle CPU | 100 kinds CPU | ratio of medians | median of round ratios |"
 	echo "|---|---|---|---|---|"
-	for p in "${projects[@]}"; do
-		row openapi "openapi-gen (kube_codegen.sh's flags)" "$p"
-		row verify "apigen verify, result cache off" "$p"
+	for b in "${builds[@]}"; do
+		rr=$(for i in $(seq 1 "$runs"); do
+			paste "$out/verify.$b.wardle.$i" "$out/verify.$b.synth100.$i" | awk '{ print ($6 + $7) / ($2 + $3) }'
+		done | median)
+		awk -v b="$b" -v w="$(med verify "$b" wardle '$2 + $3')" -v s="$(med verify "$b" synth100 '$2 + $3')" -v rr="$rr" 'BEGIN {
+			printf "| %s | %.2f s | %.2f s | %.2f× | %.2f× |\n", b, w, s, s / w, rr }'
 	done
 }
