@@ -353,6 +353,16 @@ func (t *table) perRound(p func(string, ...any), processes bool) {
 	}
 }
 
+// sideMetrics are the metrics the side-by-side summaries give a table each.
+var sideMetrics = []struct {
+	name string
+	f    func(*phaseResult) float64
+	unit func(float64) string
+}{
+	{"throughput (ops/s; watch: deliveries/s)", tput, func(x float64) string { return fmt.Sprintf("%.0f", x) }},
+	{"p50", p50, ms}, {"p99", p99, ms}, {"server CPU per request", cpu, ms},
+}
+
 // reportCRD is the CRD comparison's summary: each metric's medians per side,
 // and the ratios of the paths to the generated server over the CRD's.
 func reportCRD(o *options, results []*runResult, mem []memGrowth) string {
@@ -363,14 +373,7 @@ func reportCRD(o *options, results []*runResult, mem []memGrowth) string {
 		len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
 	workload(p, o, results)
 	p("Medians over the rounds; ratios are the median of each round's ratio to crd. CPU/op is the CPU of every process serving the path (aggregated: kube-apiserver and the generated server; direct: the generated server and kube-apiserver answering its SubjectAccessReviews).\n\n")
-	for _, m := range []struct {
-		name string
-		f    func(*phaseResult) float64
-		unit func(float64) string
-	}{
-		{"throughput (ops/s; watch: deliveries/s)", tput, func(x float64) string { return fmt.Sprintf("%.0f", x) }},
-		{"p50", p50, ms}, {"p99", p99, ms}, {"server CPU per request", cpu, ms},
-	} {
+	for _, m := range sideMetrics {
 		p("| %s | crd | aggregated | direct | aggregated / crd | direct / crd |\n|---|---|---|---|---|---|\n", m.name)
 		for _, op := range t.ops {
 			if m.name[0] == 't' && t.paced(op) {
@@ -436,14 +439,7 @@ func reportStorageMediaType(o *options, side string, results []*runResult, mem [
 		o.storageMediaType, side, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
 	workload(p, o, results)
 	p("Medians over the rounds; ratios are the median of each round's ratio to direct. CPU/op is the generated server's and kube-apiserver's (the SubjectAccessReviews it answers); the server's own is in the second table.\n\n")
-	for _, m := range []struct {
-		name string
-		f    func(*phaseResult) float64
-		unit func(float64) string
-	}{
-		{"throughput (ops/s; watch: deliveries/s)", tput, func(x float64) string { return fmt.Sprintf("%.0f", x) }},
-		{"p50", p50, ms}, {"p99", p99, ms}, {"server CPU per request", cpu, ms},
-	} {
+	for _, m := range sideMetrics {
 		p("| %s | direct (JSON) | %s | %s / direct |\n|---|---|---|---|\n", m.name, side, side)
 		for _, op := range t.ops {
 			if m.name[0] == 't' && t.paced(op) {
