@@ -78,6 +78,10 @@ func mediaSide(mediaType string) string {
 	return "direct-" + strings.NewReplacer(".", "-", "+", "-").Replace(sub)
 }
 
+// mediaProc names a mediaSide's server process in the CPU and memory tables:
+// apigen-cbor for direct-cbor.
+func mediaProc(side string) string { return "apigen-" + strings.TrimPrefix(side, "direct-") }
+
 func runCRD(ctx context.Context, o *options, root, dir string) error {
 	log.Printf("building etcd, kube-apiserver, controller-gen, kubectl (hack/tools/build.sh), apigen, and the gizmo project ...")
 	bins, err := cluster.Build(root)
@@ -200,7 +204,7 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 			return err
 		}
 		c.mediaURL = "https://127.0.0.1:" + strconv.Itoa(port)
-		args := append(c.clusterArgs(port, saKubeconfig), "--storage-media-type="+o.storageMediaType, "--etcd-prefix=/registry-"+c.mediaSide[len("direct-"):])
+		args := append(c.clusterArgs(port, saKubeconfig), "--storage-media-type="+o.storageMediaType, "--etcd-prefix=/registry-"+strings.TrimPrefix(c.mediaSide, "direct-"))
 		c.media, err = cluster.Start(filepath.Join(dir, "gizmo-apiserver-"+c.mediaSide+".log"), serverBin, args...)
 		if err != nil {
 			return err
@@ -502,7 +506,7 @@ func (c *crdBench) makeTargets(descriptionBytes int) error {
 		if err != nil {
 			return err
 		}
-		t.procs[0].Name, t.prefix = "apigen-"+c.mediaSide[len("direct-"):], c.mediaSide
+		t.procs[0].Name, t.prefix = mediaProc(c.mediaSide), c.mediaSide
 		t.procs = append(t.procs, kasProc)
 		c.targets[c.mediaSide] = t
 	}

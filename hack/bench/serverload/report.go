@@ -434,7 +434,7 @@ func reportStorageMediaType(o *options, side string, results []*runResult, mem [
 	var sb strings.Builder
 	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
 	t := newTable([]string{"direct", side}, results)
-	other := "apigen-" + side[len("direct-"):]
+	other := mediaProc(side)
 	p("Gizmo (testdata/gizmo) in two generated servers on one etcd, reached directly: storing JSON (direct) and storing %s (%s), %d rounds, %s, %s.\n",
 		o.storageMediaType, side, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
 	workload(p, o, results)
