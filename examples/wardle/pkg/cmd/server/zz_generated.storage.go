@@ -84,7 +84,9 @@ var storageMediaTypes = []string{
 // built-in kinds with. It decodes every encoding it could have written
 // (recognizing each by its first bytes, as kube-apiserver's storage codec
 // does), so a server started with another media type on the same storage
-// still reads what was stored before and writes in the new one.
+// still reads what was stored before and writes in the new one. The objects
+// it decodes share their metadata's repeated values (internCodec): they are
+// what the watch cache holds.
 func storageCodec(apis APIs, mediaType string) (runtime.Codec, error) {
 	if mediaType == "" {
 		mediaType = runtime.ContentTypeJSON
@@ -122,5 +124,5 @@ func storageCodec(apis APIs, mediaType string) (runtime.Codec, error) {
 			return nil, fmt.Errorf("--storage-media-type %q: %s cannot be stored so: %w", mediaType, gk, err)
 		}
 	}
-	return codec, nil
+	return internCodec{codec}, nil
 }
