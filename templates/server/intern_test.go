@@ -143,3 +143,26 @@ func TestFieldSetTableBudget(t *testing.T) {
 		t.Errorf("a colliding set became %s", got)
 	}
 }
+
+// What interning adds to a decode from storage:
+// go test -run - -bench BenchmarkStorageCodecDecode ./templates/server
+func BenchmarkStorageCodecDecode(b *testing.B) {
+	codec, err := storageCodec(gadgetAPIs(), runtime.ContentTypeJSON)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := runtime.Encode(codec, internedGadget("g").DeepCopyObject())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, c := range map[string]runtime.Codec{"interned": codec, "plain": codec.(internCodec).Codec} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := runtime.Decode(c, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
