@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +72,10 @@ func TestStorageCodecInternsMetadata(t *testing.T) {
 					t.Fatalf("decoded\n%s\nwant\n%s", gotJSON, wantJSON)
 				}
 				got = append(got, g)
+				// The watch cache decodes its objects over minutes, with
+				// collections between them.
+				goruntime.GC()
+				goruntime.GC()
 			}
 			a, b := got[0], got[1]
 			shared := map[string][2]string{
@@ -141,6 +146,19 @@ func TestFieldSetTableBudget(t *testing.T) {
 	table.intern(b)
 	if got := b.GetRawString(); got != `{"f:b":{}}` {
 		t.Errorf("a colliding set became %s", got)
+	}
+}
+
+// The table of strings never holds more than its budget.
+func TestStringTableBudget(t *testing.T) {
+	table := &stringTable{strings: map[string]string{}, budget: 100}
+	for i := range 50 {
+		if s := fmt.Sprint("value-", i); table.intern(s) != s {
+			t.Fatalf("%q interned as another string", s)
+		}
+		if table.bytes > table.budget {
+			t.Fatalf("after %d strings the table holds %d bytes, over its budget of %d", i+1, table.bytes, table.budget)
+		}
 	}
 }
 

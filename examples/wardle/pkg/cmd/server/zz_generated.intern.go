@@ -26,8 +26,8 @@ import (
 	"hash/maphash"
 	"io"
 	"reflect"
+	"strings"
 	"sync"
-	"unique"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -120,14 +120,43 @@ func internMetadata(obj runtime.Object) {
 	}
 }
 
-// intern returns the copy of s that other decoded objects share. unique keeps
-// a string only while something holds its handle, so the table never grows
-// with strings no object holds any more.
+// intern returns the copy of s that other decoded objects share.
 func intern(s string) string {
 	if s == "" {
 		return s
 	}
-	return unique.Make(s).Value()
+	return sharedStrings.intern(s)
+}
+
+// sharedStrings is the strings decoded objects share. The table holds them
+// itself: unique.Make(s).Value() would not do, as unique forgets a string
+// once no Handle to it is left, and an object holds the string, not the
+// Handle, so every object decoded after a collection would get its own copy
+// again. Emptied when the strings it holds exceed a budget, as fieldSets is.
+var sharedStrings = &stringTable{strings: map[string]string{}, budget: 1 << 20}
+
+type stringTable struct {
+	mu      sync.Mutex
+	strings map[string]string
+	bytes   int
+	budget  int
+}
+
+func (t *stringTable) intern(s string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if shared, ok := t.strings[s]; ok {
+		return shared
+	}
+	if t.bytes+len(s) > t.budget {
+		clear(t.strings)
+		t.bytes = 0
+	}
+	// A copy, so that the table never keeps alive a buffer s may be part of.
+	s = strings.Clone(s)
+	t.strings[s] = s
+	t.bytes += len(s)
+	return s
 }
 
 // internMap returns m with its keys, and its values up to maxInternedValue
@@ -153,7 +182,7 @@ var fieldSets = &fieldSetTable{
 	sets:   map[uint64]metav1.FieldsV1{},
 	budget: 4 << 20,
 	// With the fieldsv1string tag FieldsV1 has no Raw field and interns its
-	// set itself (unique.Handle).
+	// set itself (it holds a unique.Handle).
 	enabled: func() bool { _, ok := reflect.TypeFor[metav1.FieldsV1]().FieldByName("Raw"); return ok }(),
 }
 
