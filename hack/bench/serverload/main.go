@@ -86,6 +86,7 @@ type options struct {
 	pprofDir          string
 	heapProfiles      string
 	pprofSeconds      int
+	prepareWorkers    int
 	storageMediaType  string
 	config
 }
@@ -109,6 +110,7 @@ func main() {
 	flag.StringVar(&o.pprofDir, "pprof", "", "instead of rounds: a CPU profile of each server per operation, into this dir")
 	flag.IntVar(&o.pprofSeconds, "pprof-seconds", 15, "with -pprof: seconds per operation")
 	flag.IntVar(&o.Workers, "workers", 8, "concurrent workers per operation")
+	flag.IntVar(&o.prepareWorkers, "prepare-workers", 32, "concurrent workers that fill the list namespaces before anything is measured (untimed, not part of any figure; more than -workers so that a large namespace fills sooner)")
 	flag.IntVar(&o.Creates, "creates", 2000, "creates per round")
 	flag.IntVar(&o.Gets, "gets", 5000, "gets per round")
 	flag.IntVar(&o.Updates, "updates", 2000, "updates per round")
@@ -336,10 +338,10 @@ func (b *bench) prepare(ctx context.Context, o *options, servers []server) error
 		}
 		err = waitAdmits(ctx, r.target, 0)
 		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.Workers)
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.prepareWorkers)
 		}
 		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.Workers)
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.prepareWorkers)
 		}
 		r.stop()
 		if err != nil {
