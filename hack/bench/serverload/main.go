@@ -129,6 +129,7 @@ func main() {
 	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
 	flag.IntVar(&o.ListSmallN, "list-small-n", 200, "lists of the small namespace per round")
 	flag.IntVar(&o.ListLargeN, "list-large-n", 40, "lists of the large namespace per round")
+	flag.IntVar(&o.ListLargeWorkers, "list-large-workers", 0, "concurrent workers of the large namespace's lists, unpaged and paged (0: -workers); fewer than -workers keeps very large lists under the servers' 60 s request timeout")
 	flag.IntVar(&o.ListPage, "list-page", 0, "also list the large namespace in pages of this many objects (limit and continue, as client-go's pager; 0: no paged list)")
 	flag.IntVar(&o.Watchers, "watchers", 50, "watchers of the watch fan-out")
 	flag.IntVar(&o.WatchEvents, "watch-events", 500, "objects created while they watch, as fast as the server takes them (throughput)")
