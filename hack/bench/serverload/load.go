@@ -320,20 +320,22 @@ func (t *target) cpu() map[string]time.Duration {
 type config struct {
 	// WritesOnly runs only create, get, update, patch and apply (the -dv
 	// comparison: what validation costs), no lists and no watches.
-	WritesOnly  bool
-	Workers     int
-	Creates     int
-	Gets        int
-	Updates     int
-	Patches     int // JSON merge patches of the spec
-	Applies     int // server-side applies of the whole spec
-	ListSmall   int // objects in the small list's namespace
-	ListLarge   int // objects in the large list's namespace
-	ListSmallN  int // lists of the small namespace
-	ListLargeN  int // lists of the large namespace
-	ListPage    int // with it, the large namespace is also listed in pages of this many objects
-	Watchers    int
-	WatchEvents int // objects created while the watchers watch, as fast as the server takes them
+	WritesOnly bool
+	Workers    int
+	Creates    int
+	Gets       int
+	Updates    int
+	Patches    int // JSON merge patches of the spec
+	Applies    int // server-side applies of the whole spec
+	ListSmall  int // objects in the small list's namespace
+	ListLarge  int // objects in the large list's namespace
+	ListSmallN int // lists of the small namespace
+	ListLargeN int // lists of the large namespace
+	ListPage   int // with it, the large namespace is also listed in pages of this many objects
+	// ListLargeWorkers list the large namespace concurrently (0: Workers).
+	ListLargeWorkers int
+	Watchers         int
+	WatchEvents      int // objects created while the watchers watch, as fast as the server takes them
 	// WatchPacedEvents objects created at WatchRate per second while the
 	// watchers watch (WatchRate 0: no paced watch).
 	WatchPacedEvents int
@@ -533,12 +535,20 @@ func (s *session) eachOwn(ctx context.Context, op string, count int, write func(
 	})
 }
 
+// listWorkers is how many workers list the namespace holding objects objects.
+func (c config) listWorkers(objects int) int {
+	if objects == c.ListLarge && c.ListLargeWorkers > 0 {
+		return c.ListLargeWorkers
+	}
+	return c.Workers
+}
+
 // list: n full lists of the namespace holding objects objects, each read to
 // the last byte; one response is then decoded and counted (untimed).
 func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error) {
 	ns := listNamespace(objects)
 	var last []byte
-	r := runPhase(ctx, "list", s.c.Workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
+	r := runPhase(ctx, "list", s.c.listWorkers(objects), n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		body, err := s.t.on(w).listRaw(ctx, ns)
 		if err == nil && w == 0 {
 			last = body
@@ -563,7 +573,7 @@ func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error
 func (s *session) listPaged(ctx context.Context, objects, n int) (*phaseResult, error) {
 	ns := listNamespace(objects)
 	var bytes, items int
-	r := runPhase(ctx, "list", s.c.Workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
+	r := runPhase(ctx, "list", s.c.listWorkers(objects), n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		b, i, err := s.t.on(w).listPaged(ctx, ns, s.c.ListPage)
 		if err == nil && w == 0 {
 			bytes, items = b, i

@@ -86,6 +86,7 @@ type options struct {
 	pprofDir          string
 	heapProfiles      string
 	pprofSeconds      int
+	prepareWorkers    int
 	storageMediaType  string
 	config
 }
@@ -109,6 +110,7 @@ func main() {
 	flag.StringVar(&o.pprofDir, "pprof", "", "instead of rounds: a CPU profile of each server per operation, into this dir")
 	flag.IntVar(&o.pprofSeconds, "pprof-seconds", 15, "with -pprof: seconds per operation")
 	flag.IntVar(&o.Workers, "workers", 8, "concurrent workers per operation")
+	flag.IntVar(&o.prepareWorkers, "prepare-workers", 32, "concurrent workers that fill the list namespaces before anything is measured (untimed, not part of any figure; more than -workers so that a large namespace fills sooner)")
 	flag.IntVar(&o.Creates, "creates", 2000, "creates per round")
 	flag.IntVar(&o.Gets, "gets", 5000, "gets per round")
 	flag.IntVar(&o.Updates, "updates", 2000, "updates per round")
@@ -127,6 +129,7 @@ func main() {
 	flag.IntVar(&o.ListLarge, "list-large", 10000, "objects in the large list")
 	flag.IntVar(&o.ListSmallN, "list-small-n", 200, "lists of the small namespace per round")
 	flag.IntVar(&o.ListLargeN, "list-large-n", 40, "lists of the large namespace per round")
+	flag.IntVar(&o.ListLargeWorkers, "list-large-workers", 0, "concurrent workers of the large namespace's lists, unpaged and paged (0: -workers); fewer than -workers keeps very large lists under the servers' 60 s request timeout")
 	flag.IntVar(&o.ListPage, "list-page", 0, "also list the large namespace in pages of this many objects (limit and continue, as client-go's pager; 0: no paged list)")
 	flag.IntVar(&o.Watchers, "watchers", 50, "watchers of the watch fan-out")
 	flag.IntVar(&o.WatchEvents, "watch-events", 500, "objects created while they watch, as fast as the server takes them (throughput)")
@@ -336,10 +339,10 @@ func (b *bench) prepare(ctx context.Context, o *options, servers []server) error
 		}
 		err = waitAdmits(ctx, r.target, 0)
 		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.Workers)
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.prepareWorkers)
 		}
 		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.Workers)
+			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.prepareWorkers)
 		}
 		r.stop()
 		if err != nil {

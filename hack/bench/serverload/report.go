@@ -264,6 +264,9 @@ func workload(p func(string, ...any), o *options, results []*runResult) {
 		if o.ListPage > 0 {
 			p(", %d lists of %d objects in pages of %d", o.ListLargeN, o.ListLarge, o.ListPage)
 		}
+		if o.ListLargeWorkers > 0 {
+			p(" (the lists of %d objects by %d workers)", o.ListLarge, o.ListLargeWorkers)
+		}
 		if o.WatchRate > 0 {
 			p(", %d watchers × %d creates at %g/s", o.Watchers, o.WatchPacedEvents, o.WatchRate)
 		}
