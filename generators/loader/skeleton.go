@@ -6,10 +6,12 @@ import (
 )
 
 // skeleton returns a copy of Go source in which the inside of every top-level function body
-// is reduced to empty statements: each run of code on a line becomes one ";" and spaces, and
-// newlines and comments stay. So every position outside the bodies is where it was, and so is
-// every comment, grouped as before (go/parser groups comments by their lines and by whether a
-// token precedes them on their line, which the ";" keeps). Parsing the skeleton builds the same
+// is reduced to empty statements: each run of code on a line that holds a comment becomes one
+// ";" and spaces, other code becomes spaces, and newlines and comments stay. So every position
+// outside the bodies is where it was, and so is every comment, grouped as before (go/parser
+// groups comments by their lines and by whether a token lies between them or precedes them on
+// their line, which the ";" keeps: two comments with code between them on lines of their own
+// are more than a line apart, so in two groups anyway). Parsing the skeleton builds the same
 // declarations as parsing the source, with empty bodies, in a fraction of the time and memory;
 // most of a dependency's source is function bodies, which nothing apigen reads of a dependency
 // needs. The elements of a composite literal that initializes a package-level variable are
@@ -26,28 +28,42 @@ func skeleton(src []byte) []byte {
 		inSig    bool // after a top-level func keyword, before its body
 		typeOpen bool // the last token was struct or interface: a { opens a type
 		body     int  // brace depth inside a function body (0: not in one)
-		run      bool // inside a body, this line's current run of code has its ";" already
+		run      bool // inside a body, this line's current run of code has begun
+		pending  = -1 // where the current run begins, if it has no ";" yet
+		comment  bool // inside a body, this line has a comment before this point
 		varNest  = -1 // the nesting of a var declaration's specs (0 or 1); -1: not in one
 	)
-	// code blanks the code in out[i:j], inside a body: a ";" where a run starts.
+	// code blanks the code in out[i:j], inside a body. A run that shares its line with a
+	// comment begins with a ";"; the others need none (a token where no comment is on its line
+	// changes no comment group), and go/parser makes a statement of each ";".
 	code := func(i, j int) {
 		blank(out[i:j])
 		if !run {
-			out[i] = ';'
 			run = true
+			if comment {
+				out[i] = ';'
+			} else {
+				pending = i
+			}
 		}
 	}
+	// newLine ends the body's line.
+	newLine := func() { run, pending, comment = false, -1, false }
 	for i := 0; i < len(src); {
 		c := src[i]
 		// Comments, strings and runes: skipped whole (inside a body, comments are kept).
 		if end, kind := literalEnd(src, i); end > i {
 			if body > 0 {
 				if kind == '/' {
-					run = false // code after a comment on its line is another run
+					if pending >= 0 {
+						out[pending] = ';' // the run before the comment on its line
+					}
+					newLine()
+					comment = true // code after a comment on its line is another run
 				} else {
 					code(i, end)
 					if bytes.IndexByte(src[i:end], '\n') >= 0 {
-						run = false // the next token starts on this line, after the literal
+						newLine() // the next token starts on this line, after the literal
 					}
 				}
 			}
@@ -85,7 +101,7 @@ func skeleton(src []byte) []byte {
 			case '}':
 				body--
 			case '\n':
-				run = false
+				newLine()
 			}
 			if body > 0 && c != '\n' && c != ' ' && c != '\t' && c != '\r' {
 				code(i, i+1)
@@ -97,6 +113,7 @@ func skeleton(src []byte) []byte {
 				continue
 			}
 		case c == '{' && inSig && nest == 0 && !typeOpen:
+			newLine()
 			body, inSig, run = 1, false, true // the { itself precedes what follows on its line
 		case c == '(' || c == '[' || c == '{':
 			nest++
