@@ -180,9 +180,9 @@ func literalSkeleton(src, out []byte, i int) int {
 			if end < 0 {
 				return 0
 			}
-			if string(src[j:end]) == "[...]" {
-				if !first {
-					return 0
+			if bytes.Contains(src[j:end], []byte("...")) {
+				if string(src[j:end]) != "[...]" || !first {
+					return 0 // only [...] as gofmt writes it, and only outermost
 				}
 				ellipsis = true
 			}

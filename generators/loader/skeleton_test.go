@@ -95,6 +95,8 @@ func TestSkeletonLiterals(t *testing.T) {
 		{"var x = [...]T{{1,\n\t2}}\n", false}, // an element on two lines
 		{"var x = [...]T{1 /* c */, 2}\n", false},
 		{"var x = [2][...]T{}\n", false},
+		{"var x = [ ... ]int{1, 2}\n", false},
+		{"var x = [/* n */ ...]int{1, 2}\n", false},
 		{"var x = struct{ A int }{A: 1}\n", false},
 		{"var x = *T{}\n", false},
 		{"var x = f(T{1})\n", false},
