@@ -15,7 +15,7 @@ import (
 
 // TestSkeleton parses every file of a load (the standard library and Kubernetes packages
 // apigen's projects import) from its source and from its skeleton, and wants the same
-// declarations (with bodies dropped) and the same comment groups, at the same positions (gengo
+// declarations (with what dropBodies drops dropped) and the same comment groups, at the same positions (gengo
 // finds a declaration's comments by the line a group ends on).
 func TestSkeleton(t *testing.T) {
 	r, err := Load("testdata/project")
@@ -59,10 +59,8 @@ func TestSkeleton(t *testing.T) {
 
 func declarations(t *testing.T, fset *token.FileSet, f *ast.File) string {
 	var b bytes.Buffer
+	dropBodies(f)
 	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok {
-			fn.Body = nil
-		}
 		if err := printer.Fprint(&b, fset, d); err != nil {
 			t.Fatal(err)
 		}
@@ -78,4 +76,64 @@ func comments(f *ast.File) string {
 		fmt.Fprintf(&b, "%d-%d %q\n", g.Pos(), g.End(), g.Text())
 	}
 	return b.String()
+}
+
+// TestSkeletonLiterals checks the composite literals of package-level variables that skeleton
+// reduces, and those it leaves whole, against the parse of the source.
+func TestSkeletonLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		reduced bool // whether the skeleton differs from the source
+	}{
+		{"var x = []int{1, 2, 3}\n", true},
+		{"var x = &pkg.T{\n\tA: 1, // one\n\t// two\n\tB: \"}\",\n}\n", true},
+		{"var (\n\ta = map[string][]*T{\n\t\t\"a\": {{1}, {2}},\n\t\t/* c */ \"b\": nil}\n\tb, c = 1, T[int]{x}\n)\n", true},
+		{"var x = [...]int{1, 2, 3}\n", true},
+		{"var x = [...]int{1, 2, 3,\n}\n", true},
+		{"var x = [...]T{\n\t// a\n\t{1, 2}, {3, \"4\"}, /* b */ 'c', // d\n\n\t// e\n\tf(g),\n}\n", true},
+		{"var x = [...]int{1: 1, 2}\n", false}, // keyed: the elements are kept
+		{"var x = [...]T{{1,\n\t2}}\n", false}, // an element on two lines
+		{"var x = [...]T{1 /* c */, 2}\n", false},
+		{"var x = [2][...]T{}\n", false},
+		{"var x = [ ... ]int{1, 2}\n", false},
+		{"var x = [/* n */ ...]int{1, 2}\n", false},
+		{"var x = struct{ A int }{A: 1}\n", false},
+		{"var x = *T{}\n", false},
+		{"var x = f(T{1})\n", false},
+		{"var x = T{1}.f()\n", false},
+		{"var x = T{\n\t1,\n} // c\nvar y, z = T{1}, U{2}\n", true},
+		{"var x = T{\n\t`a\nb`,\n}\n", false},
+		{"var x = []T{{\n\t1}}\n", false}, // a { alone ends its line
+		{"const x = 1\ntype y = z\nvar x = T{a, /* c */ b}\n", true},
+		{"func f() {\n\tvar x = T{1}\n}\nvar y = [2]T{1}\n", true},
+		{"var x = T{1, /* c */\n\t2}\n", true},
+		{"var x = T{1, 2 /* c */,\n}\n", false}, // a run of one byte before a comment
+	} {
+		src := []byte("package p\n\n" + tc.src)
+		skel := skeleton(src)
+		if len(skel) != len(src) {
+			t.Errorf("%q: the skeleton has another length", tc.src)
+			continue
+		}
+		if got := !bytes.Equal(skel, src); got != tc.reduced {
+			t.Errorf("%q: reduced %v, want %v:\n%s", tc.src, got, tc.reduced, skel)
+		}
+		const mode = goparser.ParseComments | goparser.SkipObjectResolution
+		fset := token.NewFileSet()
+		full, err := goparser.ParseFile(fset, "a.go", src, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf, err := goparser.ParseFile(token.NewFileSet(), "a.go", skel, mode)
+		if err != nil {
+			t.Errorf("%q: the skeleton does not parse: %v\n%s", tc.src, err, skel)
+			continue
+		}
+		if got, want := declarations(t, fset, sf), declarations(t, fset, full); got != want {
+			t.Errorf("%q: declarations differ:\n%s\nwant:\n%s", tc.src, got, want)
+		}
+		if got, want := comments(sf), comments(full); got != want {
+			t.Errorf("%q: comment groups differ:\n%s\nwant:\n%s", tc.src, got, want)
+		}
+	}
 }
