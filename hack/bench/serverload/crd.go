@@ -240,14 +240,7 @@ func runCRD(ctx context.Context, o *options, root, dir string) error {
 		t := c.targets[side]
 		log.Printf("%s: preparing %s and %s (%d workers)", side, listNamespace(o.ListSmall), listNamespace(o.ListLarge), o.prepareWorkers)
 		start := time.Now()
-		err := waitAdmits(ctx, t, 0)
-		if err == nil {
-			err = ensureObjects(ctx, t, listNamespace(o.ListSmall), o.ListSmall, o.prepareWorkers)
-		}
-		if err == nil {
-			err = ensureObjects(ctx, t, listNamespace(o.ListLarge), o.ListLarge, o.prepareWorkers)
-		}
-		if err != nil {
+		if err := fillListNamespaces(ctx, t, o); err != nil {
 			return fmt.Errorf("%s: preparing: %w", side, err)
 		}
 		log.Printf("%s: prepared in %v", side, time.Since(start).Round(time.Second))

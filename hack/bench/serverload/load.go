@@ -860,6 +860,19 @@ func warmUp(ctx context.Context, t *target, round int, c config) error {
 	return nil
 }
 
+// fillListNamespaces waits until t admits creates, then fills the small and
+// the large list's namespaces with o's prepare workers (untimed).
+func fillListNamespaces(ctx context.Context, t *target, o *options) error {
+	err := waitAdmits(ctx, t, 0)
+	if err == nil {
+		err = ensureObjects(ctx, t, listNamespace(o.ListSmall), o.ListSmall, o.prepareWorkers)
+	}
+	if err == nil {
+		err = ensureObjects(ctx, t, listNamespace(o.ListLarge), o.ListLarge, o.prepareWorkers)
+	}
+	return err
+}
+
 // waitAdmits retries a create until the server admits it: sample-apiserver's
 // BanFlunder admission refuses creates until its Fischer informer has synced,
 // which can be after /readyz.

@@ -337,13 +337,7 @@ func (b *bench) prepare(ctx context.Context, o *options, servers []server) error
 		if err != nil {
 			return err
 		}
-		err = waitAdmits(ctx, r.target, 0)
-		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListSmall), o.ListSmall, o.prepareWorkers)
-		}
-		if err == nil {
-			err = ensureObjects(ctx, r.target, listNamespace(o.ListLarge), o.ListLarge, o.prepareWorkers)
-		}
+		err = fillListNamespaces(ctx, r.target, o)
 		r.stop()
 		if err != nil {
 			return fmt.Errorf("%s: preparing: %w", s.Name, err)
