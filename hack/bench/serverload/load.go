@@ -406,14 +406,14 @@ func operations(c config) []operation {
 	if c.WritesOnly {
 		return ops
 	}
-	for _, l := range []struct{ objects, n int }{{c.ListSmall, c.ListSmallN}, {c.ListLarge, c.ListLargeN}} {
+	for _, l := range []struct{ objects, n, workers int }{{c.ListSmall, c.ListSmallN, c.Workers}, {c.ListLarge, c.ListLargeN, c.largeListWorkers()}} {
 		ops = append(ops, operation{Name: fmt.Sprintf("list %d", l.objects), run: func(s *session, ctx context.Context) (*phaseResult, error) {
-			return s.list(ctx, l.objects, l.n)
+			return s.list(ctx, l.objects, l.n, l.workers)
 		}})
 	}
 	if c.ListPage > 0 {
 		ops = append(ops, operation{Name: fmt.Sprintf("list %d, pages of %d", c.ListLarge, c.ListPage), run: func(s *session, ctx context.Context) (*phaseResult, error) {
-			return s.listPaged(ctx, c.ListLarge, c.ListLargeN)
+			return s.listPaged(ctx, c.ListLarge, c.ListLargeN, c.largeListWorkers())
 		}})
 	}
 	ops = append(ops, operation{Name: fmt.Sprintf("watch, %d watchers", c.Watchers), run: (*session).watch})
@@ -535,20 +535,21 @@ func (s *session) eachOwn(ctx context.Context, op string, count int, write func(
 	})
 }
 
-// listWorkers is how many workers list the namespace holding objects objects.
-func (c config) listWorkers(objects int) int {
-	if objects == c.ListLarge && c.ListLargeWorkers > 0 {
+// largeListWorkers is how many workers list the large namespace.
+func (c config) largeListWorkers() int {
+	if c.ListLargeWorkers > 0 {
 		return c.ListLargeWorkers
 	}
 	return c.Workers
 }
 
-// list: n full lists of the namespace holding objects objects, each read to
-// the last byte; one response is then decoded and counted (untimed).
-func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error) {
+// list: n full lists of the namespace holding objects objects by workers
+// workers, each read to the last byte; one response is then decoded and
+// counted (untimed).
+func (s *session) list(ctx context.Context, objects, n, workers int) (*phaseResult, error) {
 	ns := listNamespace(objects)
 	var last []byte
-	r := runPhase(ctx, "list", s.c.listWorkers(objects), n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
+	r := runPhase(ctx, "list", workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		body, err := s.t.on(w).listRaw(ctx, ns)
 		if err == nil && w == 0 {
 			last = body
@@ -568,12 +569,13 @@ func (s *session) list(ctx context.Context, objects, n int) (*phaseResult, error
 	return r, nil
 }
 
-// listPaged: n full lists of the namespace holding objects objects, each in
-// pages of ListPage objects (decoded, to follow the continue token).
-func (s *session) listPaged(ctx context.Context, objects, n int) (*phaseResult, error) {
+// listPaged: n full lists of the namespace holding objects objects by
+// workers workers, each in pages of ListPage objects (decoded, to follow the
+// continue token).
+func (s *session) listPaged(ctx context.Context, objects, n, workers int) (*phaseResult, error) {
 	ns := listNamespace(objects)
 	var bytes, items int
-	r := runPhase(ctx, "list", s.c.listWorkers(objects), n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
+	r := runPhase(ctx, "list", workers, n, s.c.PhaseTimeout, func(ctx context.Context, w, k int) error {
 		b, i, err := s.t.on(w).listPaged(ctx, ns, s.c.ListPage)
 		if err == nil && w == 0 {
 			bytes, items = b, i
