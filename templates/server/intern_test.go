@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
+	"maps"
 	"reflect"
 	goruntime "runtime"
 	"strings"
@@ -125,39 +127,54 @@ func TestStorageCodecInternsMetadata(t *testing.T) {
 	}
 }
 
-// The table of field sets never holds more than its budget, and a set that
-// only collides in the hash is not taken for another.
-func TestFieldSetTableBudget(t *testing.T) {
+// A table never holds more than its budget.
+func TestBudgetTable(t *testing.T) {
+	table := newBudgetTable[string, string](100)
+	for i := range 50 {
+		s := fmt.Sprint("value-", i)
+		table.put(s, s, len(s))
+		if table.bytes > table.budget {
+			t.Fatalf("after %d strings the table holds %d bytes, over its budget of %d", i+1, table.bytes, table.budget)
+		}
+		if got, ok := table.get(s); !ok || got != s {
+			t.Fatalf("%q: the table holds %q, %v", s, got, ok)
+		}
+	}
+}
+
+// A field set that only collides in the hash with one the table holds is not
+// taken for it.
+func TestFieldSetCollision(t *testing.T) {
 	if !fieldSets.enabled {
 		t.Skip("built with fieldsv1string: FieldsV1 interns itself")
 	}
-	table := &fieldSetTable{seed: fieldSets.seed, enabled: true, sets: map[uint64]metav1.FieldsV1{}, budget: 100}
-	for i := range 50 {
-		table.intern(metav1.NewFieldsV1(fmt.Sprintf(`{"f:spec":{"f:n%d":{}}}`, i)))
-		if table.bytes > table.budget {
-			t.Fatalf("after %d sets the table holds %d bytes, over its budget of %d", i+1, table.bytes, table.budget)
-		}
-	}
-	a := metav1.NewFieldsV1(`{"f:a":{}}`)
-	table.intern(a)
-	b := metav1.NewFieldsV1(`{"f:b":{}}`)
-	// A hash collision: b's slot holds a's set.
-	table.sets[table.hash(b.GetRawBytes())] = *a
-	table.intern(b)
-	if got := b.GetRawString(); got != `{"f:b":{}}` {
+	a := metav1.NewFieldsV1(`{"f:collision-a":{}}`)
+	b := metav1.NewFieldsV1(`{"f:collision-b":{}}`)
+	// b's slot holds a's set.
+	fieldSets.put(maphash.Bytes(fieldSets.seed, b.GetRawBytes()), *a, len(a.GetRawBytes()))
+	internFieldSet(b)
+	if got := b.GetRawString(); got != `{"f:collision-b":{}}` {
 		t.Errorf("a colliding set became %s", got)
 	}
 }
 
-// The table of strings never holds more than its budget.
-func TestStringTableBudget(t *testing.T) {
-	table := &stringTable{strings: map[string]string{}, budget: 100}
-	for i := range 50 {
-		if s := fmt.Sprint("value-", i); table.intern(s) != s {
-			t.Fatalf("%q interned as another string", s)
+// Label and annotation maps are re-keyed in place, whatever their size: every
+// key and short value ends up the shared copy, and nothing is lost.
+func TestInternMapInPlace(t *testing.T) {
+	for _, n := range []int{1, 8, 9, 100} {
+		m := map[string]string{}
+		for i := range n {
+			m[fmt.Sprint("example.com/key-", i)] = fmt.Sprint("value-", i%3)
 		}
-		if table.bytes > table.budget {
-			t.Fatalf("after %d strings the table holds %d bytes, over its budget of %d", i+1, table.bytes, table.budget)
+		want := maps.Clone(m)
+		internMap(m)
+		if !maps.Equal(m, want) {
+			t.Fatalf("%d entries: %v, want %v", n, m, want)
+		}
+		for k, v := range m {
+			if !sameString(k, intern(strings.Clone(k))) || !sameString(v, intern(strings.Clone(v))) {
+				t.Errorf("%d entries: %q=%q is not the shared copy", n, k, v)
+			}
 		}
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -88,12 +89,8 @@ func internMetadata(obj runtime.Object) {
 	if s := m.GetGenerateName(); s != "" {
 		m.SetGenerateName(intern(s))
 	}
-	if l := m.GetLabels(); len(l) > 0 {
-		m.SetLabels(internMap(l))
-	}
-	if a := m.GetAnnotations(); len(a) > 0 {
-		m.SetAnnotations(internMap(a))
-	}
+	internMap(m.GetLabels())
+	internMap(m.GetAnnotations())
 	if f := m.GetFinalizers(); len(f) > 0 {
 		for i := range f {
 			f[i] = intern(f[i])
@@ -113,7 +110,7 @@ func internMetadata(obj runtime.Object) {
 			e.Operation = metav1.ManagedFieldsOperationType(intern(string(e.Operation)))
 			e.FieldsType, e.Subresource = intern(e.FieldsType), intern(e.Subresource)
 			if e.FieldsV1 != nil {
-				fieldSets.intern(e.FieldsV1)
+				internFieldSet(e.FieldsV1)
 			}
 		}
 		m.SetManagedFields(mf)
@@ -125,100 +122,100 @@ func intern(s string) string {
 	if s == "" {
 		return s
 	}
-	return sharedStrings.intern(s)
+	if shared, ok := sharedStrings.get(s); ok {
+		return shared
+	}
+	// A copy, so that the table never keeps alive a buffer s may be part of.
+	s = strings.Clone(s)
+	sharedStrings.put(s, s, len(s))
+	return s
 }
 
 // sharedStrings is the strings decoded objects share. The table holds them
 // itself: unique.Make(s).Value() would not do, as unique forgets a string
 // once no Handle to it is left, and an object holds the string, not the
 // Handle, so every object decoded after a collection would get its own copy
-// again. Emptied when the strings it holds exceed a budget, as fieldSets is.
-var sharedStrings = &stringTable{strings: map[string]string{}, budget: 1 << 20}
+// again.
+var sharedStrings = newBudgetTable[string, string](1 << 20)
 
-type stringTable struct {
-	mu      sync.Mutex
-	strings map[string]string
-	bytes   int
-	budget  int
-}
-
-func (t *stringTable) intern(s string) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if shared, ok := t.strings[s]; ok {
-		return shared
-	}
-	if t.bytes+len(s) > t.budget {
-		clear(t.strings)
-		t.bytes = 0
-	}
-	// A copy, so that the table never keeps alive a buffer s may be part of.
-	s = strings.Clone(s)
-	t.strings[s] = s
-	t.bytes += len(s)
-	return s
-}
-
-// internMap returns m with its keys, and its values up to maxInternedValue
-// bytes, interned. Map keys cannot be replaced in place, so this is a new map.
-func internMap(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
+// internMap makes m's keys, and its values up to maxInternedValue bytes, the
+// shared copies. m is a freshly decoded object's own map: a key is replaced
+// by deleting it and adding the shared copy, which reuses the slot rather
+// than building a second map. A key already shared is skipped, so an entry
+// the iteration meets again after its re-insertion ends the work on it.
+func internMap(m map[string]string) {
 	for k, v := range m {
 		if len(v) <= maxInternedValue {
 			v = intern(v)
 		}
-		out[intern(k)] = v
+		if shared := intern(k); unsafe.StringData(shared) != unsafe.StringData(k) {
+			delete(m, k)
+			k = shared
+		}
+		m[k] = v
 	}
-	return out
 }
 
 // fieldSets is the managed field sets decoded objects share. A FieldsV1 keeps
-// its set as bytes, which unique cannot key, so this is a small table of
-// its own: by a hash of the bytes, the bytes compared on every hit, and
-// emptied when the sets it holds exceed a budget, so it never keeps more than
-// that alive that no object holds.
-var fieldSets = &fieldSetTable{
-	seed:   maphash.MakeSeed(),
-	sets:   map[uint64]metav1.FieldsV1{},
-	budget: 4 << 20,
+// its set as bytes, which cannot key a map, so they are keyed by a hash of
+// the bytes, compared on every hit.
+var fieldSets = struct {
+	*budgetTable[uint64, metav1.FieldsV1]
+	seed    maphash.Seed
+	enabled bool
+}{
+	budgetTable: newBudgetTable[uint64, metav1.FieldsV1](4 << 20),
+	seed:        maphash.MakeSeed(),
 	// With the fieldsv1string tag FieldsV1 has no Raw field and interns its
 	// set itself (it holds a unique.Handle).
 	enabled: func() bool { _, ok := reflect.TypeFor[metav1.FieldsV1]().FieldByName("Raw"); return ok }(),
 }
 
-type fieldSetTable struct {
-	seed    maphash.Seed
-	enabled bool
+// internFieldSet makes f share the bytes of an equal set decoded before, or
+// remembers f's.
+func internFieldSet(f *metav1.FieldsV1) {
+	raw := f.GetRawBytes()
+	if !fieldSets.enabled || len(raw) == 0 {
+		return
+	}
+	h := maphash.Bytes(fieldSets.seed, raw)
+	if shared, ok := fieldSets.get(h); ok && bytes.Equal(shared.GetRawBytes(), raw) {
+		*f = shared
+		return
+	}
+	fieldSets.put(h, *f, len(raw))
+}
 
+// budgetTable is a map that is emptied whenever the values it holds would
+// pass a budget in bytes, so it never keeps alive more than that which no
+// decoded object holds any more. Two decodes that miss at once may both put
+// equal values; the second one wins, and both are correct.
+type budgetTable[K comparable, V any] struct {
 	mu     sync.Mutex
-	sets   map[uint64]metav1.FieldsV1
+	values map[K]V
 	bytes  int
 	budget int
 }
 
-// intern makes f share the bytes of an equal set decoded before, or
-// remembers f's.
-func (t *fieldSetTable) intern(f *metav1.FieldsV1) {
-	if !t.enabled {
-		return
-	}
-	raw := f.GetRawBytes()
-	if len(raw) == 0 {
-		return
-	}
-	h := t.hash(raw)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if shared, ok := t.sets[h]; ok && bytes.Equal(shared.GetRawBytes(), raw) {
-		*f = shared
-		return
-	}
-	if t.bytes+len(raw) > t.budget {
-		clear(t.sets)
-		t.bytes = 0
-	}
-	t.sets[h] = *f
-	t.bytes += len(raw)
+func newBudgetTable[K comparable, V any](budget int) *budgetTable[K, V] {
+	return &budgetTable[K, V]{values: map[K]V{}, budget: budget}
 }
 
-func (t *fieldSetTable) hash(raw []byte) uint64 { return maphash.Bytes(t.seed, raw) }
+func (t *budgetTable[K, V]) get(k K) (V, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	v, ok := t.values[k]
+	return v, ok
+}
+
+// put holds v, of size bytes, for k.
+func (t *budgetTable[K, V]) put(k K, v V, size int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.bytes+size > t.budget {
+		clear(t.values)
+		t.bytes = 0
+	}
+	t.values[k] = v
+	t.bytes += size
+}
