@@ -9,23 +9,39 @@ import (
 	"regexp"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	"k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/yaml"
 )
 
 var separator = regexp.MustCompile(`(?m)^---[ \t]*\n`)
 
-// strict decodes the built-in kinds and rejects unknown and duplicate fields.
-var strict = serializer.NewCodecFactory(scheme.Scheme, serializer.EnableStrict).UniversalDeserializer()
+// builtins is the scheme of the built-in groups the manifests use. client-go's scheme would do,
+// but it links every k8s.io/api group into apigen, whose initialisation every run then pays.
+var builtins = func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	add := runtime.NewSchemeBuilder(corev1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme,
+		networkingv1.AddToScheme, policyv1.AddToScheme, rbacv1.AddToScheme)
+	if err := add.AddToScheme(s); err != nil {
+		panic(err)
+	}
+	return s
+}()
 
-// Check decodes every document of a YAML stream strictly: the built-in kinds with client-go's
-// scheme; APIService, Kustomization, kustomize's Component and cert-manager's Issuer and
+// strict decodes the built-in kinds and rejects unknown and duplicate fields.
+var strict = serializer.NewCodecFactory(builtins, serializer.EnableStrict).UniversalDeserializer()
+
+// Check decodes every document of a YAML stream strictly: the built-in kinds with their Go types
+// (builtins); APIService, Kustomization, kustomize's Component and cert-manager's Issuer and
 // Certificate into local types (their modules are not dependencies of apigen). An empty stream
 // or document is an error.
 func Check(stream []byte) error {
