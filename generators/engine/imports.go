@@ -8,6 +8,7 @@ import (
 	"go/printer"
 	"go/token"
 	"path"
+	"slices"
 	"strconv"
 )
 
@@ -17,8 +18,18 @@ import (
 // names; the new name is the old one with "pkg" appended (and a number, when that is
 // declared too). A file with no such import comes back unchanged.
 func RenameImports(src []byte, declared func(string) bool) ([]byte, error) {
+	// Most files import nothing the package declares: reading the imports tells, without
+	// parsing the whole file (a generated file of a large API package is thousands of lines).
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	f, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(f.Imports, func(imp *ast.ImportSpec) bool { return renames(imp, declared) }) {
+		return src, nil
+	}
+	fset = token.NewFileSet()
+	f, err = parser.ParseFile(fset, "", src, parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
@@ -35,10 +46,10 @@ func RenameImports(src []byte, declared func(string) bool) ([]byte, error) {
 	}
 	renamed := map[string]string{}
 	for _, imp := range f.Imports {
-		name := importName(imp)
-		if name == "_" || name == "." || !declared(name) {
+		if !renames(imp, declared) {
 			continue
 		}
+		name := importName(imp)
 		to := name + "pkg"
 		for i := 2; taken(to); i++ {
 			to = fmt.Sprintf("%spkg%d", name, i)
@@ -64,6 +75,12 @@ func RenameImports(src []byte, declared func(string) bool) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// renames reports whether an import must be renamed: the package declares its name.
+func renames(imp *ast.ImportSpec, declared func(string) bool) bool {
+	name := importName(imp)
+	return name != "_" && name != "." && declared(name)
 }
 
 // importName is the name an import declares: its explicit name, or the last element of its

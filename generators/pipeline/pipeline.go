@@ -221,6 +221,7 @@ func validate(project *model.Project, warnings model.ErrorList) error {
 // the package declares itself (the upstream generators import runtime, a name a user's
 // package may well declare).
 func avoidImportNames(project *model.Project, out *engine.Output) error {
+	paths := out.Paths()
 	for _, g := range project.Groups {
 		versions := slices.Clone(g.Versions)
 		if g.Internal != nil {
@@ -228,7 +229,7 @@ func avoidImportNames(project *model.Project, out *engine.Output) error {
 		}
 		for _, v := range versions {
 			declared := func(name string) bool { _, ok := v.DeclPos[name]; return ok }
-			for _, name := range out.Paths() {
+			for _, name := range paths {
 				if path.Dir(name) != v.Dir || path.Ext(name) != ".go" {
 					continue
 				}
