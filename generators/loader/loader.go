@@ -302,17 +302,18 @@ func (r *Result) ReleaseSyntax() {
 // any must be thrown away and done again with LoadFromSource; the universe can grow until the
 // last generator is done (generators ask for packages), so it is asked then. Empty when the
 // load read no package from export data.
+//
+// When gengo loaded the packages itself (a parser apigen cannot feed), its universe never saw
+// export data, and this is empty too.
 func (r *Result) StdTouched() []string {
-	if r == nil || r.std == nil || len(r.std.fromExport) == 0 {
+	if r == nil || r.std == nil || len(r.std.fromExport) == 0 || !r.fed {
 		return nil
 	}
-	processed := map[string]bool{}
-	if r.fed {
-		if fields, err := parserFields(r.Parser); err == nil {
-			processed = fields["fullyProcessed"].Interface().(map[string]bool)
-		}
+	fields, err := parserFields(r.Parser)
+	if err != nil {
+		return nil // not reached: the parser was fed
 	}
-	return r.std.touched(r.Universe, processed)
+	return r.std.touched(r.Universe, fields["fullyProcessed"].Interface().(map[string]bool))
 }
 
 // SaveStdCache adds to the cache the standard library's packages the load type-checked from

@@ -509,3 +509,26 @@ func (s *stdLoad) touched(u gengotypes.Universe, processed map[string]bool) []st
 	slices.Sort(full)
 	return full
 }
+
+// Forget makes the entries in the cache's directory forget that loads need more of the given
+// packages than their types, as if no run had found out yet: the next run that needs more reads
+// them from export data, finds out and is done again from source. For tests of that run.
+func (c *StdCache) Forget(pkgPaths ...string) error {
+	names, err := filepath.Glob(filepath.Join(c.Dir, "[0-9a-f]*"))
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		f := readStdFile(name)
+		if f == nil {
+			continue
+		}
+		for _, list := range []*[]string{&f.Source, &f.Comments, &f.Syntax} {
+			*list = slices.DeleteFunc(*list, func(p string) bool { return slices.Contains(pkgPaths, p) })
+		}
+		if err := writeStdFile(c.Dir, name, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
