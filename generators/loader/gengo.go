@@ -83,7 +83,11 @@ func commentMapType(t reflect.Type) reflect.Type {
 // nothing. The packages gengo gets are copies of the load's records, so that controller-tools,
 // which type-checks again the packages its schemas read and stores the result in the record,
 // never changes what gengo walks.
-func feedParser(fset *token.FileSet, roots []*packages.Package) (*parser.Parser, error) {
+//
+// A package read from export data has no syntax: comments gives the comment groups of those
+// whose comments gengo may look up (see StdCache), and they are indexed as gengo would index
+// the package's own.
+func feedParser(fset *token.FileSet, roots []*packages.Package, comments func(pkgPath string) []commentGroup) (*parser.Parser, error) {
 	p := parser.NewWithOptions(parser.Options{BuildTags: []string{BuildTag}})
 	fields, err := parserFields(p)
 	if err != nil {
@@ -93,19 +97,28 @@ func feedParser(fset *token.FileSet, roots []*packages.Package) (*parser.Parser,
 
 	copies := copyGraph(roots)
 	goPkgs := fields["goPkgs"]
-	comments := fields["endLineToCommentGroup"]
-	key := reflect.New(comments.Type().Key()).Elem()
+	index := fields["endLineToCommentGroup"]
+	key := reflect.New(index.Type().Key()).Elem()
 	file := reflect.NewAt(key.Field(0).Type(), unsafe.Pointer(key.Field(0).UnsafeAddr())).Elem()
 	line := reflect.NewAt(key.Field(1).Type(), unsafe.Pointer(key.Field(1).UnsafeAddr())).Elem()
 	packages.Visit(copies, nil, func(pkg *packages.Package) {
 		goPkgs.SetMapIndex(reflect.ValueOf(pkg.PkgPath), reflect.ValueOf(pkg))
+		for _, g := range comments(pkg.PkgPath) {
+			group := &ast.CommentGroup{List: make([]*ast.Comment, len(g.Texts))}
+			for i, text := range g.Texts {
+				group.List[i] = &ast.Comment{Text: text}
+			}
+			file.SetString(g.File)
+			line.SetInt(int64(g.Line))
+			index.SetMapIndex(key, reflect.ValueOf(group))
+		}
 		var docs []*ast.File
 		for _, f := range pkg.Syntax {
 			for _, c := range f.Comments {
 				pos := fset.Position(c.End())
 				file.SetString(pos.Filename)
 				line.SetInt(int64(pos.Line))
-				comments.SetMapIndex(key, reflect.ValueOf(c))
+				index.SetMapIndex(key, reflect.ValueOf(c))
 			}
 			if filepath.Base(fset.Position(f.FileStart).Filename) == "doc.go" {
 				docs = append(docs, f)

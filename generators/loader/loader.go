@@ -78,6 +78,10 @@ type Result struct {
 
 	// packages are the load's root packages by import path, in controller-tools' wrapping.
 	packages map[string]*ctloader.Package
+	// std is what the load knows of the standard library; fed is set when gengo's parser
+	// holds the load (and not its own).
+	std *stdLoad
+	fed bool
 	// required are the packages gengo has fully processed: their doc comments, package
 	// comments (tags) and every type are in the universe. Dependencies that were only
 	// loaded have a package entry and the types reachable from processed packages.
@@ -90,11 +94,18 @@ type Result struct {
 // types refer to are processed fully too. A project without API packages loads fine
 // (APIPackages is empty). Errors keep the file:line:col go/packages gives them; type errors
 // in API packages, which gengo drops, are found and kept in TypeErrors.
-func Load(root string) (*Result, error) { return load(root, false) }
+// The standard library's types come from DefaultStdCache when it holds them (see StdCache).
+func Load(root string) (*Result, error) { return load(root, false, DefaultStdCache, false) }
+
+// LoadFromSource is Load with every package parsed and type-checked from source, the standard
+// library's too, for a run whose load from the cache read too little (see StdTouched). It
+// adds to DefaultStdCache what the cache lacks once SaveStdCache is called.
+func LoadFromSource(root string) (*Result, error) { return load(root, false, DefaultStdCache, true) }
 
 // load is Load; with gengoLoadsItself, gengo's parser loads the packages itself, as before
-// apigen fed it its own load (the universe-equivalence test builds the universe both ways).
-func load(root string, gengoLoadsItself bool) (*Result, error) {
+// apigen fed it its own load (the universe-equivalence test builds the universe both ways);
+// with fromSource, no package is read from the cache.
+func load(root string, gengoLoadsItself bool, cache *StdCache, fromSource bool) (*Result, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -121,7 +132,7 @@ func load(root string, gengoLoadsItself bool) (*Result, error) {
 
 	// The API packages and the project package keep their function bodies (type errors,
 	// hand-written conversions); see loadGraph.
-	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads)
+	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads, cache, fromSource)
 	if err != nil {
 		// The errors join go/packages' errors as text with absolute paths; report the API
 		// packages' own problems like every other problem, positioned.
@@ -130,8 +141,9 @@ func load(root string, gengoLoadsItself bool) (*Result, error) {
 		}
 		return nil, fmt.Errorf("loading packages of %s: %w", abs, err)
 	}
-	p, err := feedParser(g.fset, g.rawRoots())
-	if err != nil || gengoLoadsItself {
+	p, err := feedParser(g.fset, g.rawRoots(), g.std.indexed)
+	fed := err == nil && !gengoLoadsItself
+	if !fed {
 		// A gengo whose parser apigen cannot feed (see gengo.go) loads for itself.
 		if p, err = gengoLoad(abs, patterns); err != nil {
 			return nil, err
@@ -152,6 +164,8 @@ func load(root string, gengoLoadsItself bool) (*Result, error) {
 		Universe: ctx.Universe,
 		Context:  ctx,
 		Reads:    reads,
+		std:      g.std,
+		fed:      fed,
 		required: map[string]bool{},
 		packages: map[string]*ctloader.Package{},
 	}
@@ -280,6 +294,47 @@ func (r *Result) ReleaseSyntax() {
 	// collection now sets it from what is left, so the generators do not grow the heap past
 	// the load's peak.
 	runtime.GC()
+}
+
+// StdTouched returns, sorted, the standard library's packages the load read from export data
+// that gengo's universe has read more of than their types: their comments, unexported
+// declarations or doc.go (see StdCache). Export data has none of that, so a run that finds
+// any must be thrown away and done again with LoadFromSource; the universe can grow until the
+// last generator is done (generators ask for packages), so it is asked then. Empty when the
+// load read no package from export data.
+//
+// When gengo loaded the packages itself (a parser apigen cannot feed), its universe never saw
+// export data, and this is empty too.
+func (r *Result) StdTouched() []string {
+	if r == nil || r.std == nil || len(r.std.fromExport) == 0 || !r.fed {
+		return nil
+	}
+	fields, err := parserFields(r.Parser)
+	if err != nil {
+		return nil // not reached: the parser was fed
+	}
+	return r.std.touched(r.Universe, fields["fullyProcessed"].Interface().(map[string]bool))
+}
+
+// SaveStdCache adds to the cache the standard library's packages the load type-checked from
+// source and the cache lacks, and notes the packages the universe read more of than their
+// types (whichever way they were loaded), so that later loads index their comments or take
+// them from source. Call it once the run is done; it does nothing without a cache, and never
+// fails (the cache is a speed-up).
+func (r *Result) SaveStdCache() {
+	if r == nil || r.std == nil || r.std.name == "" || !r.fed {
+		return
+	}
+	std := map[string]bool{}
+	for path := range r.std.std {
+		std[path] = true
+	}
+	processed := map[string]bool{}
+	if fields, err := parserFields(r.Parser); err == nil {
+		processed = fields["fullyProcessed"].Interface().(map[string]bool)
+	}
+	full, held := read(r.Universe, processed, std)
+	r.std.save(r.Fset, full, held)
 }
 
 // Required reports whether a package is fully processed in the universe.

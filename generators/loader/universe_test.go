@@ -18,12 +18,15 @@ import (
 
 // TestUniverseEquivalence builds gengo's universe the way gengo builds it when it loads the
 // packages itself (every dependency parsed and type-checked in full) and the way apigen builds
-// it (feedParser: the run's one load, dependencies without function bodies), for every project
-// apigen's tests generate from, and wants the same universe: every package, type, member, tag,
-// comment, method, function, variable and constant. It compares the universe as Load leaves
-// it, and for the examples, where every dependency of the other fixtures is loaded too, again
-// after every package of the load is fully processed (what any generator's LoadPackages could
-// ask for).
+// it (feedParser: the run's one load, dependencies without function bodies, the standard
+// library from the std cache as pipeline.Run uses it), for every project apigen's tests
+// generate from, and wants the same universe: every package, type, member, tag, comment,
+// method, function, variable and constant. The fixtures share one std cache, empty at first:
+// the first loads fill it, later ones read it. It compares the universe as Load leaves it, and
+// for the examples, where every dependency of the other fixtures is loaded too, again after
+// every package of the load is fully processed (what any generator's LoadPackages could ask
+// for; from source, since that reads every standard library package there is more of than
+// its types).
 func TestUniverseEquivalence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads every fixture twice")
@@ -32,6 +35,8 @@ func TestUniverseEquivalence(t *testing.T) {
 	klog.LogToStderr(false)
 	klog.SetOutput(io.Discard)
 	defer klog.LogToStderr(true)
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestUniverseEquivalence"}
+	fromExport := 0
 	for _, dir := range fixtureProjects(t) {
 		t.Run(strings.ReplaceAll(dir, "/", "_"), func(t *testing.T) {
 			root := dir
@@ -39,8 +44,11 @@ func TestUniverseEquivalence(t *testing.T) {
 				root = t.TempDir()
 				copyFixture(t, dir, root)
 			}
-			fed, fedErr := Load(root)
-			own, ownErr := load(root, true)
+			fed, fedErr := loadAsRun(t, root, cache)
+			if fedErr == nil {
+				fromExport += len(fed.std.fromExport)
+			}
+			own, ownErr := load(root, true, nil, true)
 			if (fedErr == nil) != (ownErr == nil) || fedErr != nil && fedErr.Error() != ownErr.Error() {
 				t.Fatalf("Load errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
 			}
@@ -59,12 +67,37 @@ func TestUniverseEquivalence(t *testing.T) {
 			if err := own.Require(all...); err != nil {
 				t.Fatal(err)
 			}
+			fed, err := load(root, false, cache, true)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := fed.Require(all...); err != nil {
 				t.Fatal(err)
 			}
 			compareUniverses(t, "with every package processed", own.Universe, fed.Universe)
 		})
 	}
+	if fromExport == 0 {
+		t.Error("no load read a standard library package from the std cache")
+	}
+}
+
+// loadAsRun loads root as pipeline.Run does with a std cache: Load, and when the universe read
+// a package that came from export data, a load from source; then the cache is saved.
+func loadAsRun(t *testing.T, root string, cache *StdCache) (*Result, error) {
+	t.Helper()
+	r, err := load(root, false, cache, false)
+	if err != nil {
+		return nil, err
+	}
+	if touched := r.StdTouched(); len(touched) > 0 {
+		t.Logf("load again from source: the universe read %q", touched)
+		if r, err = load(root, false, cache, true); err != nil {
+			return nil, err
+		}
+	}
+	r.SaveStdCache()
+	return r, nil
 }
 
 func compareUniverses(t *testing.T, when string, own, fed types.Universe) {

@@ -83,14 +83,34 @@ type Result struct {
 
 // Run loads the project at root once, builds and validates the model and runs every generator.
 func Run(root string, o Options) (*Result, error) {
-	load, err := Load(root)
-	if err != nil {
-		return nil, err
-	}
-	return Generate(load, o)
+	return fromStdCache(root, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
 }
 
-// Load is the run's one read of the user's source: the project at root, loaded.
+// fromStdCache loads the project at root and runs work on the load. When the load read a
+// standard library package from the loader's cache that the run then read more of than its
+// types (loader.Result.StdTouched), the run is thrown away and done again on a load from
+// source, which cannot tell a different story; either way the cache learns what the run
+// needed.
+func fromStdCache[T any](root string, work func(*loader.Result) (T, error)) (T, error) {
+	var zero T
+	load, err := Load(root)
+	if err != nil {
+		return zero, err
+	}
+	out, err := work(load)
+	if len(load.StdTouched()) > 0 {
+		if load, err = loader.LoadFromSource(root); err != nil {
+			return zero, err
+		}
+		out, err = work(load)
+	}
+	load.SaveStdCache()
+	return out, err
+}
+
+// Load is the run's one read of the user's source: the project at root, loaded. The standard
+// library's types may come from the loader's cache: whoever uses the load beyond the model
+// checks load.StdTouched when done (see Run).
 func Load(root string) (*loader.Result, error) {
 	if err := checkAPIDir(root); err != nil {
 		return nil, err
@@ -165,15 +185,18 @@ func withWarnings(err error, warnings model.ErrorList) error {
 // Model loads the project at root and builds and validates its model, without generating.
 // Go type errors of the API packages fail it too, reported with every error the model has.
 func Model(root string) (*loader.Result, *model.Project, error) {
-	load, err := Load(root)
+	type loaded struct {
+		load    *loader.Result
+		project *model.Project
+	}
+	out, err := fromStdCache(root, func(load *loader.Result) (loaded, error) {
+		project, err := modelOf(load)
+		return loaded{load, project}, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	project, err := modelOf(load)
-	if err != nil {
-		return nil, nil, err
-	}
-	return load, project, nil
+	return out.load, out.project, nil
 }
 
 // modelOf builds the model of a load, schemas included, validates it once nothing fills it

@@ -6,7 +6,10 @@
 # result cache. For before/after figures of a change to apigen itself (BENCHMARKS.md), e.g.
 #   git worktree add /tmp/before <commit> && (cd /tmp/before && go build -o /tmp/apigen-before ./cmd/apigen)
 #   hack/bench/compare.sh /tmp/apigen-before bin/apigen 5
-# Medians of wall time, CPU (user+sys) and peak RSS, measured with GNU time.
+# Medians of wall time, CPU (user+sys) and peak RSS, measured with GNU time. The binaries get
+# a private user cache directory (the go command's build cache stays where it is): a binary
+# that keeps the standard library's types there (loader.StdCache) fills it in its warm-up, so
+# the timed runs have it warm.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -20,6 +23,8 @@ runs=${3:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export APIGEN_CACHE=off
+GOCACHE=$(go env GOCACHE)
+export GOCACHE XDG_CACHE_HOME=$tmp/cache
 copy_project "$root/examples/wardle" "$tmp/project"
 
 run() { # run BINARY OUT

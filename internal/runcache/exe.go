@@ -101,3 +101,7 @@ func contentDerived(id string) bool {
 	}
 	return true
 }
+
+// Executable identifies the running apigen binary (its Go build ID, or a SHA-256 of it), for
+// other caches keyed on what apigen computes.
+func Executable() (string, error) { return executable() }

@@ -174,7 +174,8 @@ When every input (apigen itself, the flags, the go environment, go.mod, go.sum, 
 files, the generated files, and every other file the earlier run read, such as the header file)
 is byte for byte that of an earlier verify or generate that left the tree current, verify
 answers from a cache in the user cache directory without loading.
---no-cache or APIGEN_CACHE=off turns this off.`,
+--no-cache or APIGEN_CACHE=off turns this off. A run that loads reads the standard library's
+types from another cache there, which changes no output; APIGEN_STDCACHE=off turns that off.`,
 		Example: `  apigen verify || echo "run apigen generate"`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

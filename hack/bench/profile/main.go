@@ -6,6 +6,9 @@
 //
 //	go run ./hack/bench/profile -dir examples/wardle -n 5 -cpuprofile /tmp/cpu.pprof
 //	go tool pprof -top -cum /tmp/cpu.pprof
+//
+// With -stdcache DIR the runs read the standard library's types from DIR as apigen does from
+// the user cache directory (the first run fills it; a run that reads too little of it stops).
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/parse"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/schema"
+	"github.com/apigen-dev/apigen/internal/runcache"
 )
 
 func main() {
@@ -35,7 +39,15 @@ func main() {
 	memProfile := flag.String("memprofile", "", "write an allocation profile here after the runs")
 	loadProfile := flag.String("loadprofile", "", "write a heap profile of what is live when the first run's load returns here")
 	peaks := flag.Bool("peaks", false, "sample the heap in use (objects and unused spans) every 200µs and print each phase's largest")
+	stdCache := flag.String("stdcache", "", "keep the standard library's types in this directory (loader.StdCache), as apigen does in the user cache; the first run fills it")
 	flag.Parse()
+	if *stdCache != "" {
+		exe, err := runcache.Executable()
+		if err != nil {
+			log.Fatal(err)
+		}
+		loader.DefaultStdCache = &loader.StdCache{Dir: *stdCache, Identity: exe}
+	}
 
 	root, err := pipeline.FindRoot(*dir)
 	if err != nil {
@@ -125,6 +137,11 @@ func main() {
 		}
 		record("compare with the tree", t)
 		record("total", start)
+		if touched := load.StdTouched(); len(touched) > 0 {
+			// apigen would load again from source (pipeline.Run); this run's figures are not a run's.
+			log.Fatalf("the run read standard library packages that came from export data: %v; run again", touched)
+		}
+		load.SaveStdCache()
 		if !plan.Current() {
 			fmt.Fprintf(os.Stderr, "note: %d generated file(s) differ from the tree\n", len(plan.Changed)+len(plan.Stale))
 		}

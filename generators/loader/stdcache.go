@@ -1,0 +1,534 @@
+package loader
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"fmt"
+	"go/token"
+	"go/types"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
+	gengotypes "k8s.io/gengo/v2/types"
+)
+
+// StdCache keeps the standard library's types as export data, so that a load reads them
+// instead of parsing and type-checking three quarters of its source again. The standard
+// library does not change for a given toolchain, platform and apigen binary (the key), and
+// each package's entry holds the names, sizes and modification times of the files it was
+// checked from (checked again on every use). After a load from source, the packages'
+// types are written with gcexportdata; later loads import them in the order of the import
+// graph into one map, so that each package exists once.
+//
+// Export data holds a package's exported declarations (and what they refer to) and their
+// positions (file and line), not its comments, unexported declarations or syntax. gengo's
+// universe reads more of some packages: the comments of every package it holds declarations
+// of (time.Time, math/big's Int through resource.Quantity, what their methods name), by the
+// file and line they end on, and the unexported declarations and doc.go of every package it
+// processes fully. So each entry keeps the package's comment groups too, which go into gengo's
+// comment index for the packages whose declarations the universe held before (Comments), and
+// the packages it processed fully are taken from source (Source). A run that finds the
+// universe reading more of a package that came from export data than that (Result.StdTouched)
+// is thrown away and loaded again from source (pipeline.Run), and the package joins the
+// lists. So the cache can make a load faster, never its output different: a missing, stale,
+// corrupt or foreign entry is a load from source.
+type StdCache struct {
+	// Dir holds one file per key. Entries unused for a month are deleted.
+	Dir string
+	// Identity names the apigen binary (its build ID: runcache.Executable), which decides how
+	// packages are parsed and type-checked; it is part of the key.
+	Identity string
+}
+
+// DefaultStdCache is used by Load; nil loads the standard library from source. apigen's
+// command sets it (DefaultStdCacheDir), tests set it to temporary directories.
+var DefaultStdCache *StdCache
+
+// stdCacheFormat changes whenever the entries' meaning or encoding does.
+const stdCacheFormat = "apigen-stdtypes/1"
+
+// DefaultStdCacheDir is os.UserCacheDir()/apigen/std, unless APIGEN_STDCACHE=off turns the
+// cache off (""), beside the result cache's apigen/verify.
+func DefaultStdCacheDir() string {
+	switch strings.ToLower(os.Getenv("APIGEN_STDCACHE")) {
+	case "off", "0", "false", "no":
+		return ""
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "apigen", "std")
+}
+
+// stdFile is what an entry holds.
+type stdFile struct {
+	Format string
+	// Source are the packages gengo has processed fully, which loads take from source;
+	// Comments are those whose declarations its universe held, whose comment groups go into
+	// gengo's comment index; Syntax are those controller-tools type-checked again for the
+	// schemas, which loads parse (as they parse every dependency) besides reading their types,
+	// so that controller-tools finds their syntax (it would parse them in full otherwise).
+	Source, Comments, Syntax []string
+	// Packages are the standard library's packages, by path.
+	Packages map[string]stdPackage
+}
+
+// stdPackage is one package's types.
+type stdPackage struct {
+	// Files are the package's compiled files as the go command listed them, with the size and
+	// modification time each had when they were checked.
+	Files []fileStamp
+	// Export is gcexportdata's encoding of the package's types.
+	Export []byte
+	// Comments is the gob encoding of the package's comment groups ([]commentGroup), kept for
+	// the packages in the entry's Comments.
+	Comments []byte
+}
+
+// commentGroup is a comment group where gengo's comment index keeps it: by the file and line
+// it ends on (as the load's file set places its end), with the text of each of its comments.
+type commentGroup struct {
+	File  string
+	Line  int
+	Texts []string
+}
+
+type fileStamp struct {
+	Name    string
+	Size    int64
+	ModTime int64
+}
+
+// stdLoad is what one load knows of the standard library: which of its packages are in the
+// load, which it read from export data, and the entry.
+type stdLoad struct {
+	cache *StdCache
+	// name is the entry's file ("" when there is no cache); use is false when the load takes
+	// every package from source all the same (it still writes what the entry lacks).
+	name  string
+	entry *stdFile
+	use   bool
+	// std are the standard library's packages of the load, by path.
+	std map[string]*packages.Package
+	// stamps are the std packages' files as they are now; valid are the packages whose entry
+	// holds them, as do all their imports'.
+	stamps map[string][]fileStamp
+	valid  map[string]bool
+	source map[string]bool
+	// comments are the comment groups of the packages read from export data whose comments
+	// go into gengo's index; syntaxComments those of the packages checked from source that the
+	// entry lacks, to be written.
+	comments       map[string][]commentGroup
+	syntaxComments map[string][]commentGroup
+	// fromExport are the packages read from export data; failed is set when one did not read.
+	fromExport map[string]bool
+	failed     bool
+	// types are the std packages' types as the load made them (controller-tools replaces
+	// Types in the records it type-checks again).
+	types map[string]*types.Package
+}
+
+// newStdLoad finds the standard library's packages among those of roots and reads the
+// entry for them when cache is not nil; use says whether the load may read packages from it.
+func newStdLoad(cache *StdCache, roots []*packages.Package, use bool) *stdLoad {
+	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, types: map[string]*types.Package{},
+		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}}
+	var all []*packages.Package
+	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
+	goroot := ""
+	for _, p := range all {
+		if p.PkgPath == "unsafe" && len(p.GoFiles) > 0 {
+			goroot = strings.TrimSuffix(filepath.Dir(p.GoFiles[0]), filepath.Join("src", "unsafe"))
+		}
+	}
+	if goroot == "" {
+		return s
+	}
+	var sizes string
+	for _, p := range all {
+		if p.Module == nil && p.PkgPath != "unsafe" && len(p.Errors) == 0 && len(p.GoFiles) > 0 &&
+			filepath.Dir(p.GoFiles[0]) == filepath.Join(goroot, "src", filepath.FromSlash(p.PkgPath)) {
+			s.std[p.PkgPath] = p
+			if sizes == "" && p.TypesSizes != nil {
+				sizes = fmt.Sprintf("%d %d", p.TypesSizes.Sizeof(types.Typ[types.Uintptr]), p.TypesSizes.Alignof(types.Typ[types.Int64]))
+			}
+		}
+	}
+	if cache == nil || cache.Dir == "" || cache.Identity == "" || len(s.std) == 0 {
+		return s
+	}
+	key := sha256.Sum256([]byte(strings.Join([]string{stdCacheFormat, cache.Identity, runtime.Version(), goroot, sizes, BuildTag}, "\n")))
+	s.name = filepath.Join(cache.Dir, hex.EncodeToString(key[:16]))
+	s.entry = readStdFile(s.name)
+	s.stamps = map[string][]fileStamp{}
+	for path, p := range s.std {
+		s.stamps[path] = stamp(p.CompiledGoFiles)
+	}
+	s.valid = map[string]bool{}
+	s.source = map[string]bool{}
+	if s.entry != nil {
+		for _, path := range s.entry.Source {
+			s.source[path] = true
+		}
+		for path := range s.std {
+			s.isValid(path, map[string]bool{})
+		}
+	}
+	return s
+}
+
+// isValid reports whether the entry holds the package as its files are now, and its imports.
+func (s *stdLoad) isValid(path string, visiting map[string]bool) bool {
+	if v, ok := s.valid[path]; ok {
+		return v
+	}
+	p, e := s.std[path], s.entry.Packages[path]
+	ok := p != nil && e.Export != nil && slices.Equal(e.Files, s.stamps[path]) && !visiting[path]
+	visiting[path] = true
+	for _, imp := range p.Imports {
+		if !ok {
+			break
+		}
+		ok = imp.PkgPath == "unsafe" || s.isValid(imp.PkgPath, visiting)
+	}
+	s.valid[path] = ok
+	return ok
+}
+
+// export returns the export data to read a package from, or nil to load it from source, and
+// whether to parse it all the same (see stdFile.Syntax).
+func (s *stdLoad) export(p *packages.Package) ([]byte, bool) {
+	if !s.use || s.entry == nil || s.source[p.PkgPath] || !s.valid[p.PkgPath] || s.needsComments(p.PkgPath) {
+		return nil, false
+	}
+	return s.entry.Packages[p.PkgPath].Export, slices.Contains(s.entry.Syntax, p.PkgPath)
+}
+
+// needsComments reports whether the entry lacks the comments of a package gengo's index is to
+// hold: it is loaded from source, and the comments are written.
+func (s *stdLoad) needsComments(path string) bool {
+	return slices.Contains(s.entry.Comments, path) && len(s.entry.Packages[path].Comments) == 0
+}
+
+// imported notes how a package's export data read (see checkGraph), and reads its comment
+// groups when gengo's index is to hold them. It runs for one package at a time.
+func (s *stdLoad) imported(p *packages.Package, err error) {
+	if err == nil && slices.Contains(s.entry.Comments, p.PkgPath) {
+		var groups []commentGroup
+		if err = gob.NewDecoder(bytes.NewReader(s.entry.Packages[p.PkgPath].Comments)).Decode(&groups); err == nil {
+			s.comments[p.PkgPath] = groups
+		}
+	}
+	if err != nil {
+		s.failed = true
+		return
+	}
+	s.fromExport[p.PkgPath] = true
+}
+
+// checked keeps the comment groups of the std packages the load checked from source that the
+// entry lacks, to write them with the package.
+func (s *stdLoad) checked(fset *token.FileSet) {
+	if s.name == "" {
+		return
+	}
+	for path, p := range s.std {
+		if s.fromExport[path] || s.valid[path] && !s.failed && len(s.entry.Packages[path].Comments) > 0 {
+			continue
+		}
+		var groups []commentGroup
+		for _, f := range p.Syntax {
+			for _, c := range f.Comments {
+				pos := fset.Position(c.End())
+				g := commentGroup{File: pos.Filename, Line: pos.Line, Texts: make([]string, len(c.List))}
+				for i, cm := range c.List {
+					g.Texts[i] = cm.Text
+				}
+				groups = append(groups, g)
+			}
+		}
+		s.syntaxComments[path] = groups
+	}
+}
+
+// indexed returns the comment groups gengo's index holds for a package read from export
+// data, as gengo's parser keeps them: by file and line. Only their text is read (gengo reads
+// the position of a group only for a package it processes fully, which comes from source).
+func (s *stdLoad) indexed(path string) []commentGroup {
+	if s == nil {
+		return nil
+	}
+	return s.comments[path]
+}
+
+// readExport reads a package's export data into imports, the load's map of packages by path.
+func readExport(data []byte, fset *token.FileSet, imports map[string]*types.Package, path string) (*types.Package, error) {
+	tp, err := gcexportdata.Read(bytes.NewReader(data), fset, imports, path)
+	if err != nil {
+		// Whatever the importer added for the package is not to be found again.
+		delete(imports, path)
+	}
+	return tp, err
+}
+
+// stamp returns the names, sizes and modification times of files (nil for a file that is
+// not there).
+func stamp(files []string) []fileStamp {
+	out := make([]fileStamp, 0, len(files))
+	for _, name := range files {
+		fi, err := os.Stat(name)
+		if err != nil {
+			return nil
+		}
+		out = append(out, fileStamp{Name: name, Size: fi.Size(), ModTime: fi.ModTime().UnixNano()})
+	}
+	return out
+}
+
+// stdHeader starts every entry, followed by the SHA-256 of the rest: an entry that was cut
+// short or altered is not read.
+const stdHeader = stdCacheFormat + "\n"
+
+func readStdFile(name string) *stdFile {
+	data, err := os.ReadFile(name)
+	if err != nil || !bytes.HasPrefix(data, []byte(stdHeader)) || len(data) < len(stdHeader)+sha256.Size {
+		return nil
+	}
+	sum, body := data[len(stdHeader):len(stdHeader)+sha256.Size], data[len(stdHeader)+sha256.Size:]
+	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
+		return nil
+	}
+	var f stdFile
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&f); err != nil || f.Format != stdCacheFormat {
+		return nil
+	}
+	if fi, err := os.Stat(name); err == nil && time.Since(fi.ModTime()) > time.Hour {
+		now := time.Now()
+		_ = os.Chtimes(name, now, now) // best effort: a read-only cache still answers
+	}
+	return &f
+}
+
+// save writes the entry again when the load checked std packages from source that it lacks,
+// or when processed, held or rechecked name packages that are not in its Source, Comments or
+// Syntax yet. It never fails a run: the cache is a speed-up.
+func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
+	if s == nil || s.name == "" {
+		return
+	}
+	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}}
+	if s.entry != nil && !s.failed {
+		f.Source, f.Comments, f.Syntax = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments), slices.Clone(s.entry.Syntax)
+		maps.Copy(f.Packages, s.entry.Packages)
+	}
+	// controller-tools gives a package it type-checks again new Types.
+	var rechecked []string
+	for path, p := range s.std {
+		if p.Types != s.types[path] {
+			rechecked = append(rechecked, path)
+		}
+	}
+	changed := false
+	for _, add := range []struct {
+		list  *[]string
+		paths []string
+	}{{&f.Source, processed}, {&f.Comments, held}, {&f.Syntax, rechecked}} {
+		for _, path := range add.paths {
+			if !slices.Contains(*add.list, path) {
+				*add.list = append(*add.list, path)
+				changed = true
+			}
+		}
+		slices.Sort(*add.list)
+	}
+	for path, groups := range s.syntaxComments {
+		tp := s.types[path]
+		if tp == nil || s.stamps[path] == nil {
+			continue
+		}
+		e, ok := f.Packages[path]
+		stale := !ok || !s.valid[path] || s.failed
+		wantComments := slices.Contains(f.Comments, path)
+		if !stale && (len(e.Comments) > 0 || !wantComments) {
+			continue
+		}
+		e.Files = s.stamps[path]
+		if stale {
+			var export bytes.Buffer
+			if err := gcexportdata.Write(&export, fset, tp); err != nil {
+				continue
+			}
+			e.Export, e.Comments = export.Bytes(), nil
+		}
+		if wantComments {
+			var comments bytes.Buffer
+			if err := gob.NewEncoder(&comments).Encode(groups); err != nil {
+				continue
+			}
+			e.Comments = comments.Bytes()
+		}
+		f.Packages[path] = e
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	_ = writeStdFile(s.cache.Dir, s.name, f)
+}
+
+// writeStdFile writes an entry whole or not at all: concurrent runs each write a complete
+// entry, and the last one stays.
+func writeStdFile(dir, name string, f *stdFile) error {
+	var body bytes.Buffer
+	if err := gob.NewEncoder(&body).Encode(f); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(body.Bytes())
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.WriteString(stdHeader)
+	if err == nil {
+		_, err = tmp.Write(sum[:])
+	}
+	if err == nil {
+		_, err = tmp.Write(body.Bytes())
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		return err
+	}
+	trimStd(dir)
+	return nil
+}
+
+// trimStd deletes entries unused for a month, and temporary files a crash left, at most once
+// a day (as the result cache does).
+func trimStd(dir string) {
+	stamp := filepath.Join(dir, ".trimmed")
+	if fi, err := os.Stat(stamp); err == nil && time.Since(fi.ModTime()) < 24*time.Hour {
+		return
+	}
+	if err := os.WriteFile(stamp, nil, 0o600); err != nil {
+		return
+	}
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range list {
+		if e.Name() == ".trimmed" {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 30*24*time.Hour {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// read returns, sorted, the packages among those of the load that gengo processed fully, and
+// those whose declarations the universe holds, or whose comments it may have looked up, and
+// did not process fully: gengo looks a comment up at the position of a struct field, a method
+// (of a named type or an interface, embedded ones included) or a declaration of a package it
+// processes fully, and each is declared in a package the universe holds a type of or in the
+// object's own package, both counted here.
+func read(u gengotypes.Universe, processed map[string]bool, of map[string]bool) (full, held []string) {
+	fullSet, heldSet := map[string]bool{}, map[string]bool{}
+	note := func(p *types.Package) {
+		if p != nil && of[p.Path()] {
+			heldSet[p.Path()] = true
+		}
+	}
+	for path, pkg := range u {
+		if of[path] && (processed[path] || len(pkg.Comments)+len(pkg.DocComments) > 0) {
+			fullSet[path] = true
+		}
+		if of[path] && len(pkg.Types)+len(pkg.Functions)+len(pkg.Variables)+len(pkg.Constants) > 0 {
+			heldSet[path] = true
+		}
+		for _, m := range []map[string]*gengotypes.Type{pkg.Types, pkg.Functions, pkg.Variables, pkg.Constants} {
+			for _, t := range m {
+				switch gt := t.GoType.(type) {
+				case *types.Struct:
+					for i := range gt.NumFields() {
+						note(gt.Field(i).Pkg())
+					}
+				case *types.Interface:
+					for i := range gt.NumMethods() {
+						note(gt.Method(i).Pkg())
+					}
+				case *types.Named:
+					note(gt.Obj().Pkg())
+					for i := range gt.NumMethods() {
+						note(gt.Method(i).Pkg())
+					}
+				case *types.Alias:
+					note(gt.Obj().Pkg())
+				}
+			}
+		}
+	}
+	for path := range fullSet {
+		delete(heldSet, path)
+	}
+	return slices.Sorted(maps.Keys(fullSet)), slices.Sorted(maps.Keys(heldSet))
+}
+
+// touched returns, sorted, the packages read from export data that the universe read more of
+// than the load gave it: processed fully, or held without their comments indexed.
+func (s *stdLoad) touched(u gengotypes.Universe, processed map[string]bool) []string {
+	if s == nil || len(s.fromExport) == 0 {
+		return nil
+	}
+	full, held := read(u, processed, s.fromExport)
+	for _, path := range held {
+		if _, ok := s.comments[path]; !ok {
+			full = append(full, path)
+		}
+	}
+	slices.Sort(full)
+	return full
+}
+
+// Forget makes the entries in the cache's directory forget that loads need more of the given
+// packages than their types, as if no run had found out yet: the next run that needs more reads
+// them from export data, finds out and is done again from source. For tests of that run.
+func (c *StdCache) Forget(pkgPaths ...string) error {
+	names, err := filepath.Glob(filepath.Join(c.Dir, "[0-9a-f]*"))
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		f := readStdFile(name)
+		if f == nil {
+			continue
+		}
+		for _, list := range []*[]string{&f.Source, &f.Comments, &f.Syntax} {
+			*list = slices.DeleteFunc(*list, func(p string) bool { return slices.Contains(pkgPaths, p) })
+		}
+		if err := writeStdFile(c.Dir, name, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}

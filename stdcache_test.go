@@ -1,0 +1,25 @@
+package apigen_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/apigen-dev/apigen/generators/loader"
+)
+
+// TestMain gives the runs of this package's tests a std cache of their own (loader.StdCache),
+// empty at first, as apigen keeps one in the user cache directory: the first load fills it
+// and the later ones read the standard library from it, so the goldens hold with the cache
+// cold and warm. The user's cache is never written.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "apigen-stdcache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	loader.DefaultStdCache = &loader.StdCache{Dir: dir, Identity: "apigen's root tests"}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
