@@ -14,8 +14,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/apigen-dev/apigen/internal/cachefile"
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
 	gengotypes "k8s.io/gengo/v2/types"
@@ -42,7 +42,7 @@ import (
 // lists. So the cache can make a load faster, never its output different: a missing, stale,
 // corrupt or foreign entry is a load from source.
 type StdCache struct {
-	// Dir holds one file per key. Entries unused for a month are deleted.
+	// Dir holds one file per key, kept as cachefile keeps entries.
 	Dir string
 	// Identity names the apigen binary (its build ID: runcache.Executable), which decides how
 	// packages are parsed and type-checked; it is part of the key.
@@ -63,11 +63,11 @@ func DefaultStdCacheDir() string {
 	case "off", "0", "false", "no":
 		return ""
 	}
-	dir, err := os.UserCacheDir()
+	dir, err := cachefile.Dir("std")
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "apigen", "std")
+	return dir
 }
 
 // stdFile is what an entry holds.
@@ -312,10 +312,7 @@ func readStdFile(name string) *stdFile {
 	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&f); err != nil || f.Format != stdCacheFormat {
 		return nil
 	}
-	if fi, err := os.Stat(name); err == nil && time.Since(fi.ModTime()) > time.Hour {
-		now := time.Now()
-		_ = os.Chtimes(name, now, now) // best effort: a read-only cache still answers
-	}
+	cachefile.Used(name)
 	return &f
 }
 
@@ -386,64 +383,15 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	_ = writeStdFile(s.cache.Dir, s.name, f)
 }
 
-// writeStdFile writes an entry whole or not at all: concurrent runs each write a complete
-// entry, and the last one stays.
+// writeStdFile writes an entry whole or not at all (cachefile.Write).
 func writeStdFile(dir, name string, f *stdFile) error {
 	var body bytes.Buffer
 	if err := gob.NewEncoder(&body).Encode(f); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(body.Bytes())
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.WriteString(stdHeader)
-	if err == nil {
-		_, err = tmp.Write(sum[:])
-	}
-	if err == nil {
-		_, err = tmp.Write(body.Bytes())
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return err
-	}
-	trimStd(dir)
-	return nil
-}
-
-// trimStd deletes entries unused for a month, and temporary files a crash left, at most once
-// a day (as the result cache does).
-func trimStd(dir string) {
-	stamp := filepath.Join(dir, ".trimmed")
-	if fi, err := os.Stat(stamp); err == nil && time.Since(fi.ModTime()) < 24*time.Hour {
-		return
-	}
-	if err := os.WriteFile(stamp, nil, 0o600); err != nil {
-		return
-	}
-	list, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range list {
-		if e.Name() == ".trimmed" {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > 30*24*time.Hour {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
+	data := slices.Concat([]byte(stdHeader), sum[:], body.Bytes())
+	return cachefile.Write(dir, filepath.Base(name), data)
 }
 
 // read returns, sorted, the packages among those of the load that gengo processed fully, and

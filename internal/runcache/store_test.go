@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/apigen-dev/apigen/internal/cachefile"
 )
 
 const key = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -72,7 +74,7 @@ func TestStoreUnwritable(t *testing.T) {
 func TestStoreTrims(t *testing.T) {
 	dir := t.TempDir()
 	s := NewStore(dir)
-	old := time.Now().Add(-maxAge - time.Hour)
+	old := time.Now().Add(-cachefile.MaxAge - time.Hour)
 	for _, name := range []string{key, ".tmp-123"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(header), 0o600); err != nil {
 			t.Fatal(err)
@@ -86,7 +88,7 @@ func TestStoreTrims(t *testing.T) {
 	}
 	for _, name := range []string{key, ".tmp-123"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
-			t.Errorf("%s, unused for longer than %v, is still there", name, maxAge)
+			t.Errorf("%s, unused for longer than %v, is still there", name, cachefile.MaxAge)
 		}
 	}
 	if _, ok := s.Get(key + "1"); !ok {
