@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	gotypes "go/types"
 	"maps"
 	"os"
 	"path/filepath"
@@ -82,6 +83,9 @@ type Result struct {
 	// holds the load (and not its own).
 	std *stdLoad
 	fed bool
+	// sealed are the standard library's packages read from export data that controller-tools
+	// is not to look into (see sealStd).
+	sealed map[string]*packages.Package
 	// required are the packages gengo has fully processed: their doc comments, package
 	// comments (tags) and every type are in the universe. Dependencies that were only
 	// loaded have a package entry and the types reachable from processed packages.
@@ -189,10 +193,44 @@ func load(root string, gengoLoadsItself bool, cache *StdCache, fromSource bool) 
 		r.addPackageTags(path)
 	}
 	r.TypeErrors = r.checkTypes()
-	if err := r.Require(r.referenced()...); err != nil {
+	referenced := r.referenced()
+	if err := r.Require(referenced...); err != nil {
 		return nil, err
 	}
+	r.sealStd(referenced)
 	return r, nil
+}
+
+// sealStd gives controller-tools' records of the standard library's packages the load read
+// from export data, but for those the API types refer to, no syntax and an empty TypesInfo
+// beside their types: controller-tools' TypeChecker walks every package the type declarations
+// of a package it checks name, parses it (all of runtime, for wardle) and type-checks it
+// again, only to go on walking; a record with syntax and type information stops the walk
+// there, and its Types stay the export data's, which the packages that import it were
+// checked against. A schema describes only types the API types reach through fields,
+// elements, keys and underlying types (the packages of referenced, which gengo processes
+// fully and so come from source once the cache knows them, see StdCache); should
+// controller-tools all the same look a type up in a sealed package, it finds no declaration
+// and records an error in the package, which StdTouched reports, so that the run is done
+// again from source.
+func (r *Result) sealStd(referenced []string) {
+	if r.std == nil || !r.fed {
+		return
+	}
+	for path := range r.std.fromExport {
+		if slices.Contains(referenced, path) {
+			continue
+		}
+		p := r.std.std[path]
+		if p == nil || len(p.Errors) > 0 {
+			continue
+		}
+		if r.sealed == nil {
+			r.sealed = map[string]*packages.Package{}
+		}
+		p.Syntax, p.TypesInfo = []*ast.File{}, &gotypes.Info{}
+		r.sealed[path] = p
+	}
 }
 
 // Require makes sure the given packages are fully processed in the universe: their doc and
@@ -274,7 +312,8 @@ func ReferencedTypes(universe types.Universe, roots []string) map[*types.Type]bo
 
 // Package returns a root package of the load (an API package or a base package) for
 // controller-tools, or nil. Its syntax and types are the ones gengo's universe was built from;
-// controller-tools type-checks the packages its schemas need again for their TypesInfo.
+// controller-tools type-checks the packages its schemas reach again for their TypesInfo, but
+// for the standard library's packages that came from export data (see sealStd).
 func (r *Result) Package(path string) *ctloader.Package { return r.packages[path] }
 
 // ReleaseSyntax lets the syntax trees of the load go, and controller-tools' type information
@@ -303,6 +342,9 @@ func (r *Result) ReleaseSyntax() {
 // last generator is done (generators ask for packages), so it is asked then. Empty when the
 // load read no package from export data.
 //
+// The packages controller-tools looked a type up in that the load had sealed (see sealStd) are
+// among them too.
+//
 // When gengo loaded the packages itself (a parser apigen cannot feed), its universe never saw
 // export data, and this is empty too.
 func (r *Result) StdTouched() []string {
@@ -313,7 +355,16 @@ func (r *Result) StdTouched() []string {
 	if err != nil {
 		return nil // not reached: the parser was fed
 	}
-	return r.std.touched(r.Universe, fields["fullyProcessed"].Interface().(map[string]bool))
+	touched := r.std.touched(r.Universe, fields["fullyProcessed"].Interface().(map[string]bool))
+	for path, p := range r.sealed {
+		// The only error controller-tools records in a package without syntax is a type
+		// it did not find there ("unknown type").
+		if len(p.Errors) > 0 && !slices.Contains(touched, path) {
+			touched = append(touched, path)
+		}
+	}
+	slices.Sort(touched)
+	return touched
 }
 
 // SaveStdCache adds to the cache the standard library's packages the load type-checked from
