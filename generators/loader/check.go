@@ -26,15 +26,16 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedImports |
 // parseFunc parses one file of a package, as packages.Config.ParseFile does.
 type parseFunc func(fset *token.FileSet, filename string, src []byte) (*ast.File, error)
 
-// checkGraph fills in Fset, Syntax, Types, TypeErrors, Errors and IllTyped of every package
-// of roots, transitively, as go/packages does for NeedSyntax|NeedTypes|NeedDeps with
+// checkGraph fills in Fset, Syntax, Types, TypesInfo, TypeErrors, Errors and IllTyped of every
+// package of roots, transitively, as go/packages does for NeedSyntax|NeedTypes|NeedDeps with
 // config's Fset and ParseFile (its types.Config: the package's sizes, its module's Go
 // version, every error kept, function bodies checked where they are parsed): each package is
-// parsed as soon as it can be and type-checked once all its imports are, in parallel. A
-// package std returns export data for is read from it instead, with no syntax unless std asks
-// for it too; the standard library's packages come first in the import graph, so every
-// package is imported once, and a package read from export data refers to the very objects of
-// those it imports.
+// parsed as soon as it can be and type-checked once all its imports are, in parallel. TypesInfo
+// holds what controller-tools reads of it (see checkPackage). A package std returns export
+// data for is read from it instead, with no syntax or TypesInfo unless std asks for its syntax
+// too; the standard library's packages come first in the import graph, so every package is
+// imported once, and a package read from export data refers to the very objects of those it
+// imports.
 func checkGraph(roots []*packages.Package, fset *token.FileSet, parse parseFunc, std func(*packages.Package) ([]byte, bool), imported func(*packages.Package, error)) {
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
@@ -171,8 +172,18 @@ func checkPackage(p *packages.Package, fset *token.FileSet, files []*ast.File, p
 	if p.Module != nil && p.Module.GoVersion != "" {
 		tc.GoVersion = "go" + p.Module.GoVersion
 	}
+	// What controller-tools reads of a package's type information (the types of type
+	// expressions, the objects of declared names) is kept from this check: its TypeChecker
+	// type-checks a package again only while TypesInfo is nil, into a second types.Package
+	// and a full types.Info, for every package the schemas' type declarations reach. Its own
+	// check skips function bodies, which only adds to what is recorded here.
+	p.TypesInfo = &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{},
+		Defs:  map[*ast.Ident]types.Object{},
+		Uses:  map[*ast.Ident]types.Object{},
+	}
 	cpu <- struct{}{}
-	err := types.NewChecker(tc, fset, p.Types, nil).Files(p.Syntax)
+	err := types.NewChecker(tc, fset, p.Types, p.TypesInfo).Files(p.Syntax)
 	<-cpu
 	if err != nil && len(p.Errors) == 0 && len(p.Syntax) > 0 && strings.HasPrefix(err.Error(), "package requires newer Go version") {
 		appendError(types.Error{Fset: fset, Pos: p.Syntax[0].Package, Msg: err.Error()})
