@@ -1,7 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/loader"
@@ -52,5 +56,87 @@ func TestRunStdCacheRetry(t *testing.T) {
 	}
 	if touched := generated().StdTouched(); len(touched) != 0 {
 		t.Errorf("StdTouched = %q after the cache learned them again", touched)
+	}
+}
+
+// TestStdTypesInSchemas: a kind with fields of the standard library's types (io/fs.FileMode,
+// log/slog.Level, time.Duration) gets the schemas, and the output, of a run without the std
+// cache, whether the cache knows those packages are needed or not: the load hides from
+// controller-tools the std packages it read from export data (loader's sealStd), never one
+// the schemas describe.
+func TestStdTypesInSchemas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a copy of examples/wardle four times")
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../examples/wardle")); err != nil {
+		t.Fatal(err)
+	}
+	types := filepath.Join(dir, "pkg/apis/wardle/v1alpha1/fischer_types.go")
+	src, err := os.ReadFile(types)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = bytes.Replace(src, []byte("import (\n"), []byte("import (\n\t\"io/fs\"\n\t\"log/slog\"\n\t\"time\"\n"), 1)
+	src = bytes.Replace(src, []byte("\tDisallowedFlunders []string"), []byte(`	// Mode is a file mode.
+	// +optional
+	Mode fs.FileMode `+"`json:\"mode,omitempty\"`"+`
+	// Level is a log level.
+	// +optional
+	Level slog.Level `+"`json:\"level,omitempty\"`"+`
+	// Timeout is a duration.
+	// +optional
+	Timeout time.Duration `+"`json:\"timeout,omitempty\"`"+`
+
+	DisallowedFlunders []string`), 1)
+	if err := os.WriteFile(types, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	schema := func(r *Result) string {
+		t.Helper()
+		for _, g := range r.Project.Groups {
+			for _, v := range g.Versions {
+				for _, res := range v.Resources {
+					if res.Kind == "Fischer" && v.Name == "v1alpha1" {
+						return string(res.Schema)
+					}
+				}
+			}
+		}
+		t.Fatal("no schema of Fischer in v1alpha1")
+		return ""
+	}
+	want, err := Run(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range []string{`"mode":{"type":"integer","format":"int32"}`, `"level":{"type":"integer"}`, `"timeout":{"type":"integer","format":"int64"}`} {
+		if !strings.Contains(schema(want), field) {
+			t.Fatalf("the schema of Fischer lacks %s:\n%s", field, schema(want))
+		}
+	}
+
+	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestStdTypesInSchemas"}
+	loader.DefaultStdCache = cache
+	defer func() { loader.DefaultStdCache = nil }()
+	for _, forget := range [][]string{nil, nil, {"io/fs", "log/slog"}} {
+		// The first run fills the cache, the second reads it; after the third's Forget, the
+		// load reads io/fs and log/slog from export data again.
+		if forget != nil {
+			if err := cache.Forget(forget...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := Run(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if schema(got) != schema(want) {
+			t.Errorf("forgot %q: the schema of Fischer differs with the std cache:\n%s\nwant:\n%s", forget, schema(got), schema(want))
+		}
+		if !got.Output.Equal(want.Output) {
+			t.Errorf("forgot %q: the output differs with the std cache", forget)
+		}
 	}
 }
