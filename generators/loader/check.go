@@ -173,17 +173,17 @@ func checkPackage(p *packages.Package, fset *token.FileSet, files []*ast.File, p
 		tc.GoVersion = "go" + p.Module.GoVersion
 	}
 	// What controller-tools reads of a package's type information (the types of type
-	// expressions, the objects of declared names) is kept from this check: its TypeChecker
-	// type-checks a package again only while TypesInfo is nil, into a second types.Package
-	// and a full types.Info, for every package the schemas' type declarations reach. Its own
-	// check skips function bodies, which only adds to what is recorded here.
+	// expressions, the objects of declared names) is kept from this check (compactInfo): its
+	// TypeChecker type-checks a package again only while TypesInfo is nil, into a second
+	// types.Package and a full types.Info, for every package the schemas' type declarations
+	// reach. Its own check skips function bodies, which adds nothing it reads.
 	p.TypesInfo = &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{},
 		Defs:  map[*ast.Ident]types.Object{},
-		Uses:  map[*ast.Ident]types.Object{},
 	}
 	cpu <- struct{}{}
 	err := types.NewChecker(tc, fset, p.Types, p.TypesInfo).Files(p.Syntax)
+	compactInfo(p.TypesInfo, p.Types.Scope())
 	<-cpu
 	if err != nil && len(p.Errors) == 0 && len(p.Syntax) > 0 && strings.HasPrefix(err.Error(), "package requires newer Go version") {
 		appendError(types.Error{Fset: fset, Pos: p.Syntax[0].Package, Msg: err.Error()})
@@ -200,3 +200,32 @@ func checkPackage(p *packages.Package, fset *token.FileSet, files []*ast.File, p
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// compactInfo leaves in info what controller-tools asks of it: the types of type
+// expressions (TypeOf a field's, an element's or a key's type; type expressions, identifiers
+// included, are all recorded in Types, so TypeOf needs no Uses) and the objects of the
+// package's own declarations (Defs of a type's or a constant's name). The checker records
+// every expression and every definition of the package's declarations (and of the API
+// packages' function bodies), and the load keeps the information of every package until the
+// schemas are built.
+func compactInfo(info *types.Info, scope *types.Scope) {
+	info.Types = filter(info.Types, func(_ ast.Expr, tv types.TypeAndValue) bool { return tv.IsType() })
+	info.Defs = filter(info.Defs, func(_ *ast.Ident, obj types.Object) bool { return obj != nil && obj.Parent() == scope })
+}
+
+// filter returns a map of the entries of m that keep reports true for, sized to hold them.
+func filter[K comparable, V any](m map[K]V, keep func(K, V) bool) map[K]V {
+	n := 0
+	for k, v := range m {
+		if keep(k, v) {
+			n++
+		}
+	}
+	out := make(map[K]V, n)
+	for k, v := range m {
+		if keep(k, v) {
+			out[k] = v
+		}
+	}
+	return out
+}
