@@ -44,9 +44,22 @@ import (
 type StdCache struct {
 	// Dir holds one file per key, kept as cachefile keeps entries.
 	Dir string
-	// Identity names the apigen binary (its build ID: runcache.Executable), which decides how
+	// Identity names the apigen binary (its build ID: cachefile.Executable), which decides how
 	// packages are parsed and type-checked; it is part of the key.
 	Identity string
+}
+
+// NewStdCache returns the cache in dir for the running apigen binary, or nil when dir is ""
+// or the binary cannot be identified (the load then takes the standard library from source).
+func NewStdCache(dir string) *StdCache {
+	if dir == "" {
+		return nil
+	}
+	exe, err := cachefile.Executable()
+	if err != nil {
+		return nil
+	}
+	return &StdCache{Dir: dir, Identity: exe}
 }
 
 // DefaultStdCache is used by Load; nil loads the standard library from source. apigen's
