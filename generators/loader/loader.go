@@ -309,11 +309,11 @@ func (r *Result) StdTouched() []string {
 	if r == nil || r.std == nil || len(r.std.fromExport) == 0 || !r.fed {
 		return nil
 	}
-	fields, err := parserFields(r.Parser)
-	if err != nil {
+	processed, ok := fullyProcessed(r.Parser)
+	if !ok {
 		return nil // not reached: the parser was fed
 	}
-	return r.std.touched(r.Universe, fields["fullyProcessed"].Interface().(map[string]bool))
+	return r.std.touched(r.Universe, processed)
 }
 
 // SaveStdCache adds to the cache the standard library's packages the load type-checked from
@@ -329,10 +329,7 @@ func (r *Result) SaveStdCache() {
 	for path := range r.std.std {
 		std[path] = true
 	}
-	processed := map[string]bool{}
-	if fields, err := parserFields(r.Parser); err == nil {
-		processed = fields["fullyProcessed"].Interface().(map[string]bool)
-	}
+	processed, _ := fullyProcessed(r.Parser)
 	full, held := read(r.Universe, processed, std)
 	r.std.save(r.Fset, full, held)
 }

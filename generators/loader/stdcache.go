@@ -262,8 +262,8 @@ func (s *stdLoad) checked(fset *token.FileSet) {
 		var groups []commentGroup
 		for _, f := range p.Syntax {
 			for _, c := range f.Comments {
-				pos := fset.Position(c.End())
-				g := commentGroup{File: pos.Filename, Line: pos.Line, Texts: make([]string, len(c.List))}
+				g := commentGroup{Texts: make([]string, len(c.List))}
+				g.File, g.Line = commentKey(fset, c)
 				for i, cm := range c.List {
 					g.Texts[i] = cm.Text
 				}
