@@ -285,9 +285,9 @@ func goListDriver() bool {
 // goQuery is a question to the go command about its build cache, running in the background.
 type goQuery struct {
 	done chan struct{}
-	// export is the export data of the standard library's packages the cache holds, once done
-	// is closed.
-	export map[string][]byte
+	// export names the files in the build cache that hold the export data of the standard
+	// library's packages, once done is closed (each package's is read as the load reaches it).
+	export map[string]string
 }
 
 // startGoQuery asks the go command in the background for the export data of the standard
@@ -302,14 +302,14 @@ func startGoQuery(dir string, flags, patterns []string, want func(string) bool) 
 	return q
 }
 
-// goExportData returns the export data the go build cache holds of the standard library's
-// packages among those patterns match, for the files and build configuration the load's go
+// goExportData returns the files of the go build cache that hold the export data of the
+// standard library's packages among those patterns match, for the files and build configuration the load's go
 // list chose: the go command runs in the same directory and environment, with the flags
 // go/packages and controller-tools give it, and with -n, so that a package that is not in the
 // cache (stale, a cleaned cache, another configuration) is left out rather than compiled (-n
 // is go build's "print the commands but do not run them"; go list prints no Export for a
 // package it would have to build). It is nil when the go command fails.
-func goExportData(dir string, flags, patterns []string, want func(string) bool) map[string][]byte {
+func goExportData(dir string, flags, patterns []string, want func(string) bool) map[string]string {
 	args := []string{"list", "-n", "-e", "-export", "-buildvcs=false", "-pgo=off", "-tags=" + BuildTag}
 	args = append(args, flags...)
 	args = append(args, "-f", "{{if .Standard}}{{.ImportPath}}\t{{.Export}}{{end}}", "--")
@@ -320,14 +320,11 @@ func goExportData(dir string, flags, patterns []string, want func(string) bool) 
 	if err != nil {
 		return nil
 	}
-	export := map[string][]byte{}
+	export := map[string]string{}
 	for line := range strings.Lines(string(out)) {
 		path, name, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
-		if name == "" || want != nil && !want(path) {
-			continue
-		}
-		if data, err := readExportFile(name); err == nil {
-			export[path] = data
+		if name != "" && (want == nil || want(path)) {
+			export[path] = name
 		}
 	}
 	return export
@@ -359,10 +356,14 @@ func (s *stdLoad) waitGo() { s.goq.wait() }
 
 // goExport returns the go build cache's export data of a package, or nil (call waitGo first).
 func (s *stdLoad) goExport(path string) []byte {
-	if s.goq == nil {
+	if s.goq == nil || s.goq.export[path] == "" {
 		return nil
 	}
-	return s.goq.export[path]
+	data, err := readExportFile(s.goq.export[path])
+	if err != nil {
+		return nil // trimmed from the cache since, or not export data: loaded from source
+	}
+	return data
 }
 
 // isValid reports whether the entry holds the package as its files are now, and its imports.
