@@ -6,16 +6,11 @@ import (
 
 	"github.com/apigen-dev/apigen/cmd/apigen/cli"
 	"github.com/apigen-dev/apigen/generators/loader"
-	"github.com/apigen-dev/apigen/internal/runcache"
 )
 
 func main() {
 	// The standard library's types are kept in the user cache directory (loader.StdCache);
 	// set here, not in cli, so that tests running the command in process never write there.
-	if dir := loader.DefaultStdCacheDir(); dir != "" {
-		if exe, err := runcache.Executable(); err == nil {
-			loader.DefaultStdCache = &loader.StdCache{Dir: dir, Identity: exe}
-		}
-	}
+	loader.DefaultStdCache = loader.NewStdCache(loader.DefaultStdCacheDir())
 	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

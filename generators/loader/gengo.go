@@ -61,6 +61,24 @@ func parserFields(p *parser.Parser) (map[string]reflect.Value, error) {
 	return fields, nil
 }
 
+// fullyProcessed returns the packages gengo's parser has processed fully (its own record of
+// them), or false when the parser's shape is not parserLayout.
+func fullyProcessed(p *parser.Parser) (map[string]bool, bool) {
+	fields, err := parserFields(p)
+	if err != nil {
+		return nil, false
+	}
+	return fields["fullyProcessed"].Interface().(map[string]bool), true
+}
+
+// commentKey is where gengo's comment index keeps a comment group: the file and line it ends on,
+// as gengo's loadPackagesWithConfig computes the key of endLineToCommentGroup. The load's own
+// packages and the comments the std cache keeps are indexed by it alike.
+func commentKey(fset *token.FileSet, c *ast.CommentGroup) (file string, line int) {
+	pos := fset.Position(c.End())
+	return pos.Filename, pos.Line
+}
+
 // commentMapType returns t when it is a map from struct{file string; line int} to
 // *ast.CommentGroup, gengo's comment index, and nil otherwise.
 func commentMapType(t reflect.Type) reflect.Type {
@@ -115,9 +133,9 @@ func feedParser(fset *token.FileSet, roots []*packages.Package, comments func(pk
 		var docs []*ast.File
 		for _, f := range pkg.Syntax {
 			for _, c := range f.Comments {
-				pos := fset.Position(c.End())
-				file.SetString(pos.Filename)
-				line.SetInt(int64(pos.Line))
+				name, n := commentKey(fset, c)
+				file.SetString(name)
+				line.SetInt(int64(n))
 				index.SetMapIndex(key, reflect.ValueOf(c))
 			}
 			if filepath.Base(fset.Position(f.FileStart).Filename) == "doc.go" {

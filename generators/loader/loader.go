@@ -351,11 +351,11 @@ func (r *Result) StdTouched() []string {
 	if r == nil || r.std == nil || len(r.std.fromExport) == 0 || !r.fed {
 		return nil
 	}
-	fields, err := parserFields(r.Parser)
-	if err != nil {
+	processed, ok := fullyProcessed(r.Parser)
+	if !ok {
 		return nil // not reached: the parser was fed
 	}
-	touched := r.std.touched(r.Universe, fields["fullyProcessed"].Interface().(map[string]bool))
+	touched := r.std.touched(r.Universe, processed)
 	for path, p := range r.sealed {
 		// The only error controller-tools records in a package without syntax is a type
 		// it did not find there ("unknown type").
@@ -380,10 +380,7 @@ func (r *Result) SaveStdCache() {
 	for path := range r.std.std {
 		std[path] = true
 	}
-	processed := map[string]bool{}
-	if fields, err := parserFields(r.Parser); err == nil {
-		processed = fields["fullyProcessed"].Interface().(map[string]bool)
-	}
+	processed, _ := fullyProcessed(r.Parser)
 	full, held := read(r.Universe, processed, std)
 	r.std.save(r.Fset, full, held)
 }

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"io"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -41,12 +43,33 @@ import (
 // is thrown away and loaded again from source (pipeline.Run), and the package joins the
 // lists. So the cache can make a load faster, never its output different: a missing, stale,
 // corrupt or foreign entry is a load from source.
+//
+// What the entry lacks (the first run of an apigen binary, a new toolchain, a changed file)
+// is read from the export data the go command keeps in its build cache when it has it: any
+// machine that has built a Go program has most of the standard library there. The go command
+// is asked as go/packages asks it for the load (the same environment, directory and build
+// tags) with -n, so that it never compiles anything: a package it would have to build is
+// loaded from source, as before. Which packages need more than their types on such a run
+// comes from stdSeed, as there is no entry to tell; the run writes the entry.
 type StdCache struct {
 	// Dir holds one file per key, kept as cachefile keeps entries.
 	Dir string
-	// Identity names the apigen binary (its build ID: runcache.Executable), which decides how
+	// Identity names the apigen binary (its build ID: cachefile.Executable), which decides how
 	// packages are parsed and type-checked; it is part of the key.
 	Identity string
+}
+
+// NewStdCache returns the cache in dir for the running apigen binary, or nil when dir is ""
+// or the binary cannot be identified (the load then takes the standard library from source).
+func NewStdCache(dir string) *StdCache {
+	if dir == "" {
+		return nil
+	}
+	exe, err := cachefile.Executable()
+	if err != nil {
+		return nil
+	}
+	return &StdCache{Dir: dir, Identity: exe}
 }
 
 // DefaultStdCache is used by Load; nil loads the standard library from source. apigen's
@@ -54,7 +77,7 @@ type StdCache struct {
 var DefaultStdCache *StdCache
 
 // stdCacheFormat changes whenever the entries' meaning or encoding does.
-const stdCacheFormat = "apigen-stdtypes/1"
+const stdCacheFormat = "apigen-stdtypes/2"
 
 // DefaultStdCacheDir is os.UserCacheDir()/apigen/std, unless APIGEN_STDCACHE=off turns the
 // cache off (""), beside the result cache's apigen/verify.
@@ -83,12 +106,33 @@ type stdFile struct {
 	Packages map[string]stdPackage
 }
 
+// stdSeed are the lists of an entry (see stdFile) as a run of examples/wardle leaves them,
+// which the loads decide from while there is no entry: the first run of an apigen binary
+// reads the other packages from the go build cache. A project that needs more is loaded again
+// from source once (StdTouched), as with an entry that has not learned a package yet; the
+// entry it writes keeps what the project needs, not the seed. TestRunStdCacheCold keeps the
+// seed current.
+var stdSeed = stdFile{
+	Source: []string{"time"},
+	Comments: []string{"bytes", "context", "encoding/json", "fmt", "go/ast", "go/doc", "go/doc/comment", "go/token",
+		"internal/abi", "internal/godebug", "internal/godebugs", "internal/runtime/maps", "internal/sync", "io", "iter",
+		"math/big", "math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
+	Syntax: []string{"bufio", "bytes", "context", "encoding/json", "internal/abi", "internal/chacha8rand", "internal/cpu",
+		"internal/goarch", "internal/poll", "internal/runtime/atomic", "internal/runtime/gc", "internal/runtime/maps",
+		"internal/runtime/sys", "internal/sync", "internal/trace/tracev2", "io", "io/fs", "iter", "log/slog",
+		"log/slog/internal/buffer", "net/url", "os", "reflect", "regexp", "regexp/syntax", "runtime", "sync",
+		"sync/atomic", "syscall", "time"},
+}
+
 // stdPackage is one package's types.
 type stdPackage struct {
 	// Files are the package's compiled files as the go command listed them, with the size and
 	// modification time each had when they were checked.
 	Files []fileStamp
-	// Export is gcexportdata's encoding of the package's types.
+	// Export is gcexportdata's encoding of the package's types, as apigen checked them or as
+	// it read them from the go build cache. A package with Comments always has the former,
+	// whose positions name the files as the load does (the compiler's name them
+	// $GOROOT/src/...), so that its comments are found where gengo looks them up.
 	Export []byte
 	// Comments is the gob encoding of the package's comment groups ([]commentGroup), kept for
 	// the packages in the entry's Comments.
@@ -114,9 +158,11 @@ type fileStamp struct {
 type stdLoad struct {
 	cache *StdCache
 	// name is the entry's file ("" when there is no cache); use is false when the load takes
-	// every package from source all the same (it still writes what the entry lacks).
+	// every package from source all the same (it still writes what the entry lacks). lists
+	// are the entry's, or stdSeed without one.
 	name  string
 	entry *stdFile
+	lists *stdFile
 	use   bool
 	// std are the standard library's packages of the load, by path.
 	std map[string]*packages.Package
@@ -130,9 +176,14 @@ type stdLoad struct {
 	// entry lacks, to be written.
 	comments       map[string][]commentGroup
 	syntaxComments map[string][]commentGroup
-	// fromExport are the packages read from export data; failed is set when one did not read.
+	// fromExport are the packages read from export data, fromGo those of them the go build
+	// cache gave; failed is set when one did not read.
 	fromExport map[string]bool
+	fromGo     map[string]bool
 	failed     bool
+	// goq is the go command's answer of what its build cache has of the std packages the
+	// entry lacks (nil: it was not asked).
+	goq *goQuery
 	// types are the std packages' types as the load made them (controller-tools replaces
 	// Types in the records it type-checks again).
 	types map[string]*types.Package
@@ -140,9 +191,11 @@ type stdLoad struct {
 
 // newStdLoad finds the standard library's packages among those of roots and reads the
 // entry for them when cache is not nil; use says whether the load may read packages from it.
-func newStdLoad(cache *StdCache, roots []*packages.Package, use bool) *stdLoad {
-	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, types: map[string]*types.Package{},
-		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}}
+// When the entry lacks packages, early is the go command's answer for them (coldQuery), or it
+// asks the go command in dir (the load's) for their export data in the background.
+func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery) *stdLoad {
+	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
+		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, goq: early}
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
 	goroot := ""
@@ -167,8 +220,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool) *stdLoad {
 	if cache == nil || cache.Dir == "" || cache.Identity == "" || len(s.std) == 0 {
 		return s
 	}
-	key := sha256.Sum256([]byte(strings.Join([]string{stdCacheFormat, cache.Identity, runtime.Version(), goroot, sizes, BuildTag}, "\n")))
-	s.name = filepath.Join(cache.Dir, hex.EncodeToString(key[:16]))
+	s.name = filepath.Join(cache.Dir, cache.prefix()+"-"+hashHex(runtime.Version(), goroot, sizes))
 	s.entry = readStdFile(s.name)
 	s.stamps = map[string][]fileStamp{}
 	for path, p := range s.std {
@@ -176,15 +228,142 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool) *stdLoad {
 	}
 	s.valid = map[string]bool{}
 	s.source = map[string]bool{}
-	if s.entry != nil {
-		for _, path := range s.entry.Source {
-			s.source[path] = true
-		}
-		for path := range s.std {
-			s.isValid(path, map[string]bool{})
+	s.lists = s.entry
+	if s.lists == nil {
+		s.lists = &stdSeed
+	}
+	for _, path := range s.lists.Source {
+		s.source[path] = true
+	}
+	var lacking []string
+	for path := range s.std {
+		if (s.entry == nil || !s.isValid(path, map[string]bool{})) && !s.source[path] && !s.needsComments(path) {
+			lacking = append(lacking, path)
 		}
 	}
+	if use && len(lacking) > 0 && s.goq == nil && goListDriver() {
+		slices.Sort(lacking)
+		s.goq = startGoQuery(dir, nil, lacking, nil)
+	}
 	return s
+}
+
+// hashHex returns the first 16 hexadecimal digits of the SHA-256 of parts.
+func hashHex(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return hex.EncodeToString(sum[:8])
+}
+
+// prefix starts the names of the cache's entries for this apigen binary; the rest of an
+// entry's name is the toolchain and platform of the load.
+func (c *StdCache) prefix() string { return hashHex(stdCacheFormat, c.Identity, BuildTag) }
+
+// coldQuery asks the go command for the export data its build cache has of the standard
+// library's packages among patterns and their dependencies in the module at dir, in the
+// background and with the flags of the load (see goExportData), when the cache holds no entry
+// of this apigen binary, so that it runs beside the load's go list; it is nil otherwise.
+// The seed's packages that loads take from source are left out.
+func (c *StdCache) coldQuery(dir string, patterns []string) *goQuery {
+	if c == nil || c.Dir == "" || c.Identity == "" || !goListDriver() {
+		return nil
+	}
+	if names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*")); err != nil || len(names) > 0 {
+		return nil
+	}
+	return startGoQuery(dir, []string{"-deps"}, patterns, func(path string) bool {
+		return !slices.Contains(stdSeed.Source, path) && !slices.Contains(stdSeed.Comments, path)
+	})
+}
+
+// goListDriver reports whether go/packages asks the go command for the load's metadata (and
+// not a GOPACKAGESDRIVER), so that the go command's build cache answers for the same packages.
+func goListDriver() bool {
+	d := os.Getenv("GOPACKAGESDRIVER")
+	return d == "" || d == "off"
+}
+
+// goQuery is a question to the go command about its build cache, running in the background.
+type goQuery struct {
+	done chan struct{}
+	// export names the files in the build cache that hold the export data of the standard
+	// library's packages, once done is closed (each package's is read as the load reaches it).
+	export map[string]string
+}
+
+// startGoQuery asks the go command in the background for the export data of the standard
+// library's packages among those patterns match (with flags before them) that want accepts
+// (nil: all).
+func startGoQuery(dir string, flags, patterns []string, want func(string) bool) *goQuery {
+	q := &goQuery{done: make(chan struct{})}
+	go func() {
+		defer close(q.done)
+		q.export = goExportData(dir, flags, patterns, want)
+	}()
+	return q
+}
+
+// goExportData returns the files of the go build cache that hold the export data of the
+// standard library's packages among those patterns match, for the files and build configuration the load's go
+// list chose: the go command runs in the same directory and environment, with the flags
+// go/packages and controller-tools give it, and with -n, so that a package that is not in the
+// cache (stale, a cleaned cache, another configuration) is left out rather than compiled (-n
+// is go build's "print the commands but do not run them"; go list prints no Export for a
+// package it would have to build). It is nil when the go command fails.
+func goExportData(dir string, flags, patterns []string, want func(string) bool) map[string]string {
+	args := []string{"list", "-n", "-e", "-export", "-buildvcs=false", "-pgo=off", "-tags=" + BuildTag}
+	args = append(args, flags...)
+	args = append(args, "-f", "{{if .Standard}}{{.ImportPath}}\t{{.Export}}{{end}}", "--")
+	cmd := exec.Command("go", append(args, patterns...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PWD="+dir) // as go/packages runs it
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	export := map[string]string{}
+	for line := range strings.Lines(string(out)) {
+		path, name, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
+		if name != "" && (want == nil || want(path)) {
+			export[path] = name
+		}
+	}
+	return export
+}
+
+// readExportFile returns the export data of a compiled package (an archive in the build cache).
+func readExportFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+// wait waits for the go command's answer (nothing for a nil query).
+func (q *goQuery) wait() {
+	if q != nil {
+		<-q.done
+	}
+}
+
+// waitGo waits for the go command's answer, if it was asked.
+func (s *stdLoad) waitGo() { s.goq.wait() }
+
+// goExport returns the go build cache's export data of a package, or nil (call waitGo first).
+func (s *stdLoad) goExport(path string) []byte {
+	if s.goq == nil || s.goq.export[path] == "" {
+		return nil
+	}
+	data, err := readExportFile(s.goq.export[path])
+	if err != nil {
+		return nil // trimmed from the cache since, or not export data: loaded from source
+	}
+	return data
 }
 
 // isValid reports whether the entry holds the package as its files are now, and its imports.
@@ -205,25 +384,35 @@ func (s *stdLoad) isValid(path string, visiting map[string]bool) bool {
 	return ok
 }
 
-// export returns the export data to read a package from, or nil to load it from source, and
-// whether to parse it all the same (see stdFile.Syntax).
+// export returns the export data to read a package from (the entry's, or the go build
+// cache's for a package the entry lacks), or nil to load it from source, and whether to parse
+// it all the same (see stdFile.Syntax).
 func (s *stdLoad) export(p *packages.Package) ([]byte, bool) {
-	if !s.use || s.entry == nil || s.source[p.PkgPath] || !s.valid[p.PkgPath] || s.needsComments(p.PkgPath) {
+	path := p.PkgPath
+	if !s.use || s.name == "" || s.std[path] == nil || s.source[path] || s.needsComments(path) {
 		return nil, false
 	}
-	return s.entry.Packages[p.PkgPath].Export, slices.Contains(s.entry.Syntax, p.PkgPath)
+	syntax := slices.Contains(s.lists.Syntax, path)
+	if s.entry != nil && s.valid[path] {
+		return s.entry.Packages[path].Export, syntax
+	}
+	s.waitGo()
+	if data := s.goExport(path); data != nil {
+		return data, syntax
+	}
+	return nil, false
 }
 
 // needsComments reports whether the entry lacks the comments of a package gengo's index is to
-// hold: it is loaded from source, and the comments are written.
+// hold: it is loaded from source, and the comments are written (the go build cache has none).
 func (s *stdLoad) needsComments(path string) bool {
-	return slices.Contains(s.entry.Comments, path) && len(s.entry.Packages[path].Comments) == 0
+	return slices.Contains(s.lists.Comments, path) && (s.entry == nil || !s.valid[path] || len(s.entry.Packages[path].Comments) == 0)
 }
 
 // imported notes how a package's export data read (see checkGraph), and reads its comment
 // groups when gengo's index is to hold them. It runs for one package at a time.
 func (s *stdLoad) imported(p *packages.Package, err error) {
-	if err == nil && slices.Contains(s.entry.Comments, p.PkgPath) {
+	if err == nil && s.entry != nil && s.valid[p.PkgPath] && slices.Contains(s.entry.Comments, p.PkgPath) {
 		var groups []commentGroup
 		if err = gob.NewDecoder(bytes.NewReader(s.entry.Packages[p.PkgPath].Comments)).Decode(&groups); err == nil {
 			s.comments[p.PkgPath] = groups
@@ -234,11 +423,15 @@ func (s *stdLoad) imported(p *packages.Package, err error) {
 		return
 	}
 	s.fromExport[p.PkgPath] = true
+	if s.entry == nil || !s.valid[p.PkgPath] {
+		s.fromGo[p.PkgPath] = true
+	}
 }
 
 // checked keeps the comment groups of the std packages the load checked from source that the
 // entry lacks, to write them with the package.
 func (s *stdLoad) checked(fset *token.FileSet) {
+	s.waitGo()
 	if s.name == "" {
 		return
 	}
@@ -249,8 +442,8 @@ func (s *stdLoad) checked(fset *token.FileSet) {
 		var groups []commentGroup
 		for _, f := range p.Syntax {
 			for _, c := range f.Comments {
-				pos := fset.Position(c.End())
-				g := commentGroup{File: pos.Filename, Line: pos.Line, Texts: make([]string, len(c.List))}
+				g := commentGroup{Texts: make([]string, len(c.List))}
+				g.File, g.Line = commentKey(fset, c)
 				for i, cm := range c.List {
 					g.Texts[i] = cm.Text
 				}
@@ -336,6 +529,19 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 		}
 	}
 	changed := false
+	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
+	// quarter of the compiler's size (which keeps inlinable function bodies).
+	for path := range s.fromGo {
+		if s.stamps[path] == nil || s.failed {
+			continue
+		}
+		var export bytes.Buffer
+		if err := gcexportdata.Write(&export, fset, s.types[path]); err != nil {
+			continue
+		}
+		f.Packages[path] = stdPackage{Files: s.stamps[path], Export: export.Bytes()}
+		changed = true
+	}
 	for _, add := range []struct {
 		list  *[]string
 		paths []string
@@ -360,7 +566,9 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 			continue
 		}
 		e.Files = s.stamps[path]
-		if stale {
+		// A package's comments go with the export data of the types they were checked with
+		// (see stdPackage.Export).
+		if stale || wantComments {
 			var export bytes.Buffer
 			if err := gcexportdata.Write(&export, fset, tp); err != nil {
 				continue

@@ -2,34 +2,60 @@ package loader
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestStdCache: a load fills the std cache, the next reads the standard library from it and
-// builds the same universe; the packages the universe reads are taken from source; a
-// package's entry is used only while its files, and its imports', are those it was checked
-// from; a damaged entry is a load from source; reading more of a package than export data
-// holds is noticed.
+// TestStdCache: a load with an empty std cache reads the standard library from the go build
+// cache and builds the universe a load from source builds; it fills the std cache, and the
+// next load reads the standard library from it and builds the same universe; the packages the
+// universe reads are taken from source; a package's entry is used only while its files, and
+// its imports', are those it was checked from; a damaged entry is not read; reading more of a
+// package than export data holds is noticed.
 func TestStdCache(t *testing.T) {
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCache"}
 	const root = "testdata/project"
+	source, err := load(root, false, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := dumpUniverse(source.Universe)
+
 	cold, err := load(root, false, cache, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cold.std.fromExport) != 0 {
-		t.Fatalf("an empty cache gave %d packages", len(cold.std.fromExport))
-	}
 	if len(cold.std.std) < 50 {
 		t.Fatalf("only %d standard library packages found in the load", len(cold.std.std))
 	}
+	// What the go build cache holds (as go list says, building nothing) comes from it, but
+	// the seed's packages gengo processes fully or reads the comments of.
+	cached := goBuildCached(t, root, "unicode/utf8", "errors", "time", "fmt")
+	if !cached["unicode/utf8"] {
+		t.Log("the go build cache does not hold unicode/utf8 as the load builds it: only the load from source is tested")
+	}
+	for path, inCache := range cached {
+		wantGo := inCache && path != "time" && path != "fmt"
+		if cold.std.fromGo[path] != wantGo {
+			t.Errorf("with an empty std cache, %s from the go build cache: %t, want %t", path, cold.std.fromGo[path], wantGo)
+		}
+	}
+	if len(cold.std.fromExport) != len(cold.std.fromGo) {
+		t.Errorf("an empty std cache gave %d packages", len(cold.std.fromExport)-len(cold.std.fromGo))
+	}
+	if touched := cold.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q after a load from the go build cache; stdSeed lacks them", touched)
+	}
+	if diff := cmp.Diff(want, dumpUniverse(cold.Universe)); diff != "" {
+		t.Errorf("the universe differs with the go build cache's export data (-from source +export data):\n%s", diff)
+	}
 	cold.SaveStdCache()
-	want := dumpUniverse(cold.Universe)
 
 	entry := readStdFile(cold.std.name)
 	if entry == nil || len(entry.Packages) != len(cold.std.std) {
@@ -48,6 +74,9 @@ func TestStdCache(t *testing.T) {
 	warm, err := load(root, false, cache, false)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(warm.std.fromGo) != 0 {
+		t.Errorf("%d packages read from the go build cache with the entry warm", len(warm.std.fromGo))
 	}
 	if !warm.std.fromExport["unicode/utf8"] || warm.std.fromExport["time"] || !warm.std.fromExport[held] || warm.std.comments[held] == nil {
 		t.Errorf("from export data: unicode/utf8 %t, time %t, %s %t (comments: %d); want true, false, true (some)", warm.std.fromExport["unicode/utf8"],
@@ -76,7 +105,8 @@ func TestStdCache(t *testing.T) {
 		t.Errorf("StdTouched = %q, want %s, whose declarations the universe holds without its comments", touched, held)
 	}
 
-	// A file of errors that is not what it was: errors and what imports it come from source.
+	// A file of errors that is not what it was: errors and what imports it do not come from
+	// the entry (but from the go build cache, which says they have not changed).
 	entry.Packages["errors"].Files[0].ModTime++
 	if err := writeStdFile(cache.Dir, cold.std.name, entry); err != nil {
 		t.Fatal(err)
@@ -85,9 +115,10 @@ func TestStdCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if stale.std.fromExport["errors"] || stale.std.fromExport["io"] || !stale.std.fromExport["unicode/utf8"] {
-		t.Errorf("from export data with errors stale: errors %t, io %t, unicode/utf8 %t; want false, false, true",
-			stale.std.fromExport["errors"], stale.std.fromExport["io"], stale.std.fromExport["unicode/utf8"])
+	fromEntry := func(r *Result, path string) bool { return r.std.fromExport[path] && !r.std.fromGo[path] }
+	if fromEntry(stale, "errors") || fromEntry(stale, "io") || !fromEntry(stale, "unicode/utf8") || stale.std.fromGo["errors"] != cached["errors"] {
+		t.Errorf("from the entry with errors stale: errors %t, io %t, unicode/utf8 %t, want false, false, true; errors from the go build cache %t, want %t",
+			fromEntry(stale, "errors"), fromEntry(stale, "io"), fromEntry(stale, "unicode/utf8"), stale.std.fromGo["errors"], cached["errors"])
 	}
 	if diff := cmp.Diff(want, dumpUniverse(stale.Universe)); diff != "" {
 		t.Errorf("the universe differs with a stale entry (-from source +cache):\n%s", diff)
@@ -110,8 +141,8 @@ func TestStdCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(damaged.std.fromExport) != 0 {
-		t.Errorf("%d packages read from a damaged entry", len(damaged.std.fromExport))
+	if n := len(damaged.std.fromExport) - len(damaged.std.fromGo); n != 0 {
+		t.Errorf("%d packages read from a damaged entry", n)
 	}
 	if diff := cmp.Diff(want, dumpUniverse(damaged.Universe)); diff != "" {
 		t.Errorf("the universe differs with a damaged entry (-from source +cache):\n%s", diff)
@@ -135,4 +166,55 @@ func TestStdCache(t *testing.T) {
 	if tmp, _ := filepath.Glob(filepath.Join(cache.Dir, ".tmp-*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %q", tmp)
 	}
+}
+
+// TestStdCacheStaleGoCache: with a go build cache that does not hold the standard library (a
+// cleaned or new GOCACHE), a load with an empty std cache takes the standard library from
+// source, builds the universe a load from source builds, and leaves the go build cache
+// without it: the go command compiled nothing.
+func TestStdCacheStaleGoCache(t *testing.T) {
+	const root = "testdata/project"
+	source, err := load(root, false, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", t.TempDir())
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheStaleGoCache"}
+	r, err := load(root, false, cache, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.std.fromExport) != 0 {
+		t.Errorf("%d packages read from export data with an empty go build cache", len(r.std.fromExport))
+	}
+	if diff := cmp.Diff(dumpUniverse(source.Universe), dumpUniverse(r.Universe)); diff != "" {
+		t.Errorf("the universe differs with an empty go build cache (-from source +std cache):\n%s", diff)
+	}
+	for path, inCache := range goBuildCached(t, root, "unicode/utf8", "errors", "runtime", "fmt") {
+		if inCache {
+			t.Errorf("the go command built %s into the empty go build cache", path)
+		}
+	}
+	r.SaveStdCache()
+	if e := readStdFile(r.std.name); e == nil || len(e.Packages) != len(r.std.std) {
+		t.Error("the load from source wrote no whole entry")
+	}
+}
+
+// goBuildCached reports for each package whether the go build cache holds it as the load in
+// root builds it: what go list -f {{.Stale}} says (it builds nothing).
+func goBuildCached(t *testing.T, root string, pkgs ...string) map[string]bool {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-tags=" + BuildTag, "-f", "{{.ImportPath}} {{.Stale}}", "--"}, pkgs...)...)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	cached := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, stale, _ := strings.Cut(line, " ")
+		cached[path] = stale == "false"
+	}
+	return cached
 }

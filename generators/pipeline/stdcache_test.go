@@ -140,3 +140,34 @@ func TestStdTypesInSchemas(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStdCacheCold: a run with an empty std cache (the first of an apigen binary) reads
+// what the go build cache holds of the standard library, needs no second load (stdSeed holds
+// what examples/wardle's run reads of the standard library beyond its types), and gives the
+// output of a run without the std cache.
+func TestRunStdCacheCold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates examples/wardle twice")
+	}
+	const dir = "../../examples/wardle"
+	want, err := Run(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader.DefaultStdCache = &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheCold"}
+	defer func() { loader.DefaultStdCache = nil }()
+	load, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Generate(load, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if touched := load.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q on a cold run: the loader's stdSeed lacks them", touched)
+	}
+	if !got.Output.Equal(want.Output) {
+		t.Error("the cold run differs from a run without the std cache")
+	}
+}

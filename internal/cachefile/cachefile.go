@@ -1,6 +1,7 @@
 // Package cachefile keeps the entries of apigen's caches in the user cache directory, as the
 // go command keeps its build cache: each entry a file written whole or not at all, its time
-// refreshed when a run uses it, and deleted once unused for MaxAge.
+// refreshed when a run uses it, and deleted once unused for MaxAge; and it names the running
+// apigen binary (Executable), which both caches' keys hold.
 package cachefile
 
 import (

@@ -36,6 +36,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+
+	"github.com/apigen-dev/apigen/internal/cachefile"
 )
 
 // version changes whenever the meaning of a key changes.
@@ -101,7 +103,7 @@ func Take(root string, facts map[string]string) (*Snapshot, error) {
 		s.entries["meta/fact/"+name] = v
 	}
 
-	exe, err := executable()
+	exe, err := cachefile.Executable()
 	if err != nil {
 		return nil, bypass("identifying apigen's executable: %v", err)
 	}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 )
@@ -266,28 +264,6 @@ func TestHolds(t *testing.T) {
 	}
 	if s.Holds("config/generated/missing.yaml", nil) {
 		t.Error("Holds: true for a missing file")
-	}
-}
-
-func TestExecutable(t *testing.T) {
-	id, err := executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if runtime.GOOS == "linux" && !strings.HasPrefix(id, "buildid ") {
-		t.Errorf("executable() = %q; want the test binary's build ID", id)
-	}
-	for id, want := range map[string]bool{
-		"CNLB3ASSQX1uGZhj_mHf/mv_cqU4V_Ms1lApiXVNO/Luz0sK6IqAKBUNbQ39NP/ghFr5VXaRhMS9E9bAzfk": true,
-		"redacted": false,
-		"":         false,
-		"CNLB3ASSQX1uGZhj_mHf/mv_cqU4V_Ms1lApiXVNO":                                          false,
-		"CNLB3ASSQX1uGZhj_mHf/mv_cqU4V_Ms1lApiXVNO/Luz0sK6IqAKBUNbQ39NP/ghFr5VXaRhMS9E9bAzf": false,
-		"CNLB3ASSQX1uGZhj_mHf/mv_cqU4V_Ms1lApiXVNO/Luz0sK6IqAKBUNbQ39NP/ghFr5VXaRhMS9E9bAz!": false,
-	} {
-		if got := contentDerived(id); got != want {
-			t.Errorf("contentDerived(%q) = %t, want %t", id, got, want)
-		}
 	}
 }
 

@@ -29,7 +29,6 @@ import (
 	"github.com/apigen-dev/apigen/generators/parse"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/schema"
-	"github.com/apigen-dev/apigen/internal/runcache"
 )
 
 func main() {
@@ -42,11 +41,9 @@ func main() {
 	stdCache := flag.String("stdcache", "", "keep the standard library's types in this directory (loader.StdCache), as apigen does in the user cache; the first run fills it")
 	flag.Parse()
 	if *stdCache != "" {
-		exe, err := runcache.Executable()
-		if err != nil {
-			log.Fatal(err)
+		if loader.DefaultStdCache = loader.NewStdCache(*stdCache); loader.DefaultStdCache == nil {
+			log.Fatal("cannot identify the running binary for -stdcache")
 		}
-		loader.DefaultStdCache = &loader.StdCache{Dir: *stdCache, Identity: exe}
 	}
 
 	root, err := pipeline.FindRoot(*dir)

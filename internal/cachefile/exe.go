@@ -1,4 +1,4 @@
-package runcache
+package cachefile
 
 import (
 	"bytes"
@@ -10,10 +10,11 @@ import (
 	"strings"
 )
 
-// executable identifies the running apigen, whose templates and generators decide the output:
-// by the Go build ID when go build derived it from the binary's content (reading it costs
-// nothing), otherwise by a SHA-256 of the binary (tens of milliseconds).
-func executable() (string, error) {
+// Executable identifies the running apigen binary, whose templates and generators decide the
+// output, for the caches keyed on what apigen computes: by the Go build ID when go build
+// derived it from the binary's content (reading it costs nothing), otherwise by a SHA-256 of
+// the binary (tens of milliseconds).
+func Executable() (string, error) {
 	// On Linux this is the image that is running, even if its path has been replaced since.
 	f, err := os.Open("/proc/self/exe")
 	if err != nil {
@@ -101,7 +102,3 @@ func contentDerived(id string) bool {
 	}
 	return true
 }
-
-// Executable identifies the running apigen binary (its Go build ID, or a SHA-256 of it), for
-// other caches keyed on what apigen computes.
-func Executable() (string, error) { return executable() }
