@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"os"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -32,11 +31,11 @@ type parseFunc func(fset *token.FileSet, filename string, src []byte) (*ast.File
 // version, every error kept, function bodies checked where they are parsed): each package is
 // parsed as soon as it can be and type-checked once all its imports are, in parallel. TypesInfo
 // holds what controller-tools reads of it (see checkPackage). A package std returns export
-// data for is read from it instead, with no syntax or TypesInfo unless std asks for its syntax
-// too; the standard library's packages come first in the import graph, so every package is
+// data for is read from it instead, with no syntax or TypesInfo (see Result.sealStd); the
+// standard library's packages come first in the import graph, so every package is
 // imported once, and a package read from export data refers to the very objects of those it
 // imports.
-func checkGraph(roots []*packages.Package, fset *token.FileSet, parse parseFunc, std func(*packages.Package) ([]byte, bool), imported func(*packages.Package, error)) {
+func checkGraph(roots []*packages.Package, fset *token.FileSet, parse parseFunc, std func(*packages.Package) []byte, imported func(*packages.Package, error)) {
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
 	done := make(map[*packages.Package]chan struct{}, len(all))
@@ -56,17 +55,10 @@ func checkGraph(roots []*packages.Package, fset *token.FileSet, parse parseFunc,
 			defer close(done[p])
 			p.Fset = fset
 			if p.PkgPath == "unsafe" {
-				p.Types, p.Syntax = types.Unsafe, []*ast.File{}
+				p.Types, p.Syntax, p.TypesInfo = types.Unsafe, []*ast.File{}, &types.Info{}
 				return
 			}
-			var (
-				files []*ast.File
-				errs  []error
-			)
-			if data, syntax := std(p); data != nil {
-				if syntax {
-					files, errs = parseFiles(p.CompiledGoFiles, fset, parse, cpu)
-				}
+			if data := std(p); data != nil {
 				for _, imp := range p.Imports {
 					<-done[imp]
 				}
@@ -78,17 +70,12 @@ func checkGraph(roots []*packages.Package, fset *token.FileSet, parse parseFunc,
 				imported(p, err)
 				exportMu.Unlock()
 				if err == nil {
-					if syntax && !slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
-						p.Syntax = files
-					}
 					return
 				}
 				// An entry that does not read falls back to the source (it was checked
 				// against a hash before, so this is not expected).
 			}
-			if files == nil {
-				files, errs = parseFiles(p.CompiledGoFiles, fset, parse, cpu)
-			}
+			files, errs := parseFiles(p.CompiledGoFiles, fset, parse, cpu)
 			for _, imp := range p.Imports {
 				<-done[imp]
 			}

@@ -98,10 +98,9 @@ type stdFile struct {
 	Format string
 	// Source are the packages gengo has processed fully, which loads take from source;
 	// Comments are those whose declarations its universe held, whose comment groups go into
-	// gengo's comment index; Syntax are those controller-tools type-checked again for the
-	// schemas, which loads parse (as they parse every dependency) besides reading their types,
-	// so that controller-tools finds their syntax (it would parse them in full otherwise).
-	Source, Comments, Syntax []string
+	// gengo's comment index. (controller-tools needs no syntax of the others: it reads the
+	// load's type information, and the load seals them, see Result.sealStd.)
+	Source, Comments []string
 	// Packages are the standard library's packages, by path.
 	Packages map[string]stdPackage
 }
@@ -117,11 +116,6 @@ var stdSeed = stdFile{
 	Comments: []string{"bytes", "context", "encoding/json", "fmt", "go/ast", "go/doc", "go/doc/comment", "go/token",
 		"internal/abi", "internal/godebug", "internal/godebugs", "internal/runtime/maps", "internal/sync", "io", "iter",
 		"math/big", "math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
-	Syntax: []string{"bufio", "bytes", "context", "encoding/json", "internal/abi", "internal/chacha8rand", "internal/cpu",
-		"internal/goarch", "internal/poll", "internal/runtime/atomic", "internal/runtime/gc", "internal/runtime/maps",
-		"internal/runtime/sys", "internal/sync", "internal/trace/tracev2", "io", "io/fs", "iter", "log/slog",
-		"log/slog/internal/buffer", "net/url", "os", "reflect", "regexp", "regexp/syntax", "runtime", "sync",
-		"sync/atomic", "syscall", "time"},
 }
 
 // stdPackage is one package's types.
@@ -385,22 +379,17 @@ func (s *stdLoad) isValid(path string, visiting map[string]bool) bool {
 }
 
 // export returns the export data to read a package from (the entry's, or the go build
-// cache's for a package the entry lacks), or nil to load it from source, and whether to parse
-// it all the same (see stdFile.Syntax).
-func (s *stdLoad) export(p *packages.Package) ([]byte, bool) {
+// cache's for a package the entry lacks), or nil to load it from source.
+func (s *stdLoad) export(p *packages.Package) []byte {
 	path := p.PkgPath
 	if !s.use || s.name == "" || s.std[path] == nil || s.source[path] || s.needsComments(path) {
-		return nil, false
+		return nil
 	}
-	syntax := slices.Contains(s.lists.Syntax, path)
 	if s.entry != nil && s.valid[path] {
-		return s.entry.Packages[path].Export, syntax
+		return s.entry.Packages[path].Export
 	}
 	s.waitGo()
-	if data := s.goExport(path); data != nil {
-		return data, syntax
-	}
-	return nil, false
+	return s.goExport(path)
 }
 
 // needsComments reports whether the entry lacks the comments of a package gengo's index is to
@@ -510,23 +499,15 @@ func readStdFile(name string) *stdFile {
 }
 
 // save writes the entry again when the load checked std packages from source that it lacks,
-// or when processed, held or rechecked name packages that are not in its Source, Comments or
-// Syntax yet. It never fails a run: the cache is a speed-up.
+// or when processed or held name packages that are not in its Source or Comments yet. It never fails a run: the cache is a speed-up.
 func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	if s == nil || s.name == "" {
 		return
 	}
 	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}}
 	if s.entry != nil && !s.failed {
-		f.Source, f.Comments, f.Syntax = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments), slices.Clone(s.entry.Syntax)
+		f.Source, f.Comments = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments)
 		maps.Copy(f.Packages, s.entry.Packages)
-	}
-	// controller-tools gives a package it type-checks again new Types.
-	var rechecked []string
-	for path, p := range s.std {
-		if p.Types != s.types[path] {
-			rechecked = append(rechecked, path)
-		}
 	}
 	changed := false
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
@@ -545,7 +526,7 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	for _, add := range []struct {
 		list  *[]string
 		paths []string
-	}{{&f.Source, processed}, {&f.Comments, held}, {&f.Syntax, rechecked}} {
+	}{{&f.Source, processed}, {&f.Comments, held}} {
 		for _, path := range add.paths {
 			if !slices.Contains(*add.list, path) {
 				*add.list = append(*add.list, path)
@@ -679,7 +660,7 @@ func (c *StdCache) Forget(pkgPaths ...string) error {
 		if f == nil {
 			continue
 		}
-		for _, list := range []*[]string{&f.Source, &f.Comments, &f.Syntax} {
+		for _, list := range []*[]string{&f.Source, &f.Comments} {
 			*list = slices.DeleteFunc(*list, func(p string) bool { return slices.Contains(pkgPaths, p) })
 		}
 		if err := writeStdFile(c.Dir, name, f); err != nil {
