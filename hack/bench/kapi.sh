@@ -123,3 +123,6 @@ m() { for i in $(seq 1 "$runs"); do awk "{ print $2 }" "$out/$1.$i"; done | medi
 	echo "uptime at the end:   $(uptime)"
 } | tee "$out/kapi.md"
 echo "raw figures (wall user sys maxrss-KiB) in $out" >&2
+if [[ -n ${BENCH_KEEP:-} ]]; then
+	echo "the project: $p" >&2
+fi
