@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-server bench-crd bench-dv bench-storage bench-patches clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-kapi bench-server bench-crd bench-dv bench-storage bench-patches clean
 
 all: build
 
@@ -49,11 +49,15 @@ demo: build ## Regenerate examples/wardle, start it on embedded etcd and talk to
 	hack/tools/build.sh kubectl
 	hack/demo.sh
 
-bench: build ## Generation speed and memory vs the upstream generators, then bench-server (not part of test; see BENCHMARKS.md).
+bench: build ## Generation speed and memory vs the upstream generators, by size, on every k8s.io/api group (bench-kapi), then bench-server (not part of test; see BENCHMARKS.md).
 	hack/tools/codegen/build.sh
 	hack/bench/generate.sh 5
 	hack/bench/scale.sh 3
+	hack/bench/kapi.sh 3
 	hack/bench/server.sh 6
+
+bench-kapi: build ## apigen generate and verify on the largest real project, every k8s.io/api group but core (TestKubernetesAPIGroups', test/kapi), std cache cold then warm (see BENCHMARKS.md).
+	hack/bench/kapi.sh 3
 
 bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see BENCHMARKS.md).
 	hack/bench/server.sh 6

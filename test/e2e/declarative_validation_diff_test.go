@@ -14,6 +14,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/apigen-dev/apigen/test/cluster"
+	"github.com/apigen-dev/apigen/test/kapi"
 )
 
 // draGroup is the built-in group TestDeclarativeValidationDiff serves twice.
@@ -151,7 +152,7 @@ func draProject(t *testing.T, tc *toolchain, work string) string {
 	dst := filepath.Join(proj, "pkg", "apis", "resource", "v1")
 	files, _ := filepath.Glob(filepath.Join(src, "*.go"))
 	for _, f := range files {
-		if name := filepath.Base(f); !kubernetesAPIGenerated(name) {
+		if name := filepath.Base(f); !kapi.Generated(name) {
 			writeFile(t, filepath.Join(dst, name), readFile(t, f))
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/apigen-dev/apigen/test/cluster"
+	"github.com/apigen-dev/apigen/test/kapi"
 )
 
 // The compatibility matrix's first set: every group of k8s.io/api except the legacy core
@@ -26,67 +27,8 @@ import (
 // once, built once and served by one server, whose discovery is compared with a real
 // kube-apiserver's.
 
-// kubernetesAPIVersion is the k8s.io/api release the project is pinned to (apigen init's).
-const kubernetesAPIVersion = "v0.37.2"
-
-// kubernetesAPIGroups is each group directory of k8s.io/api (core left out) with the version
-// copied: kube-apiserver's preferred version (the test checks it against kube-apiserver's
-// discovery), or for a group kube-apiserver does not serve, its highest version.
-var kubernetesAPIGroups = []struct{ dir, version string }{
-	{"admission", "v1"}, // webhook request/response bodies: no resource
-	{"admissionregistration", "v1"},
-	{"apidiscovery", "v2"}, // discovery documents: no resource
-	{"apiserverinternal", "v1alpha1"},
-	{"apps", "v1"},
-	{"authentication", "v1"},
-	{"authorization", "v1"},
-	{"autoscaling", "v2"},
-	{"batch", "v1"},
-	{"certificates", "v1"},
-	{"coordination", "v1"},
-	{"discovery", "v1"},
-	{"events", "v1"},
-	{"extensions", "v1beta1"}, // no longer served by kube-apiserver
-	{"flowcontrol", "v1"},
-	{"imagepolicy", "v1alpha1"}, // a webhook body: no served resource
-	{"lifecycle", "v1alpha1"},
-	{"networking", "v1"},
-	{"node", "v1"},
-	{"policy", "v1"},
-	{"rbac", "v1"},
-	{"resource", "v1"},
-	{"scheduling", "v1"},
-	{"storage", "v1"},
-	{"storagemigration", "v1"},
-}
-
-// kubernetesAPIOlder are the older versions copied beside a group's preferred one: each version
-// kube-apiserver v1.37 still serves (every API enabled) whose conversions to and from the
-// preferred version conversion-gen writes whole. Each kind is stored in the most preferred
-// version that declares it, as kube-apiserver stores it.
-var kubernetesAPIOlder = map[string][]string{
-	"admissionregistration": {"v1beta1", "v1alpha1"},
-	"coordination":          {"v1beta1", "v1alpha2"},
-	"resource":              {"v1beta2", "v1alpha3"},
-	"storagemigration":      {"v1beta1"},
-}
-
-// kubernetesAPIHandWritten are the older versions kube-apiserver v1.37 serves that are not
-// copied, and why: their conversions to the preferred version need functions that
-// k8s.io/kubernetes writes by hand (through its internal types, which k8s.io/api does not
-// ship); apigen generate names each one, with conversion-gen's reason.
-var kubernetesAPIHandWritten = map[string]string{
-	"autoscaling/v1":       "HorizontalPodAutoscaler's CPU utilization fields against v2's metrics (TargetCPUUtilizationPercentage, Metrics, Behavior, ...)",
-	"certificates/v1beta1": "PodCertificateRequestSpec's PKIXPublicKey and ProofOfPossession, which v1 does not have",
-	"resource/v1beta1":     "Device's Basic and DeviceRequest's fields, which v1 moved",
-}
-
-// kubernetesAPIGenerated are the files of k8s.io/api's packages that its generators write,
-// which the project's own generation replaces.
-func kubernetesAPIGenerated(name string) bool {
-	return strings.HasPrefix(name, "zz_generated") || name == "generated.pb.go" || name == "generated.proto" ||
-		strings.HasSuffix(name, "_swagger_doc_generated.go") || strings.HasSuffix(name, "_test.go") || !strings.HasSuffix(name, ".go")
-}
+// The project itself (the groups and versions copied, the older versions left out and why, and
+// the copying) is package kapi's, which hack/bench/kapi.sh times too.
 
 // discoveryDifferences are the differences between kube-apiserver's discovery and the
 // generated server's for the same group-versions, keyed "group/version resource[: field]",
@@ -144,8 +86,8 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &api); err != nil || api.Dir == "" {
 		t.Fatalf("go list -m k8s.io/api: %v\n%s", err, r)
 	}
-	if api.Version != kubernetesAPIVersion {
-		t.Fatalf("the project requires k8s.io/api %s, the matrix is for %s", api.Version, kubernetesAPIVersion)
+	if api.Version != kapi.Version {
+		t.Fatalf("the project requires k8s.io/api %s, the matrix is for %s", api.Version, kapi.Version)
 	}
 
 	// Every group directory of k8s.io/api (one with versions that register types) is in the
@@ -158,29 +100,15 @@ func TestKubernetesAPIGroups(t *testing.T) {
 			dirs = append(dirs, e.Name())
 		}
 	}
-	for _, g := range kubernetesAPIGroups {
-		listed = append(listed, g.dir)
+	for _, g := range kapi.Groups {
+		listed = append(listed, g.Dir)
 	}
 	if !slices.Equal(dirs, listed) {
 		t.Fatalf("k8s.io/api %s has the groups %v; the table lists %v", api.Version, dirs, listed)
 	}
-	files, copied := 0, 0
-	for _, g := range kubernetesAPIGroups {
-		for _, version := range append([]string{g.version}, kubernetesAPIOlder[g.dir]...) {
-			src := filepath.Join(api.Dir, g.dir, version)
-			names, err := os.ReadDir(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range names {
-				if n.IsDir() || kubernetesAPIGenerated(n.Name()) {
-					continue
-				}
-				writeFile(t, filepath.Join(proj, "pkg", "apis", g.dir, version, n.Name()), readFile(t, filepath.Join(src, n.Name())))
-				files++
-			}
-			copied++
-		}
+	files, copied, err := kapi.Copy(api.Dir, proj)
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("copied %d files of %d k8s.io/api %s packages", files, copied, api.Version)
 
@@ -208,10 +136,10 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	kasGroups := discoveryGroups(t, kasConfig)
 	kasResources := map[string]map[string]metav1.APIResource{}
 	kasOpenAPI := map[string]openAPIComponents{}
-	for _, g := range kubernetesAPIGroups {
+	for _, g := range kapi.Groups {
 		for _, group := range kasGroups {
 			for _, v := range group.Versions {
-				if groupDir(group.Name) == g.dir && (v.Version == g.version || slices.Contains(kubernetesAPIOlder[g.dir], v.Version)) {
+				if groupDir(group.Name) == g.Dir && (v.Version == g.Version || slices.Contains(kapi.Older[g.Dir], v.Version)) {
 					kasResources[v.GroupVersion] = discoveryResources(t, kasConfig, v.GroupVersion)
 					var doc openAPIComponents
 					getJSON(t, kasConfig, "/openapi/v3/apis/"+v.GroupVersion, &doc)
@@ -247,30 +175,30 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	for _, group := range ours {
 		served[groupDir(group.Name)] = group
 	}
-	for _, g := range kubernetesAPIGroups {
-		group, ok := served[g.dir]
-		why, notServed := kubernetesAPINotServed[g.dir]
+	for _, g := range kapi.Groups {
+		group, ok := served[g.Dir]
+		why, notServed := kubernetesAPINotServed[g.Dir]
 		switch {
 		case notServed && ok:
 			t.Errorf("group %s is served now (%v); remove it from kubernetesAPINotServed (%s)", group.Name, group.Versions, why)
 		case notServed:
 		case !ok:
-			t.Errorf("group %s (k8s.io/api/%s/%s) is not served", g.dir, g.dir, g.version)
-		case group.PreferredVersion.Version != g.version || !slices.Equal(versionNames(group.Versions), append([]string{g.version}, kubernetesAPIOlder[g.dir]...)):
-			t.Errorf("group %s serves %v (preferring %s), want %s and then %v", group.Name, versionNames(group.Versions), group.PreferredVersion.Version, g.version, kubernetesAPIOlder[g.dir])
+			t.Errorf("group %s (k8s.io/api/%s/%s) is not served", g.Dir, g.Dir, g.Version)
+		case group.PreferredVersion.Version != g.Version || !slices.Equal(versionNames(group.Versions), append([]string{g.Version}, kapi.Older[g.Dir]...)):
+			t.Errorf("group %s serves %v (preferring %s), want %s and then %v", group.Name, versionNames(group.Versions), group.PreferredVersion.Version, g.Version, kapi.Older[g.Dir])
 		}
 		kasServes := false
 		for _, kg := range kasGroups {
-			if groupDir(kg.Name) != g.dir {
+			if groupDir(kg.Name) != g.Dir {
 				continue
 			}
 			kasServes = true
-			if kg.PreferredVersion.Version != g.version {
-				t.Errorf("kube-apiserver prefers %s for %s; the table copies %s", kg.PreferredVersion.GroupVersion, kg.Name, g.version)
+			if kg.PreferredVersion.Version != g.Version {
+				t.Errorf("kube-apiserver prefers %s for %s; the table copies %s", kg.PreferredVersion.GroupVersion, kg.Name, g.Version)
 			}
 		}
 		if notServed && strings.Contains(why, "kube-apiserver does not serve it") && kasServes {
-			t.Errorf("kube-apiserver serves group %s, which kubernetesAPINotServed says it does not (%s)", g.dir, why)
+			t.Errorf("kube-apiserver serves group %s, which kubernetesAPINotServed says it does not (%s)", g.Dir, why)
 		}
 	}
 
@@ -449,7 +377,7 @@ func generateMeasured(t *testing.T, tc *toolchain, proj string) measured {
 
 // checkOlderVersions holds the tables of older versions to what k8s.io/api ships and
 // kube-apiserver serves: every older version kube-apiserver serves is copied
-// (kubernetesAPIOlder) or says why not (kubernetesAPIHandWritten), and neither table names a
+// (kapi.Older) or says why not (kapi.HandWritten), and neither table names a
 // version kube-apiserver does not serve or k8s.io/api does not ship. A version k8s.io/api
 // gains, or kube-apiserver starts or stops serving, fails here.
 func checkOlderVersions(t *testing.T, apiDir string, kasGroups []metav1.APIGroup) {
@@ -461,34 +389,34 @@ func checkOlderVersions(t *testing.T, apiDir string, kasGroups []metav1.APIGroup
 		}
 	}
 	listed := map[string]bool{}
-	for dir, versions := range kubernetesAPIOlder {
+	for dir, versions := range kapi.Older {
 		for _, v := range versions {
 			listed[dir+"/"+v] = true
 		}
 	}
-	for dirVersion := range kubernetesAPIHandWritten {
+	for dirVersion := range kapi.HandWritten {
 		listed[dirVersion] = true
 	}
-	for _, g := range kubernetesAPIGroups {
-		registers, _ := filepath.Glob(filepath.Join(apiDir, g.dir, "*", "register.go"))
+	for _, g := range kapi.Groups {
+		registers, _ := filepath.Glob(filepath.Join(apiDir, g.Dir, "*", "register.go"))
 		for _, r := range registers {
-			dirVersion := g.dir + "/" + filepath.Base(filepath.Dir(r))
-			if filepath.Base(filepath.Dir(r)) == g.version {
+			dirVersion := g.Dir + "/" + filepath.Base(filepath.Dir(r))
+			if filepath.Base(filepath.Dir(r)) == g.Version {
 				continue
 			}
 			switch {
 			case kasServes[dirVersion] && !listed[dirVersion]:
-				t.Errorf("kube-apiserver serves k8s.io/api's %s, which is neither copied (kubernetesAPIOlder) nor listed in kubernetesAPIHandWritten", dirVersion)
+				t.Errorf("kube-apiserver serves k8s.io/api's %s, which is neither copied (kapi.Older) nor listed in kapi.HandWritten", dirVersion)
 			case !kasServes[dirVersion] && listed[dirVersion]:
-				t.Errorf("kube-apiserver does not serve k8s.io/api's %s; remove it from kubernetesAPIOlder or kubernetesAPIHandWritten", dirVersion)
+				t.Errorf("kube-apiserver does not serve k8s.io/api's %s; remove it from kapi.Older or kapi.HandWritten", dirVersion)
 			}
 			delete(listed, dirVersion)
 		}
 	}
 	for dirVersion := range listed {
-		t.Errorf("k8s.io/api has no package %s; remove it from kubernetesAPIOlder or kubernetesAPIHandWritten", dirVersion)
+		t.Errorf("k8s.io/api has no package %s; remove it from kapi.Older or kapi.HandWritten", dirVersion)
 	}
-	for dirVersion, why := range kubernetesAPIHandWritten {
+	for dirVersion, why := range kapi.HandWritten {
 		t.Logf("not copied: %s, whose conversions are written by hand upstream: %s", dirVersion, why)
 	}
 }

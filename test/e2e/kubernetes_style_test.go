@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/apigen-dev/apigen/test/cluster"
+	"github.com/apigen-dev/apigen/test/kapi"
 )
 
 // The compatibility matrix's Kubernetes-style sets besides sample-apiserver's: API packages
@@ -26,10 +27,10 @@ const kubernetesStyleRepo = "example.com/kstyle"
 // kubernetesStyleSets are the modules copied, each with its API group directory.
 var kubernetesStyleSets = []struct{ module, apis, group string }{
 	// APIService: kube-aggregator's, served by every kube-apiserver (v1; v1beta1 retired).
-	{"k8s.io/kube-aggregator@" + kubernetesAPIVersion, "pkg/apis", "apiregistration"},
+	{"k8s.io/kube-aggregator@" + kapi.Version, "pkg/apis", "apiregistration"},
 	// NodeMetrics and PodMetrics: +resourceName=nodes and pods, +genclient:readonly, served
 	// by metrics-server from memory.
-	{"k8s.io/metrics@" + kubernetesAPIVersion, "pkg/apis", "metrics"},
+	{"k8s.io/metrics@" + kapi.Version, "pkg/apis", "metrics"},
 }
 
 // kubernetesStyleDifferences are what the generated server does differently from
@@ -61,7 +62,7 @@ func TestKubernetesStyleAPIs(t *testing.T) {
 		modPath, _, _ := strings.Cut(set.module, "@")
 		src := filepath.Join(dir, set.apis, set.group)
 		err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || kubernetesAPIGenerated(d.Name()) {
+			if err != nil || d.IsDir() || kapi.Generated(d.Name()) {
 				return err
 			}
 			rel, _ := filepath.Rel(filepath.Join(dir, set.apis), path)
