@@ -23,8 +23,7 @@ runs=${3:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export APIGEN_CACHE=off
-GOCACHE=$(go env GOCACHE)
-export GOCACHE XDG_CACHE_HOME=$tmp/cache
+private_user_cache "$tmp/cache"
 copy_project "$root/examples/wardle" "$tmp/project"
 
 run() { # run BINARY OUT

@@ -32,10 +32,7 @@ source "$root/hack/bench/lib.sh"
 require_time
 
 runs=${1:-5}
-apigen=${APIGEN:-$root/bin/apigen}
-if [[ ! -x $apigen ]]; then
-	(cd "$root" && go build -o bin/apigen ./cmd/apigen)
-fi
+apigen=$(bench_apigen)
 "$root/hack/tools/codegen/build.sh" >&2
 
 tmp=$(mktemp -d)
@@ -47,8 +44,7 @@ fi
 
 # apigen's result cache goes to the temp dir; the go command's build cache, by default in the
 # same user cache directory, stays where it is (an empty one would slow every load).
-GOCACHE=$(go env GOCACHE)
-export GOCACHE XDG_CACHE_HOME=$tmp/cache
+private_user_cache "$tmp/cache"
 
 copy_project "$root/examples/wardle" "$tmp/upstream"
 copy_project "$root/examples/wardle" "$tmp/apigen"

@@ -31,10 +31,7 @@ require_time
 
 runs=${1:-3}
 export APIGEN_CACHE=off
-apigen=${APIGEN:-$root/bin/apigen}
-if [[ ! -x $apigen ]]; then
-	(cd "$root" && go build -o bin/apigen ./cmd/apigen)
-fi
+apigen=$(bench_apigen)
 tmp=$(mktemp -d)
 out=${BENCH_OUT:-$tmp/results}
 mkdir -p "$out"
@@ -45,8 +42,8 @@ fi
 # The std cache goes to the temp dir, so the first run is cold; the go command's build cache,
 # by default in the same user cache directory, stays where it is. The project is its own
 # module, resolved as the e2e tests resolve it.
-GOCACHE=$(go env GOCACHE)
-export GOCACHE XDG_CACHE_HOME=$tmp/cache GOWORK=off GOTOOLCHAIN=local
+private_user_cache "$tmp/cache"
+export GOWORK=off GOTOOLCHAIN=local
 p=$tmp/project
 mkdir -p "$p"
 echo "apigen init, then k8s.io/api's packages copied ..." >&2

@@ -26,6 +26,24 @@ require_time() {
 	fi
 }
 
+# bench_apigen: the apigen binary to time: $APIGEN, or bin/apigen, built when missing ($root is
+# the repository's root).
+bench_apigen() {
+	local apigen=${APIGEN:-$root/bin/apigen}
+	if [[ ! -x $apigen ]]; then
+		(cd "$root" && go build -o bin/apigen ./cmd/apigen)
+	fi
+	echo "$apigen"
+}
+
+# private_user_cache DIR: the user cache directory of the binaries timed (apigen's std types
+# and result caches) is DIR; the go command's build cache, by default in the user cache
+# directory too, stays where it is.
+private_user_cache() {
+	GOCACHE=$(go env GOCACHE)
+	export GOCACHE XDG_CACHE_HOME=$1
+}
+
 # copy_project SRC DST: a copy of an apigen project without its build output.
 copy_project() {
 	mkdir -p "$2"

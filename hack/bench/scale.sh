@@ -21,10 +21,7 @@ require_time
 runs=${1:-3}
 # This measures the load: apigen's result cache would answer the verify after a generate.
 export APIGEN_CACHE=off
-apigen=${APIGEN:-$root/bin/apigen}
-if [[ ! -x $apigen ]]; then
-	(cd "$root" && go build -o bin/apigen ./cmd/apigen)
-fi
+apigen=$(bench_apigen)
 tmp=$(mktemp -d)
 out=${BENCH_OUT:-$tmp/results}
 mkdir -p "$out"

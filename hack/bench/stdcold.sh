@@ -24,8 +24,7 @@ rounds=${3:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export APIGEN_CACHE=off
-GOCACHE=$(go env GOCACHE)
-export GOCACHE XDG_CACHE_HOME=$tmp/cache
+private_user_cache "$tmp/cache"
 copy_project "$root/examples/wardle" "$tmp/project"
 
 clean() {
