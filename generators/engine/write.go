@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/apigen-dev/apigen/generators/model"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/apigen-dev/apigen/generators/model"
+	"github.com/apigen-dev/apigen/internal/atomicfile"
 )
 
 // GeneratedRoots are the project directories apigen generates into; only these are searched
@@ -146,13 +148,13 @@ func (p *Plan) Current() bool { return len(p.Changed) == 0 && len(p.Stale) == 0 
 func (p *Plan) Apply() (Summary, error) {
 	for _, name := range p.Changed {
 		data, _ := p.out.Get(name)
-		if err := writeFileAtomic(filepath.Join(p.root, filepath.FromSlash(name)), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(p.root, filepath.FromSlash(name)), data, 0o644); err != nil {
 			return Summary{}, err
 		}
 	}
 	for _, name := range p.Missing {
 		data, _ := p.out.Scaffold(name)
-		if err := writeFileAtomic(filepath.Join(p.root, filepath.FromSlash(name)), data); err != nil {
+		if err := atomicfile.Write(filepath.Join(p.root, filepath.FromSlash(name)), data, 0o644); err != nil {
 			return Summary{}, err
 		}
 	}
@@ -163,29 +165,6 @@ func (p *Plan) Apply() (Summary, error) {
 		removeEmptyDirs(p.root, filepath.Dir(filepath.Join(p.root, filepath.FromSlash(name))))
 	}
 	return Summary{Written: p.Changed, Unchanged: p.Unchanged, Deleted: p.Stale, Scaffolded: p.Missing}, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".apigen-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // removeEmptyDirs removes dir and its parents up to root while they are empty, so that removing

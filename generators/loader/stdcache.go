@@ -499,7 +499,8 @@ func readStdFile(name string) *stdFile {
 }
 
 // save writes the entry again when the load checked std packages from source that it lacks,
-// or when processed or held name packages that are not in its Source or Comments yet. It never fails a run: the cache is a speed-up.
+// or when processed or held name packages that are not in its Source or Comments yet. It
+// never fails a run: the cache is a speed-up.
 func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	if s == nil || s.name == "" {
 		return

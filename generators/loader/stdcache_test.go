@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/internal/atomicfile"
 )
 
 // TestStdCache: a load with an empty std cache reads the standard library from the go build
@@ -163,7 +165,7 @@ func TestStdCache(t *testing.T) {
 	if e := readStdFile(cold.std.name); e == nil || len(e.Packages) != len(cold.std.std) {
 		t.Error("concurrent runs left no whole entry")
 	}
-	if tmp, _ := filepath.Glob(filepath.Join(cache.Dir, ".tmp-*")); len(tmp) > 0 {
+	if tmp, _ := filepath.Glob(filepath.Join(cache.Dir, atomicfile.TempPrefix+"*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %q", tmp)
 	}
 }

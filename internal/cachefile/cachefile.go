@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/apigen-dev/apigen/internal/atomicfile"
 )
 
 const (
@@ -42,22 +44,7 @@ func Used(path string) {
 // Write stores data as the entry name in dir, whole or not at all (concurrent writers each
 // write a complete entry, and the last one stays), then trims dir.
 func Write(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, name), data, 0o600); err != nil {
 		return err
 	}
 	trim(dir)

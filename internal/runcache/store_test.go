@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apigen-dev/apigen/internal/atomicfile"
 	"github.com/apigen-dev/apigen/internal/cachefile"
 )
 
@@ -75,7 +76,7 @@ func TestStoreTrims(t *testing.T) {
 	dir := t.TempDir()
 	s := NewStore(dir)
 	old := time.Now().Add(-cachefile.MaxAge - time.Hour)
-	for _, name := range []string{key, ".tmp-123"} {
+	for _, name := range []string{key, atomicfile.TempPrefix + "123"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(header), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +87,7 @@ func TestStoreTrims(t *testing.T) {
 	if err := s.Put(key+"1", Entry{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{key, ".tmp-123"} {
+	for _, name := range []string{key, atomicfile.TempPrefix + "123"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
 			t.Errorf("%s, unused for longer than %v, is still there", name, cachefile.MaxAge)
 		}
