@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,7 +163,11 @@ func TestStdCache(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if e := readStdFile(cold.std.name); e == nil || len(e.Packages) != len(cold.std.std) {
+	// (Loaded from source, the graph also has runtime/cgo, which cgo's output of net imports.)
+	if e := readStdFile(cold.std.name); e == nil || slices.ContainsFunc(slices.Collect(maps.Keys(cold.std.std)), func(path string) bool {
+		_, ok := e.Packages[path]
+		return !ok
+	}) {
 		t.Error("concurrent runs left no whole entry")
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(cache.Dir, atomicfile.TempPrefix+"*")); len(tmp) > 0 {

@@ -180,6 +180,9 @@ func dumpUniverse(u types.Universe) []string {
 	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	for _, path := range slices.Sorted(maps.Keys(u)) {
 		pkg := u[path]
+		if cgoImportOnly(path, pkg) {
+			continue
+		}
 		add("package %q path=%q dir=%q name=%q", path, pkg.Path, pkg.Dir, pkg.Name)
 		add("  doc %q", pkg.DocComments)
 		add("  comments %q", pkg.Comments)
@@ -194,6 +197,14 @@ func dumpUniverse(u types.Universe) []string {
 		}
 	}
 	return out
+}
+
+// cgoImportOnly reports whether pkg is runtime/cgo as gengo knows it only from cgo's
+// output importing it: with nothing of it read. The load lists no compiled files
+// (notCompiled), so its graph has runtime/cgo only where a package imports it itself or a
+// cgo package was checked from cgo's output; gengo's own load always lists them.
+func cgoImportOnly(path string, pkg *types.Package) bool {
+	return path == "runtime/cgo" && pkg.Name == "" && len(pkg.Types)+len(pkg.Functions)+len(pkg.Variables)+len(pkg.Constants) == 0
 }
 
 func dumpType(prefix string, t *types.Type) []string {
