@@ -3,9 +3,13 @@ package loader
 import (
 	"errors"
 	"go/ast"
+	"os"
+	"path/filepath"
 	"strconv"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/apigen-dev/apigen/internal/cachefile"
 )
 
 // notCompiled is the go list flag that stops the load's go list from working out the files the
@@ -43,4 +47,36 @@ func usesCgo(files []*ast.File) bool {
 		}
 	}
 	return false
+}
+
+// listsCompiled reports whether a load of the project at root had to be done again with the
+// compiled files (listCompiled), so that its loads list them from the start.
+func (c *StdCache) listsCompiled(root string) bool {
+	name := c.compiledMarker(root)
+	if name == "" {
+		return false
+	}
+	if _, err := os.Stat(name); err != nil {
+		return false
+	}
+	cachefile.Used(name)
+	return true
+}
+
+// listCompiled notes that a load of the project at root had to be done again with the compiled
+// files. Best effort: without the note, the next load is done again too.
+func (c *StdCache) listCompiled(root string) {
+	if name := c.compiledMarker(root); name != "" {
+		_ = cachefile.Write(c.Dir, filepath.Base(name), nil)
+	}
+}
+
+// compiledMarker is the file whose presence says so, for this apigen binary and the project at
+// root ("" without a cache). Its name does not start with the entries' prefix, which
+// coldQuery looks for.
+func (c *StdCache) compiledMarker(root string) string {
+	if c == nil || c.Dir == "" || c.Identity == "" {
+		return ""
+	}
+	return filepath.Join(c.Dir, "compiled-"+c.prefix()+"-"+hashHex(root))
 }

@@ -78,6 +78,12 @@ func TestCgoDependency(t *testing.T) {
 				t.Errorf("internal/native was checked from its Go files %q, not cgo's", native.CompiledGoFiles)
 			}
 			compareUniverses(t, "with a cgo dependency", own.Universe, r.Universe)
+			if abs, _ := filepath.Abs("testdata/cgo"); c.cache != nil && !c.cache.listsCompiled(abs) {
+				t.Error("the project's next loads will list no compiled files, and be done twice")
+			}
+			if abs, _ := filepath.Abs("testdata/project"); c.cache.listsCompiled(abs) {
+				t.Error("another project's loads will list compiled files")
+			}
 		})
 	}
 }

@@ -40,9 +40,11 @@ func loadGraph(root string, apiDirs []string, patterns []string, reads *Reads, c
 	// A load from source checks the standard library's cgo packages (net) from cgo's output,
 	// which only a go list of the compiled files names. Otherwise go list names none
 	// (notCompiled), and a load that has to check a cgo package from source all the same (a
-	// dependency that uses cgo, a package the go build cache lacks) is done again with them.
-	g, err := loadListed(root, apiDirs, patterns, reads, cache, fromSource, fromSource)
+	// dependency that uses cgo, a package the go build cache lacks, net's comments) is done
+	// again with them; the project's next loads list them from the start.
+	g, err := loadListed(root, apiDirs, patterns, reads, cache, fromSource, fromSource || cache.listsCompiled(root))
 	if errors.Is(err, errCgo) {
+		cache.listCompiled(root)
 		return loadListed(root, apiDirs, patterns, reads, cache, fromSource, true)
 	}
 	return g, err
