@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apigen-dev/apigen/internal/cachefile"
 	"golang.org/x/tools/go/gcexportdata"
@@ -37,8 +38,9 @@ import (
 // of (time.Time, math/big's Int through resource.Quantity, what their methods name), by the
 // file and line they end on, and the unexported declarations and doc.go of every package it
 // processes fully. So each entry keeps the package's comment groups too, which go into gengo's
-// comment index for the packages whose declarations the universe held before (Comments), and
-// the packages it processed fully are taken from source (Source). A run that finds the
+// comment index for the packages whose declarations the universe held before (Comments), keyed
+// by the file names the positions of the package's export data carry, and the packages it
+// processed fully are taken from source (Source). A run that finds the
 // universe reading more of a package that came from export data than that (Result.StdTouched)
 // is thrown away and loaded again from source (pipeline.Run), and the package joins the
 // lists. So the cache can make a load faster, never its output different: a missing, stale,
@@ -50,7 +52,11 @@ import (
 // is asked as go/packages asks it for the load (the same environment, directory and build
 // tags) with -n, so that it never compiles anything: a package it would have to build is
 // loaded from source, as before. Which packages need more than their types on such a run
-// comes from stdSeed, as there is no entry to tell; the run writes the entry.
+// comes from stdSeed, as there is no entry to tell; the run writes the entry. The comments
+// of a package read from export data that the entry lacks are scanned from its files (only
+// their tokens, see scanComments), so that of the standard library only the packages gengo
+// processes fully, and those whose export data does not declare what their source does
+// (see export), are parsed and type-checked.
 type StdCache struct {
 	// Dir holds one file per key, kept as cachefile keeps entries.
 	Dir string
@@ -107,7 +113,8 @@ type stdFile struct {
 
 // stdSeed are the lists of an entry (see stdFile) as a run of examples/wardle leaves them,
 // which the loads decide from while there is no entry: the first run of an apigen binary
-// reads the other packages from the go build cache. A project that needs more is loaded again
+// reads the packages but Source's from the go build cache, and scans the files of Comments'
+// for their comments. A project that needs more is loaded again
 // from source once (StdTouched), as with an entry that has not learned a package yet; the
 // entry it writes keeps what the project needs, not the seed. TestRunStdCacheCold keeps the
 // seed current.
@@ -124,12 +131,12 @@ type stdPackage struct {
 	// modification time each had when they were checked.
 	Files []fileStamp
 	// Export is gcexportdata's encoding of the package's types, as apigen checked them or as
-	// it read them from the go build cache. A package with Comments always has the former,
-	// whose positions name the files as the load does (the compiler's name them
-	// $GOROOT/src/...), so that its comments are found where gengo looks them up.
+	// it read them from the go build cache (whose positions name the files as the compiler
+	// does, $GOROOT/src/..., where a load from source has the files' own names).
 	Export []byte
 	// Comments is the gob encoding of the package's comment groups ([]commentGroup), kept for
-	// the packages in the entry's Comments.
+	// the packages in the entry's Comments, their files named as Export's positions name them,
+	// so that gengo finds them where it looks them up. They are written with the export data.
 	Comments []byte
 }
 
@@ -175,6 +182,12 @@ type stdLoad struct {
 	fromExport map[string]bool
 	fromGo     map[string]bool
 	failed     bool
+	// scanned are the comment groups of the packages read from export data whose comments
+	// the entry lacks, scanned from their files (by base name) as the load reads them;
+	// fromScan those of them that went into comments, to be written.
+	mu       sync.Mutex
+	scanned  map[string][]commentGroup
+	fromScan map[string]bool
 	// goq is the go command's answer of what its build cache has of the std packages the
 	// entry lacks (nil: it was not asked).
 	goq *goQuery
@@ -189,7 +202,8 @@ type stdLoad struct {
 // asks the go command in dir (the load's) for their export data in the background.
 func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery) *stdLoad {
 	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
-		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, goq: early}
+		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, scanned: map[string][]commentGroup{}, fromScan: map[string]bool{},
+		goq: early}
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
 	goroot := ""
@@ -231,7 +245,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	var lacking []string
 	for path := range s.std {
-		if (s.entry == nil || !s.isValid(path, map[string]bool{})) && !s.source[path] && !s.needsComments(path) {
+		if (s.entry == nil || !s.isValid(path, map[string]bool{})) && !s.source[path] {
 			lacking = append(lacking, path)
 		}
 	}
@@ -265,7 +279,7 @@ func (c *StdCache) coldQuery(dir string, patterns []string) *goQuery {
 		return nil
 	}
 	return startGoQuery(dir, []string{"-deps"}, patterns, func(path string) bool {
-		return !slices.Contains(stdSeed.Source, path) && !slices.Contains(stdSeed.Comments, path)
+		return !slices.Contains(stdSeed.Source, path)
 	})
 }
 
@@ -379,29 +393,68 @@ func (s *stdLoad) isValid(path string, visiting map[string]bool) bool {
 }
 
 // export returns the export data to read a package from (the entry's, or the go build
-// cache's for a package the entry lacks), or nil to load it from source.
+// cache's for a package the entry lacks), or nil to load it from source. When gengo's index
+// is to hold the package's comments and the entry lacks them, it scans them from the
+// package's files first (scanComments; nil when they do not scan, or the export data is not
+// what gengo is to read).
 func (s *stdLoad) export(p *packages.Package) []byte {
 	path := p.PkgPath
-	if !s.use || s.name == "" || s.std[path] == nil || s.source[path] || s.needsComments(path) {
+	if !s.use || s.name == "" || s.std[path] == nil || s.source[path] {
 		return nil
 	}
+	var data []byte
 	if s.entry != nil && s.valid[path] {
-		return s.entry.Packages[path].Export
+		data = s.entry.Packages[path].Export
+	} else {
+		s.waitGo()
+		data = s.goExport(path)
 	}
-	s.waitGo()
-	return s.goExport(path)
+	if data != nil && s.needsComments(path) {
+		// gengo reads the package's declarations. The compiler names the unnamed results of a
+		// function that returns from inside a range-over-func loop #rv1, #rv2, ... (types2's
+		// RenameResult), and its export data keeps the names, where a load from source has
+		// none (reflect.Value.Comparable): such a package is loaded from source.
+		if bytes.Contains(data, []byte("#rv")) {
+			return nil
+		}
+		groups, ok := scanPackageComments(p.CompiledGoFiles)
+		if !ok {
+			return nil
+		}
+		s.mu.Lock()
+		s.scanned[path] = groups
+		s.mu.Unlock()
+	}
+	return data
 }
 
 // needsComments reports whether the entry lacks the comments of a package gengo's index is to
-// hold: it is loaded from source, and the comments are written (the go build cache has none).
+// hold: they are scanned from its files, or taken from its syntax when it is loaded from
+// source (export data has none), and written.
 func (s *stdLoad) needsComments(path string) bool {
 	return slices.Contains(s.lists.Comments, path) && (s.entry == nil || !s.valid[path] || len(s.entry.Packages[path].Comments) == 0)
 }
 
 // imported notes how a package's export data read (see checkGraph), and reads its comment
-// groups when gengo's index is to hold them. It runs for one package at a time.
+// groups when gengo's index is to hold them: the entry's, or those export scanned, named as
+// the positions of the export data name the package's files (exportFileNames; left out when
+// they cannot be, so that a run that looks them up is done again from source). It runs for
+// one package at a time.
 func (s *stdLoad) imported(p *packages.Package, err error) {
-	if err == nil && s.entry != nil && s.valid[p.PkgPath] && slices.Contains(s.entry.Comments, p.PkgPath) {
+	s.mu.Lock()
+	scanned, isScanned := s.scanned[p.PkgPath]
+	s.mu.Unlock()
+	switch {
+	case err != nil:
+	case isScanned:
+		if prefix, ok := exportFileNames(p.Fset, p.Types, p.CompiledGoFiles); ok {
+			for i := range scanned {
+				scanned[i].File = prefix + scanned[i].File
+			}
+			s.comments[p.PkgPath] = scanned
+			s.fromScan[p.PkgPath] = true
+		}
+	case s.entry != nil && s.valid[p.PkgPath] && slices.Contains(s.entry.Comments, p.PkgPath):
 		var groups []commentGroup
 		if err = gob.NewDecoder(bytes.NewReader(s.entry.Packages[p.PkgPath].Comments)).Decode(&groups); err == nil {
 			s.comments[p.PkgPath] = groups
@@ -535,6 +588,21 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 			}
 		}
 		slices.Sort(*add.list)
+	}
+	// Comments scanned beside export data go with that export data (the entry's, or the go
+	// build cache's, written above), whose positions name the files as they are keyed.
+	for path := range s.fromScan {
+		e, ok := f.Packages[path]
+		if !ok || s.failed || !slices.Contains(f.Comments, path) {
+			continue
+		}
+		var comments bytes.Buffer
+		if err := gob.NewEncoder(&comments).Encode(s.comments[path]); err != nil {
+			continue
+		}
+		e.Comments = comments.Bytes()
+		f.Packages[path] = e
+		changed = true
 	}
 	for path, groups := range s.syntaxComments {
 		tp := s.types[path]

@@ -37,16 +37,20 @@ func TestStdCache(t *testing.T) {
 		t.Fatalf("only %d standard library packages found in the load", len(cold.std.std))
 	}
 	// What the go build cache holds (as go list says, building nothing) comes from it, but
-	// the seed's packages gengo processes fully or reads the comments of.
+	// the seed's packages gengo processes fully; the comments of those whose comments gengo
+	// reads are scanned from their files.
 	cached := goBuildCached(t, root, "unicode/utf8", "errors", "time", "fmt")
 	if !cached["unicode/utf8"] {
 		t.Log("the go build cache does not hold unicode/utf8 as the load builds it: only the load from source is tested")
 	}
 	for path, inCache := range cached {
-		wantGo := inCache && path != "time" && path != "fmt"
+		wantGo := inCache && path != "time"
 		if cold.std.fromGo[path] != wantGo {
 			t.Errorf("with an empty std cache, %s from the go build cache: %t, want %t", path, cold.std.fromGo[path], wantGo)
 		}
+	}
+	if cached["fmt"] && (!cold.std.fromScan["fmt"] || len(cold.std.comments["fmt"]) == 0) {
+		t.Errorf("fmt's comments from its files: %t (%d groups), want true", cold.std.fromScan["fmt"], len(cold.std.comments["fmt"]))
 	}
 	if len(cold.std.fromExport) != len(cold.std.fromGo) {
 		t.Errorf("an empty std cache gave %d packages", len(cold.std.fromExport)-len(cold.std.fromGo))
