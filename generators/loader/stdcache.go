@@ -349,6 +349,19 @@ func readExportFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readAll(r)
+}
+
+// readAll reads r to its end, into a buffer of the size r says it has when it is an
+// io.LimitedReader (gcexportdata.NewReader's of an archive, which knows the export data's size;
+// gcexportdata.Read reads its input so too): io.ReadAll would grow its buffer, a copy and a
+// cleared allocation at each doubling, megabytes for the larger packages.
+func readAll(r io.Reader) ([]byte, error) {
+	if lr, ok := r.(*io.LimitedReader); ok {
+		data := make([]byte, lr.N)
+		_, err := io.ReadFull(lr, data)
+		return data, err
+	}
 	return io.ReadAll(r)
 }
 
@@ -508,7 +521,8 @@ func (s *stdLoad) indexed(path string) []commentGroup {
 
 // readExport reads a package's export data into imports, the load's map of packages by path.
 func readExport(data []byte, fset *token.FileSet, imports map[string]*types.Package, path string) (*types.Package, error) {
-	tp, err := gcexportdata.Read(bytes.NewReader(data), fset, imports, path)
+	// Read reads its input whole first, at once when it is told the size (see readAll).
+	tp, err := gcexportdata.Read(&io.LimitedReader{R: bytes.NewReader(data), N: int64(len(data))}, fset, imports, path)
 	if err != nil {
 		// Whatever the importer added for the package is not to be found again.
 		delete(imports, path)
