@@ -52,7 +52,9 @@ import (
 // is asked as go/packages asks it for the load (the same environment, directory and build
 // tags) with -n, so that it never compiles anything: a package it would have to build is
 // loaded from source, as before. Which packages need more than their types on such a run
-// comes from stdSeed, as there is no entry to tell; the run writes the entry. The comments
+// comes from stdSeed, as there is no entry to tell; the run writes the entry, and keeps the go
+// command's answers in an index (stdIndex) that the first runs of other apigen binaries read
+// instead of asking the go command again. The comments
 // of a package read from export data that the entry lacks are scanned from its files (only
 // their tokens, see scanComments), so that of the standard library only the packages gengo
 // processes fully, and those whose export data does not declare what their source does
@@ -125,6 +127,26 @@ var stdSeed = stdFile{
 		"math/big", "math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
 }
 
+// stdIndex is where the go build cache holds the export data of the standard library's
+// packages, as the go command said in a run of any apigen binary with the same toolchain,
+// GOROOT and platform: the go build cache does not depend on apigen, so the first run of
+// another apigen binary (every rebuild of a developer's) reads the files it names instead of
+// asking the go command again. A package's entry is used while its files are those the go
+// command listed, as are its imports' (the compiler's export data of a package holds what
+// it uses of its imports), and while the go build cache has the file; the go command is asked
+// for the others.
+type stdIndex struct {
+	Format   string
+	Packages map[string]indexedExport
+}
+
+type indexedExport struct {
+	// Files are the package's compiled files when the go command named Export.
+	Files []fileStamp
+	// Export is the file of the go build cache that holds the package's export data.
+	Export string
+}
+
 // stdPackage is one package's types.
 type stdPackage struct {
 	// Files are the package's compiled files as the go command listed them, with the size and
@@ -189,8 +211,12 @@ type stdLoad struct {
 	scanned  map[string][]commentGroup
 	fromScan map[string]bool
 	// goq is the go command's answer of what its build cache has of the std packages the
-	// entry lacks (nil: it was not asked).
-	goq *goQuery
+	// entry lacks (nil: it was not asked); index is what an earlier run's answers said
+	// (indexName: its file), of which inIndex are the packages it still answers for.
+	goq       *goQuery
+	index     *stdIndex
+	indexName string
+	inIndex   map[string]bool
 	// types are the std packages' types as the load made them (controller-tools replaces
 	// Types in the records it type-checks again).
 	types map[string]*types.Package
@@ -230,6 +256,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	s.name = filepath.Join(cache.Dir, cache.prefix()+"-"+hashHex(runtime.Version(), goroot, sizes))
 	s.entry = readStdFile(s.name)
+	s.indexName = filepath.Join(cache.Dir, indexPrefix()+"-"+hashHex(goroot, sizes))
 	s.stamps = map[string][]fileStamp{}
 	for path, p := range s.std {
 		s.stamps[path] = stamp(p.CompiledGoFiles)
@@ -250,10 +277,61 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		}
 	}
 	if use && len(lacking) > 0 && s.goq == nil && goListDriver() {
-		slices.Sort(lacking)
-		s.goq = startGoQuery(dir, nil, lacking, nil)
+		// What the index answers for needs no go command.
+		s.inIndex = map[string]bool{}
+		if index := readStdIndex(s.indexName); index != nil {
+			s.index = index
+			current := map[string]bool{}
+			for _, path := range lacking {
+				name := index.Packages[path].Export
+				if name != "" && s.indexCurrent(path, current, map[string]bool{}) {
+					_, err := os.Stat(name)
+					s.inIndex[path] = err == nil
+				}
+			}
+		}
+		lacking = slices.DeleteFunc(lacking, func(path string) bool { return s.inIndex[path] })
+		if len(lacking) > 0 {
+			slices.Sort(lacking)
+			s.goq = startGoQuery(dir, nil, lacking, nil)
+			s.goq.asked = map[string]bool{}
+			for _, path := range lacking {
+				s.goq.asked[path] = true
+			}
+		}
 	}
 	return s
+}
+
+// indexPrefix starts the names of the indexes (stdIndex) for the toolchain apigen was built
+// with; the rest of an index's name is the GOROOT and platform of the load.
+func indexPrefix() string { return "index-" + hashHex(stdCacheFormat, runtime.Version()) }
+
+func readStdIndex(name string) *stdIndex {
+	var x stdIndex
+	if !readCacheFile(name, &x) || x.Format != stdCacheFormat {
+		return nil
+	}
+	return &x
+}
+
+// indexCurrent reports whether the files of a package, and those of its imports, are those
+// the index recorded with the go command's answer (memo holds the answers so far).
+func (s *stdLoad) indexCurrent(path string, memo, visiting map[string]bool) bool {
+	if v, ok := memo[path]; ok {
+		return v
+	}
+	p, e := s.std[path], s.index.Packages[path]
+	ok := p != nil && e.Files != nil && slices.Equal(e.Files, s.stamps[path]) && !visiting[path]
+	visiting[path] = true
+	for _, imp := range p.Imports {
+		if !ok {
+			break
+		}
+		ok = imp.PkgPath == "unsafe" || s.indexCurrent(imp.PkgPath, memo, visiting)
+	}
+	memo[path] = ok
+	return ok
 }
 
 // hashHex returns the first 16 hexadecimal digits of the SHA-256 of parts.
@@ -278,6 +356,11 @@ func (c *StdCache) coldQuery(dir string, patterns []string) *goQuery {
 	if names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*")); err != nil || len(names) > 0 {
 		return nil
 	}
+	// An index of another binary's runs answers after the load, without the go command
+	// (see stdIndex); the go command is asked then for what it lacks.
+	if names, err := filepath.Glob(filepath.Join(c.Dir, indexPrefix()+"-*")); err != nil || len(names) > 0 {
+		return nil
+	}
 	return startGoQuery(dir, []string{"-deps"}, patterns, func(path string) bool {
 		return !slices.Contains(stdSeed.Source, path)
 	})
@@ -293,6 +376,9 @@ func goListDriver() bool {
 // goQuery is a question to the go command about its build cache, running in the background.
 type goQuery struct {
 	done chan struct{}
+	// asked are the packages asked for; nil: every standard library package of the load
+	// (the question with -deps).
+	asked map[string]bool
 	// export names the files in the build cache that hold the export data of the standard
 	// library's packages, once done is closed (each package's is read as the load reaches it).
 	export map[string]string
@@ -377,10 +463,16 @@ func (s *stdLoad) waitGo() { s.goq.wait() }
 
 // goExport returns the go build cache's export data of a package, or nil (call waitGo first).
 func (s *stdLoad) goExport(path string) []byte {
-	if s.goq == nil || s.goq.export[path] == "" {
+	var name string
+	switch {
+	case s.goq != nil && s.goq.export[path] != "":
+		name = s.goq.export[path]
+	case s.inIndex[path]:
+		name = s.index.Packages[path].Export
+	default:
 		return nil
 	}
-	data, err := readExportFile(s.goq.export[path])
+	data, err := readExportFile(name)
 	if err != nil {
 		return nil // trimmed from the cache since, or not export data: loaded from source
 	}
@@ -549,20 +641,29 @@ func stamp(files []string) []fileStamp {
 const stdHeader = stdCacheFormat + "\n"
 
 func readStdFile(name string) *stdFile {
+	var f stdFile
+	if !readCacheFile(name, &f) || f.Format != stdCacheFormat {
+		return nil
+	}
+	return &f
+}
+
+// readCacheFile decodes a file of the cache (an entry or an index) into v, and reports
+// whether it could.
+func readCacheFile(name string, v any) bool {
 	data, err := os.ReadFile(name)
 	if err != nil || !bytes.HasPrefix(data, []byte(stdHeader)) || len(data) < len(stdHeader)+sha256.Size {
-		return nil
+		return false
 	}
 	sum, body := data[len(stdHeader):len(stdHeader)+sha256.Size], data[len(stdHeader)+sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil
+		return false
 	}
-	var f stdFile
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&f); err != nil || f.Format != stdCacheFormat {
-		return nil
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(v); err != nil {
+		return false
 	}
 	cachefile.Used(name)
-	return &f
+	return true
 }
 
 // save writes the entry again when the load checked std packages from source that it lacks,
@@ -577,6 +678,7 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 		f.Source, f.Comments = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments)
 		maps.Copy(f.Packages, s.entry.Packages)
 	}
+	s.saveIndex()
 	changed := false
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
 	// quarter of the compiler's size (which keeps inlinable function bodies).
@@ -655,10 +757,41 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	_ = writeStdFile(s.cache.Dir, s.name, f)
 }
 
+// saveIndex adds the go command's answers to the index (stdIndex), for the first runs of other
+// apigen binaries.
+func (s *stdLoad) saveIndex() {
+	if s.goq == nil || s.goq.export == nil || s.failed {
+		return
+	}
+	x := readStdIndex(s.indexName)
+	if x == nil {
+		x = &stdIndex{Format: stdCacheFormat, Packages: map[string]indexedExport{}}
+	}
+	// Every package asked for is recorded with its files, those the go command named no file
+	// for too (the index checks a package's imports' files).
+	changed := false
+	for path := range s.std {
+		if s.goq.asked != nil && !s.goq.asked[path] {
+			continue
+		}
+		e := indexedExport{Files: s.stamps[path], Export: s.goq.export[path]}
+		if old, ok := x.Packages[path]; e.Files != nil && (!ok || old.Export != e.Export || !slices.Equal(old.Files, e.Files)) {
+			x.Packages[path] = e
+			changed = true
+		}
+	}
+	if changed {
+		_ = writeCacheFile(s.cache.Dir, s.indexName, x)
+	}
+}
+
 // writeStdFile writes an entry whole or not at all (cachefile.Write).
-func writeStdFile(dir, name string, f *stdFile) error {
+func writeStdFile(dir, name string, f *stdFile) error { return writeCacheFile(dir, name, f) }
+
+// writeCacheFile writes a file of the cache (an entry or an index) whole or not at all.
+func writeCacheFile(dir, name string, v any) error {
 	var body bytes.Buffer
-	if err := gob.NewEncoder(&body).Encode(f); err != nil {
+	if err := gob.NewEncoder(&body).Encode(v); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(body.Bytes())
