@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apigen-dev/apigen/internal/cachefile"
 	"golang.org/x/tools/go/gcexportdata"
@@ -37,8 +38,9 @@ import (
 // of (time.Time, math/big's Int through resource.Quantity, what their methods name), by the
 // file and line they end on, and the unexported declarations and doc.go of every package it
 // processes fully. So each entry keeps the package's comment groups too, which go into gengo's
-// comment index for the packages whose declarations the universe held before (Comments), and
-// the packages it processed fully are taken from source (Source). A run that finds the
+// comment index for the packages whose declarations the universe held before (Comments), keyed
+// by the file names the positions of the package's export data carry, and the packages it
+// processed fully are taken from source (Source). A run that finds the
 // universe reading more of a package that came from export data than that (Result.StdTouched)
 // is thrown away and loaded again from source (pipeline.Run), and the package joins the
 // lists. So the cache can make a load faster, never its output different: a missing, stale,
@@ -50,7 +52,13 @@ import (
 // is asked as go/packages asks it for the load (the same environment, directory and build
 // tags) with -n, so that it never compiles anything: a package it would have to build is
 // loaded from source, as before. Which packages need more than their types on such a run
-// comes from stdSeed, as there is no entry to tell; the run writes the entry.
+// comes from stdSeed, as there is no entry to tell; the run writes the entry, and keeps the go
+// command's answers in an index (stdIndex) that the first runs of other apigen binaries read
+// instead of asking the go command again. The comments
+// of a package read from export data that the entry lacks are scanned from its files (only
+// their tokens, see scanComments), so that of the standard library only the packages gengo
+// processes fully, and those whose export data does not declare what their source does
+// (see export), are parsed and type-checked.
 type StdCache struct {
 	// Dir holds one file per key, kept as cachefile keeps entries.
 	Dir string
@@ -107,7 +115,8 @@ type stdFile struct {
 
 // stdSeed are the lists of an entry (see stdFile) as a run of examples/wardle leaves them,
 // which the loads decide from while there is no entry: the first run of an apigen binary
-// reads the other packages from the go build cache. A project that needs more is loaded again
+// reads the packages but Source's from the go build cache, and scans the files of Comments'
+// for their comments. A project that needs more is loaded again
 // from source once (StdTouched), as with an entry that has not learned a package yet; the
 // entry it writes keeps what the project needs, not the seed. TestRunStdCacheCold keeps the
 // seed current.
@@ -118,18 +127,38 @@ var stdSeed = stdFile{
 		"math/big", "math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
 }
 
+// stdIndex is where the go build cache holds the export data of the standard library's
+// packages, as the go command said in a run of any apigen binary with the same toolchain,
+// GOROOT and platform: the go build cache does not depend on apigen, so the first run of
+// another apigen binary (every rebuild of a developer's) reads the files it names instead of
+// asking the go command again. A package's entry is used while its files are those the go
+// command listed, as are its imports' (the compiler's export data of a package holds what
+// it uses of its imports), and while the go build cache has the file; the go command is asked
+// for the others.
+type stdIndex struct {
+	Format   string
+	Packages map[string]indexedExport
+}
+
+type indexedExport struct {
+	// Files are the package's compiled files when the go command named Export.
+	Files []fileStamp
+	// Export is the file of the go build cache that holds the package's export data.
+	Export string
+}
+
 // stdPackage is one package's types.
 type stdPackage struct {
 	// Files are the package's compiled files as the go command listed them, with the size and
 	// modification time each had when they were checked.
 	Files []fileStamp
 	// Export is gcexportdata's encoding of the package's types, as apigen checked them or as
-	// it read them from the go build cache. A package with Comments always has the former,
-	// whose positions name the files as the load does (the compiler's name them
-	// $GOROOT/src/...), so that its comments are found where gengo looks them up.
+	// it read them from the go build cache (whose positions name the files as the compiler
+	// does, $GOROOT/src/..., where a load from source has the files' own names).
 	Export []byte
 	// Comments is the gob encoding of the package's comment groups ([]commentGroup), kept for
-	// the packages in the entry's Comments.
+	// the packages in the entry's Comments, their files named as Export's positions name them,
+	// so that gengo finds them where it looks them up. They are written with the export data.
 	Comments []byte
 }
 
@@ -175,9 +204,19 @@ type stdLoad struct {
 	fromExport map[string]bool
 	fromGo     map[string]bool
 	failed     bool
+	// scanned are the comment groups of the packages read from export data whose comments
+	// the entry lacks, scanned from their files (by base name) as the load reads them;
+	// fromScan those of them that went into comments, to be written.
+	mu       sync.Mutex
+	scanned  map[string][]commentGroup
+	fromScan map[string]bool
 	// goq is the go command's answer of what its build cache has of the std packages the
-	// entry lacks (nil: it was not asked).
-	goq *goQuery
+	// entry lacks (nil: it was not asked); index is what an earlier run's answers said
+	// (indexName: its file), of which inIndex are the packages it still answers for.
+	goq       *goQuery
+	index     *stdIndex
+	indexName string
+	inIndex   map[string]bool
 	// types are the std packages' types as the load made them (controller-tools replaces
 	// Types in the records it type-checks again).
 	types map[string]*types.Package
@@ -189,7 +228,8 @@ type stdLoad struct {
 // asks the go command in dir (the load's) for their export data in the background.
 func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery) *stdLoad {
 	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
-		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, goq: early}
+		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, scanned: map[string][]commentGroup{}, fromScan: map[string]bool{},
+		goq: early}
 	var all []*packages.Package
 	packages.Visit(roots, nil, func(p *packages.Package) { all = append(all, p) })
 	goroot := ""
@@ -216,6 +256,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	s.name = filepath.Join(cache.Dir, cache.prefix()+"-"+hashHex(runtime.Version(), goroot, sizes))
 	s.entry = readStdFile(s.name)
+	s.indexName = filepath.Join(cache.Dir, indexPrefix()+"-"+hashHex(goroot, sizes))
 	s.stamps = map[string][]fileStamp{}
 	for path, p := range s.std {
 		s.stamps[path] = stamp(p.CompiledGoFiles)
@@ -231,15 +272,66 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	var lacking []string
 	for path := range s.std {
-		if (s.entry == nil || !s.isValid(path, map[string]bool{})) && !s.source[path] && !s.needsComments(path) {
+		if (s.entry == nil || !s.isValid(path, map[string]bool{})) && !s.source[path] {
 			lacking = append(lacking, path)
 		}
 	}
 	if use && len(lacking) > 0 && s.goq == nil && goListDriver() {
-		slices.Sort(lacking)
-		s.goq = startGoQuery(dir, nil, lacking, nil)
+		// What the index answers for needs no go command.
+		s.inIndex = map[string]bool{}
+		if index := readStdIndex(s.indexName); index != nil {
+			s.index = index
+			current := map[string]bool{}
+			for _, path := range lacking {
+				name := index.Packages[path].Export
+				if name != "" && s.indexCurrent(path, current, map[string]bool{}) {
+					_, err := os.Stat(name)
+					s.inIndex[path] = err == nil
+				}
+			}
+		}
+		lacking = slices.DeleteFunc(lacking, func(path string) bool { return s.inIndex[path] })
+		if len(lacking) > 0 {
+			slices.Sort(lacking)
+			s.goq = startGoQuery(dir, nil, lacking, nil)
+			s.goq.asked = map[string]bool{}
+			for _, path := range lacking {
+				s.goq.asked[path] = true
+			}
+		}
 	}
 	return s
+}
+
+// indexPrefix starts the names of the indexes (stdIndex) for the toolchain apigen was built
+// with; the rest of an index's name is the GOROOT and platform of the load.
+func indexPrefix() string { return "index-" + hashHex(stdCacheFormat, runtime.Version()) }
+
+func readStdIndex(name string) *stdIndex {
+	var x stdIndex
+	if !readCacheFile(name, &x) || x.Format != stdCacheFormat {
+		return nil
+	}
+	return &x
+}
+
+// indexCurrent reports whether the files of a package, and those of its imports, are those
+// the index recorded with the go command's answer (memo holds the answers so far).
+func (s *stdLoad) indexCurrent(path string, memo, visiting map[string]bool) bool {
+	if v, ok := memo[path]; ok {
+		return v
+	}
+	p, e := s.std[path], s.index.Packages[path]
+	ok := p != nil && e.Files != nil && slices.Equal(e.Files, s.stamps[path]) && !visiting[path]
+	visiting[path] = true
+	for _, imp := range p.Imports {
+		if !ok {
+			break
+		}
+		ok = imp.PkgPath == "unsafe" || s.indexCurrent(imp.PkgPath, memo, visiting)
+	}
+	memo[path] = ok
+	return ok
 }
 
 // hashHex returns the first 16 hexadecimal digits of the SHA-256 of parts.
@@ -264,8 +356,13 @@ func (c *StdCache) coldQuery(dir string, patterns []string) *goQuery {
 	if names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*")); err != nil || len(names) > 0 {
 		return nil
 	}
+	// An index of another binary's runs answers after the load, without the go command
+	// (see stdIndex); the go command is asked then for what it lacks.
+	if names, err := filepath.Glob(filepath.Join(c.Dir, indexPrefix()+"-*")); err != nil || len(names) > 0 {
+		return nil
+	}
 	return startGoQuery(dir, []string{"-deps"}, patterns, func(path string) bool {
-		return !slices.Contains(stdSeed.Source, path) && !slices.Contains(stdSeed.Comments, path)
+		return !slices.Contains(stdSeed.Source, path)
 	})
 }
 
@@ -279,6 +376,9 @@ func goListDriver() bool {
 // goQuery is a question to the go command about its build cache, running in the background.
 type goQuery struct {
 	done chan struct{}
+	// asked are the packages asked for; nil: every standard library package of the load
+	// (the question with -deps).
+	asked map[string]bool
 	// export names the files in the build cache that hold the export data of the standard
 	// library's packages, once done is closed (each package's is read as the load reaches it).
 	export map[string]string
@@ -335,6 +435,19 @@ func readExportFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readAll(r)
+}
+
+// readAll reads r to its end, into a buffer of the size r says it has when it is an
+// io.LimitedReader (gcexportdata.NewReader's of an archive, which knows the export data's size;
+// gcexportdata.Read reads its input so too): io.ReadAll would grow its buffer, a copy and a
+// cleared allocation at each doubling, megabytes for the larger packages.
+func readAll(r io.Reader) ([]byte, error) {
+	if lr, ok := r.(*io.LimitedReader); ok {
+		data := make([]byte, lr.N)
+		_, err := io.ReadFull(lr, data)
+		return data, err
+	}
 	return io.ReadAll(r)
 }
 
@@ -350,10 +463,16 @@ func (s *stdLoad) waitGo() { s.goq.wait() }
 
 // goExport returns the go build cache's export data of a package, or nil (call waitGo first).
 func (s *stdLoad) goExport(path string) []byte {
-	if s.goq == nil || s.goq.export[path] == "" {
+	var name string
+	switch {
+	case s.goq != nil && s.goq.export[path] != "":
+		name = s.goq.export[path]
+	case s.inIndex[path]:
+		name = s.index.Packages[path].Export
+	default:
 		return nil
 	}
-	data, err := readExportFile(s.goq.export[path])
+	data, err := readExportFile(name)
 	if err != nil {
 		return nil // trimmed from the cache since, or not export data: loaded from source
 	}
@@ -379,29 +498,68 @@ func (s *stdLoad) isValid(path string, visiting map[string]bool) bool {
 }
 
 // export returns the export data to read a package from (the entry's, or the go build
-// cache's for a package the entry lacks), or nil to load it from source.
+// cache's for a package the entry lacks), or nil to load it from source. When gengo's index
+// is to hold the package's comments and the entry lacks them, it scans them from the
+// package's files first (scanComments; nil when they do not scan, or the export data is not
+// what gengo is to read).
 func (s *stdLoad) export(p *packages.Package) []byte {
 	path := p.PkgPath
-	if !s.use || s.name == "" || s.std[path] == nil || s.source[path] || s.needsComments(path) {
+	if !s.use || s.name == "" || s.std[path] == nil || s.source[path] {
 		return nil
 	}
+	var data []byte
 	if s.entry != nil && s.valid[path] {
-		return s.entry.Packages[path].Export
+		data = s.entry.Packages[path].Export
+	} else {
+		s.waitGo()
+		data = s.goExport(path)
 	}
-	s.waitGo()
-	return s.goExport(path)
+	if data != nil && s.needsComments(path) {
+		// gengo reads the package's declarations. The compiler names the unnamed results of a
+		// function that returns from inside a range-over-func loop #rv1, #rv2, ... (types2's
+		// RenameResult), and its export data keeps the names, where a load from source has
+		// none (reflect.Value.Comparable): such a package is loaded from source.
+		if bytes.Contains(data, []byte("#rv")) {
+			return nil
+		}
+		groups, ok := scanPackageComments(p.CompiledGoFiles)
+		if !ok {
+			return nil
+		}
+		s.mu.Lock()
+		s.scanned[path] = groups
+		s.mu.Unlock()
+	}
+	return data
 }
 
 // needsComments reports whether the entry lacks the comments of a package gengo's index is to
-// hold: it is loaded from source, and the comments are written (the go build cache has none).
+// hold: they are scanned from its files, or taken from its syntax when it is loaded from
+// source (export data has none), and written.
 func (s *stdLoad) needsComments(path string) bool {
 	return slices.Contains(s.lists.Comments, path) && (s.entry == nil || !s.valid[path] || len(s.entry.Packages[path].Comments) == 0)
 }
 
 // imported notes how a package's export data read (see checkGraph), and reads its comment
-// groups when gengo's index is to hold them. It runs for one package at a time.
+// groups when gengo's index is to hold them: the entry's, or those export scanned, named as
+// the positions of the export data name the package's files (exportFileNames; left out when
+// they cannot be, so that a run that looks them up is done again from source). It runs for
+// one package at a time.
 func (s *stdLoad) imported(p *packages.Package, err error) {
-	if err == nil && s.entry != nil && s.valid[p.PkgPath] && slices.Contains(s.entry.Comments, p.PkgPath) {
+	s.mu.Lock()
+	scanned, isScanned := s.scanned[p.PkgPath]
+	s.mu.Unlock()
+	switch {
+	case err != nil:
+	case isScanned:
+		if prefix, ok := exportFileNames(p.Fset, p.Types, p.CompiledGoFiles); ok {
+			for i := range scanned {
+				scanned[i].File = prefix + scanned[i].File
+			}
+			s.comments[p.PkgPath] = scanned
+			s.fromScan[p.PkgPath] = true
+		}
+	case s.entry != nil && s.valid[p.PkgPath] && slices.Contains(s.entry.Comments, p.PkgPath):
 		var groups []commentGroup
 		if err = gob.NewDecoder(bytes.NewReader(s.entry.Packages[p.PkgPath].Comments)).Decode(&groups); err == nil {
 			s.comments[p.PkgPath] = groups
@@ -455,7 +613,8 @@ func (s *stdLoad) indexed(path string) []commentGroup {
 
 // readExport reads a package's export data into imports, the load's map of packages by path.
 func readExport(data []byte, fset *token.FileSet, imports map[string]*types.Package, path string) (*types.Package, error) {
-	tp, err := gcexportdata.Read(bytes.NewReader(data), fset, imports, path)
+	// Read reads its input whole first, at once when it is told the size (see readAll).
+	tp, err := gcexportdata.Read(&io.LimitedReader{R: bytes.NewReader(data), N: int64(len(data))}, fset, imports, path)
 	if err != nil {
 		// Whatever the importer added for the package is not to be found again.
 		delete(imports, path)
@@ -482,20 +641,29 @@ func stamp(files []string) []fileStamp {
 const stdHeader = stdCacheFormat + "\n"
 
 func readStdFile(name string) *stdFile {
+	var f stdFile
+	if !readCacheFile(name, &f) || f.Format != stdCacheFormat {
+		return nil
+	}
+	return &f
+}
+
+// readCacheFile decodes a file of the cache (an entry or an index) into v, and reports
+// whether it could.
+func readCacheFile(name string, v any) bool {
 	data, err := os.ReadFile(name)
 	if err != nil || !bytes.HasPrefix(data, []byte(stdHeader)) || len(data) < len(stdHeader)+sha256.Size {
-		return nil
+		return false
 	}
 	sum, body := data[len(stdHeader):len(stdHeader)+sha256.Size], data[len(stdHeader)+sha256.Size:]
 	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil
+		return false
 	}
-	var f stdFile
-	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(&f); err != nil || f.Format != stdCacheFormat {
-		return nil
+	if err := gob.NewDecoder(bytes.NewReader(body)).Decode(v); err != nil {
+		return false
 	}
 	cachefile.Used(name)
-	return &f
+	return true
 }
 
 // save writes the entry again when the load checked std packages from source that it lacks,
@@ -510,6 +678,7 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 		f.Source, f.Comments = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments)
 		maps.Copy(f.Packages, s.entry.Packages)
 	}
+	s.saveIndex()
 	changed := false
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
 	// quarter of the compiler's size (which keeps inlinable function bodies).
@@ -535,6 +704,21 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 			}
 		}
 		slices.Sort(*add.list)
+	}
+	// Comments scanned beside export data go with that export data (the entry's, or the go
+	// build cache's, written above), whose positions name the files as they are keyed.
+	for path := range s.fromScan {
+		e, ok := f.Packages[path]
+		if !ok || s.failed || !slices.Contains(f.Comments, path) {
+			continue
+		}
+		var comments bytes.Buffer
+		if err := gob.NewEncoder(&comments).Encode(s.comments[path]); err != nil {
+			continue
+		}
+		e.Comments = comments.Bytes()
+		f.Packages[path] = e
+		changed = true
 	}
 	for path, groups := range s.syntaxComments {
 		tp := s.types[path]
@@ -573,10 +757,41 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	_ = writeStdFile(s.cache.Dir, s.name, f)
 }
 
+// saveIndex adds the go command's answers to the index (stdIndex), for the first runs of other
+// apigen binaries.
+func (s *stdLoad) saveIndex() {
+	if s.goq == nil || s.goq.export == nil || s.failed {
+		return
+	}
+	x := readStdIndex(s.indexName)
+	if x == nil {
+		x = &stdIndex{Format: stdCacheFormat, Packages: map[string]indexedExport{}}
+	}
+	// Every package asked for is recorded with its files, those the go command named no file
+	// for too (the index checks a package's imports' files).
+	changed := false
+	for path := range s.std {
+		if s.goq.asked != nil && !s.goq.asked[path] {
+			continue
+		}
+		e := indexedExport{Files: s.stamps[path], Export: s.goq.export[path]}
+		if old, ok := x.Packages[path]; e.Files != nil && (!ok || old.Export != e.Export || !slices.Equal(old.Files, e.Files)) {
+			x.Packages[path] = e
+			changed = true
+		}
+	}
+	if changed {
+		_ = writeCacheFile(s.cache.Dir, s.indexName, x)
+	}
+}
+
 // writeStdFile writes an entry whole or not at all (cachefile.Write).
-func writeStdFile(dir, name string, f *stdFile) error {
+func writeStdFile(dir, name string, f *stdFile) error { return writeCacheFile(dir, name, f) }
+
+// writeCacheFile writes a file of the cache (an entry or an index) whole or not at all.
+func writeCacheFile(dir, name string, v any) error {
 	var body bytes.Buffer
-	if err := gob.NewEncoder(&body).Encode(f); err != nil {
+	if err := gob.NewEncoder(&body).Encode(v); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(body.Bytes())

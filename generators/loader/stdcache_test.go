@@ -38,16 +38,20 @@ func TestStdCache(t *testing.T) {
 		t.Fatalf("only %d standard library packages found in the load", len(cold.std.std))
 	}
 	// What the go build cache holds (as go list says, building nothing) comes from it, but
-	// the seed's packages gengo processes fully or reads the comments of.
+	// the seed's packages gengo processes fully; the comments of those whose comments gengo
+	// reads are scanned from their files.
 	cached := goBuildCached(t, root, "unicode/utf8", "errors", "time", "fmt")
 	if !cached["unicode/utf8"] {
 		t.Log("the go build cache does not hold unicode/utf8 as the load builds it: only the load from source is tested")
 	}
 	for path, inCache := range cached {
-		wantGo := inCache && path != "time" && path != "fmt"
+		wantGo := inCache && path != "time"
 		if cold.std.fromGo[path] != wantGo {
 			t.Errorf("with an empty std cache, %s from the go build cache: %t, want %t", path, cold.std.fromGo[path], wantGo)
 		}
+	}
+	if cached["fmt"] && (!cold.std.fromScan["fmt"] || len(cold.std.comments["fmt"]) == 0) {
+		t.Errorf("fmt's comments from its files: %t (%d groups), want true", cold.std.fromScan["fmt"], len(cold.std.comments["fmt"]))
 	}
 	if len(cold.std.fromExport) != len(cold.std.fromGo) {
 		t.Errorf("an empty std cache gave %d packages", len(cold.std.fromExport)-len(cold.std.fromGo))
@@ -73,6 +77,39 @@ func TestStdCache(t *testing.T) {
 		t.Fatalf("Comments = %q, want packages, not time or unicode/utf8", entry.Comments)
 	}
 	held := entry.Comments[0]
+
+	// Another binary's first run reads the files of the go build cache the index names,
+	// without asking the go command, and builds the same universe; the go command is asked
+	// for a package whose file the go build cache no longer has.
+	other, err := load(root, false, &StdCache{Dir: cache.Dir, Identity: "TestStdCache other"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.std.goq != nil || !maps.Equal(other.std.fromGo, cold.std.fromGo) {
+		t.Errorf("another binary's first run: go command asked %t, %d packages from the go build cache, want false, %d", other.std.goq != nil, len(other.std.fromGo), len(cold.std.fromGo))
+	}
+	if diff := cmp.Diff(want, dumpUniverse(other.Universe)); diff != "" {
+		t.Errorf("the universe differs with the index (-from source +index):\n%s", diff)
+	}
+	if cached["errors"] {
+		index := readStdIndex(other.std.indexName)
+		e := index.Packages["errors"]
+		e.Export = filepath.Join(t.TempDir(), "trimmed")
+		index.Packages["errors"] = e
+		if err := writeCacheFile(cache.Dir, other.std.indexName, index); err != nil {
+			t.Fatal(err)
+		}
+		third, err := load(root, false, &StdCache{Dir: cache.Dir, Identity: "TestStdCache third"}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if third.std.goq == nil || third.std.goq.export["errors"] == "" || third.std.goq.export["unicode/utf8"] != "" || !third.std.fromGo["errors"] {
+			t.Error("with errors' file gone from the go build cache, the go command was not asked for errors alone")
+		}
+		if diff := cmp.Diff(want, dumpUniverse(third.Universe)); diff != "" {
+			t.Errorf("the universe differs with errors' file gone (-from source +index):\n%s", diff)
+		}
+	}
 
 	warm, err := load(root, false, cache, false)
 	if err != nil {

@@ -5,9 +5,11 @@
 # (loader.StdCache) cold and warm, interleaved, ROUNDS rounds (default 5). Each round runs, for
 # the old binary and then the new one: generate cold (every generated file deleted first, the
 # std cache directory emptied), verify cold (the std cache directory emptied), generate warm
-# (every generated file deleted first), verify warm, and verify with a std cache that can be
-# neither read nor written (its directory replaced by a file: every run is a cold one that
-# writes nothing), all with the result cache off (APIGEN_CACHE=off). The binaries get a private user cache directory; the go command's build
+# (every generated file deleted first), verify warm, verify as the first run of a rebuilt
+# binary (the binaries' entries deleted, what else the std cache directory holds kept: the
+# index of the go build cache's export files that any apigen binary writes and reads), and
+# verify with a std cache that can be neither read nor written (its directory replaced by a
+# file: every run is a cold one that writes nothing), all with the result cache off (APIGEN_CACHE=off). The binaries get a private user cache directory; the go command's build
 # cache stays where it is (a cold std cache is served from it when it holds the standard
 # library). Prints medians and ranges of wall time, medians of CPU (user+sys) and peak RSS
 # (GNU time), and the 1-minute load average before each round.
@@ -33,9 +35,10 @@ clean() {
 }
 run() { # run BINARY NAME ROUND
 	local bin=$1 name=$2 i=$3
-	for kind in generate-cold verify-cold generate-warm verify-warm verify-nocache; do
+	for kind in generate-cold verify-cold generate-warm verify-warm verify-newbin verify-nocache; do
 		case $kind in
 		*-cold) rm -rf "$tmp/cache/apigen/std" ;;
+		*-newbin) find "$tmp/cache/apigen/std" -maxdepth 1 -name '[0-9a-f]*' -delete ;;
 		*-nocache) rm -rf "$tmp/cache/apigen/std" && mkdir -p "$tmp/cache/apigen" && touch "$tmp/cache/apigen/std" ;;
 		esac
 		case $kind in
@@ -67,7 +70,7 @@ echo "examples/wardle, $rounds interleaved rounds, medians; $(nproc) cores; load
 echo
 echo "| run | binary | wall (range) | CPU (user+sys) | peak RSS |"
 echo "|---|---|---|---|---|"
-for kind in generate-cold verify-cold generate-warm verify-warm verify-nocache; do
+for kind in generate-cold verify-cold generate-warm verify-warm verify-newbin verify-nocache; do
 	row "old" old "$kind"
 	row "new" new "$kind"
 done
