@@ -3,6 +3,7 @@ package kube
 import (
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 
 	"k8s.io/gengo/v2"
@@ -30,9 +31,11 @@ import (
 //     (Init) or referred to (GenerateType).
 //
 // So every package of the run's universe stays, under its own key, as a stand-in that
-// shares everything with the package but its Types and Constants: there parseEnums finds
-// only enum types and their values, in GenerateType only those the definition may look up.
-// Nothing else reads a package's Types or Constants through the context on these paths.
+// shares everything with the package but its Types and Constants: there parseEnums finds,
+// in GenerateType, only the enum types the definition may look up and their values, and in
+// Init, whose entries look up none, nothing. Nothing else reads a package's Types or
+// Constants through the context on these paths. A kube-openapi that keeps its enum context
+// is left alone (keepsEnumContext).
 
 // enumTypes reports openapi-gen's enum test (isEnumType) over u: a named type whose
 // underlying type is the builtin string and that carries +enum.
@@ -49,9 +52,6 @@ type enumScope struct {
 	// bare has every package of the universe with no types and no constants, and the
 	// builtins whole.
 	bare types.Universe
-	// all is bare with every package of enums: where parseEnums finds what it finds in the
-	// whole universe, scanning only the enum types and their values.
-	all types.Universe
 	// enums has, by universe key, each package that declares an enum type or a constant of
 	// one, with only those types and constants.
 	enums types.Universe
@@ -105,8 +105,6 @@ func newEnumScope(u types.Universe) *enumScope {
 		p.Types, p.Constants = map[string]*types.Type{}, map[string]*types.Type{}
 		s.bare[key] = &p
 	}
-	s.all = maps.Clone(s.bare)
-	maps.Copy(s.all, s.enums)
 	return s
 }
 
@@ -180,7 +178,7 @@ func (t enumScopedTarget) Generators(c *generator.Context) []generator.Generator
 	gens := t.Target.Generators(c)
 	var scope *enumScope
 	for i, g := range gens {
-		if g.FileType() == generator.GoFileType && g.Filename() == t.file {
+		if g.FileType() == generator.GoFileType && g.Filename() == t.file && !keepsEnumContext(g) {
 			if scope == nil {
 				scope = newEnumScope(c.Universe) // the run's universe: one scan per run
 			}
@@ -190,6 +188,33 @@ func (t enumScopedTarget) Generators(c *generator.Context) []generator.Generator
 	return gens
 }
 
+// keepsEnumContext reports whether openapi-gen's generator keeps an enum context of its own,
+// in a field of kube-openapi's enumContext type, as
+// hack/patches/kube-openapi-enum-context-once.patch has it do: such a generator builds the
+// context once, from the universe of its first writer (Init's, which enumScope leaves without
+// enums), so it must see the run's universe, and its scan is paid once anyway. Were upstream
+// to keep it some other way, TestOpenAPINarrowedUniverse would fail: the definitions would
+// list no enum values.
+func keepsEnumContext(g generator.Generator) bool {
+	t := reflect.TypeOf(g)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for f := range t.Fields() {
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Name() == "enumContext" && ft.PkgPath() == "k8s.io/kube-openapi/pkg/generators" {
+			return true
+		}
+	}
+	return false
+}
+
 // enumScopedGenerator runs Init and GenerateType with a context whose universe is narrowed
 // for the enum scan; every other method gets the context gengo passes.
 type enumScopedGenerator struct {
@@ -197,13 +222,10 @@ type enumScopedGenerator struct {
 	scope *enumScope
 }
 
-// Init writes GetOpenAPIDefinitions, whose entries look up no enum; its writers still get
-// every enum, from the enum types and values alone (all): a kube-openapi that builds its enum
-// context once and keeps the first one, as hack/patches/kube-openapi-enum-context-once.patch
-// does, builds it here, and then needs it whole for every definition.
+// Init writes GetOpenAPIDefinitions, whose entries look up no enum (generateCall).
 func (g enumScopedGenerator) Init(c *generator.Context, w io.Writer) error {
 	scoped := *c
-	scoped.Universe = maps.Clone(g.scope.all)
+	scoped.Universe = maps.Clone(g.scope.bare)
 	return g.Generator.Init(&scoped, w)
 }
 

@@ -15,7 +15,8 @@ import (
 // TestEnumScopeWrapsDefinitions shows that enumScopedTarget finds openapi-gen's definitions
 // generator among GetOpenAPITargets' generators (by its file), and only it: were upstream to
 // rename the file, the run would still be right (TestOpenAPINarrowedUniverse) but scan the
-// universe once per type again.
+// universe once per type again. (Built against a kube-openapi that keeps its enum context,
+// hack/patches', it scopes none, by design: keepsEnumContext.)
 func TestEnumScopeWrapsDefinitions(t *testing.T) {
 	args := oaargs.New()
 	args.OutputPkg, args.OutputFile, args.ReportFilename = "example.com/x/openapi", openAPIFile, "-"
@@ -74,15 +75,6 @@ func TestEnumScopeForType(t *testing.T) {
 
 	s := newEnumScope(u)
 	colors := []string{"a/colors", "a/more"}
-	var all []string
-	for key, p := range s.all {
-		if key != "" && len(p.Types)+len(p.Constants) > 0 {
-			all = append(all, key)
-		}
-	}
-	if slices.Sort(all); !slices.Equal(all, []string{"a/colors", "a/more", "a/sizes"}) {
-		t.Errorf("Init's universe has enums or values in %v, want every package of them", all)
-	}
 	for _, tc := range []struct {
 		t    *types.Type
 		want []string // the packages with enums or values in the definition's universe
