@@ -25,13 +25,15 @@ import (
 // enum.go; markers.go, extension.go and union.go read only the types' comments):
 //   - Namers, through generator.NewSnippetWriter: unchanged.
 //   - Order, in Init: unchanged.
-//   - Universe, in parseEnums: Type("string") of the builtins, and every package's Types and
-//     Constants. The builtins are kept whole (isEnumType compares with that very *Type).
+//   - Universe, in parseEnums: Type("string") of the builtins (isEnumType compares with that
+//     very *Type), and every package's Types and Constants.
 //   - Universe, in shouldUseOpenAPIModelName: Package(path).Comments of the type being named
 //     (Init) or referred to (GenerateType).
 //
 // So every package of the run's universe stays, under its own key, as a stand-in that
-// shares everything with the package but its Types and Constants: there parseEnums finds,
+// shares everything with the package but its Types and Constants (the builtins keep their
+// string type: gengo also files every unnamed type of the load, thousands of slices, maps and
+// pointers, under the builtins' "" and parseEnums walks them all): there parseEnums finds,
 // in GenerateType, only the enum types the definition may look up and their values, and in
 // Init, whose entries look up none, nothing. Nothing else reads a package's Types or
 // Constants through the context on these paths. A kube-openapi that keeps its enum context
@@ -49,8 +51,8 @@ func enumTypes(u types.Universe) func(*types.Type) bool {
 
 // enumScope is one scan of a run's universe for what parseEnums finds.
 type enumScope struct {
-	// bare has every package of the universe with no types and no constants, and the
-	// builtins whole.
+	// bare has every package of the universe with no types and no constants, but for the
+	// builtins' string type.
 	bare types.Universe
 	// enums has, by universe key, each package that declares an enum type or a constant of
 	// one, with only those types and constants.
@@ -62,6 +64,7 @@ type enumScope struct {
 
 func newEnumScope(u types.Universe) *enumScope {
 	isEnum := enumTypes(u)
+	stringType := u.Type(types.Name{Name: "string"})
 	s := &enumScope{bare: types.Universe{}, enums: types.Universe{}, where: map[types.Name][]string{}}
 	standIn := func(key string, pkg *types.Package) *types.Package {
 		if p := s.enums[key]; p != nil {
@@ -97,12 +100,11 @@ func newEnumScope(u types.Universe) *enumScope {
 		}
 	}
 	for key, pkg := range u {
-		if key == "" {
-			s.bare[key] = pkg // the builtins: "string" must be the universe's own
-			continue
-		}
 		p := *pkg
 		p.Types, p.Constants = map[string]*types.Type{}, map[string]*types.Type{}
+		if key == "" {
+			p.Types["string"] = stringType // the universe's own, for isEnumType
+		}
 		s.bare[key] = &p
 	}
 	return s
