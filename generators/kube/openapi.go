@@ -12,7 +12,6 @@ import (
 	oacommon "k8s.io/kube-openapi/pkg/common"
 	oagen "k8s.io/kube-openapi/pkg/generators"
 
-	"k8s.io/gengo/v2"
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
@@ -56,7 +55,8 @@ const (
 func OpenAPI() engine.Generator { return openAPI{} }
 
 type openAPI struct {
-	// wholeUniverse gives openapi-gen the whole load, as its own main would (a test compares).
+	// wholeUniverse gives openapi-gen the whole load, and each of its definitions writers
+	// the whole of it to scan for enums, as its own main would (a test compares).
 	wholeUniverse bool
 }
 
@@ -131,7 +131,13 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 		dirs:              map[string]string{outPkg: OpenAPIDir},
 		ignoredFileTypes:  []string{"api-violation"}, // API rule violations never fail generation
 		targets: func(c *generator.Context) []generator.Target {
-			return oagen.GetOpenAPITargets(c, args, nil)
+			targets := oagen.GetOpenAPITargets(c, args, nil)
+			if !o.wholeUniverse {
+				for i, t := range targets {
+					targets[i] = enumScopedTarget{Target: t, file: args.OutputFile}
+				}
+			}
+			return targets
 		},
 		universe: o.universe(),
 	})
@@ -167,14 +173,12 @@ func (o openAPI) universe() func(types.Universe, []string) types.Universe {
 // declares an +enum type or a value of one, which is where openapi-gen looks for enums. It
 // scans the universe for them once per type it writes (kube-openapi's newOpenAPITypeWriter
 // calls parseEnums, which parses the comment tags of every string type), so every definition
-// paid for every package of the load: the dependencies' hundreds. isEnum is openapi-gen's
+// paid for every package of the load: the dependencies' hundreds. enumTypes is openapi-gen's
 // test (isEnumType), so the scan over this part finds the same enums with the same values.
+// Each definition's own scan is narrowed further, to the enums it may look up (enumScope);
+// this part is what enumScope scans once.
 func enumUniverse(u types.Universe, inputs []string) types.Universe {
-	stringType := u.Type(types.Name{Name: "string"})
-	isEnum := func(t *types.Type) bool {
-		return t.Kind == types.Alias && t.Underlying == stringType &&
-			gengo.ExtractCommentTags("+", t.CommentLines)["enum"] != nil
-	}
+	isEnum := enumTypes(u)
 	keep := types.Universe{"": u[""]}
 	for _, p := range inputs {
 		if pkg, ok := u[p]; ok {
