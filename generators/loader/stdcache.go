@@ -318,17 +318,28 @@ func readStdIndex(name string) *stdIndex {
 // indexCurrent reports whether the files of a package, and those of its imports, are those
 // the index recorded with the go command's answer (memo holds the answers so far).
 func (s *stdLoad) indexCurrent(path string, memo, visiting map[string]bool) bool {
+	return s.current(path, func(path string) ([]fileStamp, bool) {
+		e := s.index.Packages[path]
+		return e.Files, e.Files != nil
+	}, memo, visiting)
+}
+
+// current reports whether held has a package, with its files as they are now, and all its
+// imports, transitively (memo holds the answers so far; visiting breaks import cycles).
+func (s *stdLoad) current(path string, held func(path string) (files []fileStamp, ok bool), memo, visiting map[string]bool) bool {
 	if v, ok := memo[path]; ok {
 		return v
 	}
-	p, e := s.std[path], s.index.Packages[path]
-	ok := p != nil && e.Files != nil && slices.Equal(e.Files, s.stamps[path]) && !visiting[path]
+	p := s.std[path]
+	files, ok := held(path)
+	ok = ok && p != nil && slices.Equal(files, s.stamps[path]) && !visiting[path]
 	visiting[path] = true
-	for _, imp := range p.Imports {
-		if !ok {
-			break
+	if ok {
+		for _, imp := range p.Imports {
+			if ok = imp.PkgPath == "unsafe" || s.current(imp.PkgPath, held, memo, visiting); !ok {
+				break
+			}
 		}
-		ok = imp.PkgPath == "unsafe" || s.indexCurrent(imp.PkgPath, memo, visiting)
 	}
 	memo[path] = ok
 	return ok
@@ -481,20 +492,10 @@ func (s *stdLoad) goExport(path string) []byte {
 
 // isValid reports whether the entry holds the package as its files are now, and its imports.
 func (s *stdLoad) isValid(path string, visiting map[string]bool) bool {
-	if v, ok := s.valid[path]; ok {
-		return v
-	}
-	p, e := s.std[path], s.entry.Packages[path]
-	ok := p != nil && e.Export != nil && slices.Equal(e.Files, s.stamps[path]) && !visiting[path]
-	visiting[path] = true
-	for _, imp := range p.Imports {
-		if !ok {
-			break
-		}
-		ok = imp.PkgPath == "unsafe" || s.isValid(imp.PkgPath, visiting)
-	}
-	s.valid[path] = ok
-	return ok
+	return s.current(path, func(path string) ([]fileStamp, bool) {
+		e := s.entry.Packages[path]
+		return e.Files, e.Export != nil
+	}, s.valid, visiting)
 }
 
 // export returns the export data to read a package from (the entry's, or the go build
