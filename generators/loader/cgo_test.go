@@ -32,6 +32,15 @@ func TestLoadListsNoCompiledFiles(t *testing.T) {
 	if len(net.Syntax) > 0 {
 		t.Errorf("net was checked from source (no export data in the go build cache?)")
 	}
+	// A load that lists the compiled files (from source here) stamps net as this one does,
+	// so that the two kinds of load agree on the std cache's entry.
+	compiled, err := load("testdata/project", false, cache, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(compiled.std.stamps["net"], r.std.stamps["net"]) || len(r.std.stamps["net"]) == 0 {
+		t.Errorf("net's files as the std cache stamps them differ between a load with compiled files and one without:\n%v\n%v", compiled.std.stamps["net"], r.std.stamps["net"])
+	}
 }
 
 // TestCgoDependency: a project whose API types refer to a package that uses cgo loads as

@@ -141,7 +141,7 @@ type stdIndex struct {
 }
 
 type indexedExport struct {
-	// Files are the package's compiled files when the go command named Export.
+	// Files are the package's Go files when the go command named Export.
 	Files []fileStamp
 	// Export is the file of the go build cache that holds the package's export data.
 	Export string
@@ -149,8 +149,8 @@ type indexedExport struct {
 
 // stdPackage is one package's types.
 type stdPackage struct {
-	// Files are the package's compiled files as the go command listed them, with the size and
-	// modification time each had when they were checked.
+	// Files are the package's Go files as the go command listed them (cgo's included), with
+	// the size and modification time each had when they were checked.
 	Files []fileStamp
 	// Export is gcexportdata's encoding of the package's types, as apigen checked them or as
 	// it read them from the go build cache (whose positions name the files as the compiler
@@ -259,7 +259,9 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	s.indexName = filepath.Join(cache.Dir, indexPrefix()+"-"+hashHex(goroot, sizes))
 	s.stamps = map[string][]fileStamp{}
 	for path, p := range s.std {
-		s.stamps[path] = stamp(p.CompiledGoFiles)
+		// The Go files, cgo's included: what go list names whether or not it lists the
+		// compiled files (notCompiled), so that loads of both kinds agree on an entry.
+		s.stamps[path] = stamp(p.GoFiles)
 	}
 	s.valid = map[string]bool{}
 	s.source = map[string]bool{}
@@ -523,7 +525,7 @@ func (s *stdLoad) export(p *packages.Package) []byte {
 		if bytes.Contains(data, []byte("#rv")) {
 			return nil
 		}
-		groups, ok := scanPackageComments(p.CompiledGoFiles)
+		groups, ok := scanPackageComments(p.GoFiles)
 		if !ok {
 			return nil
 		}
@@ -553,7 +555,7 @@ func (s *stdLoad) imported(p *packages.Package, err error) {
 	switch {
 	case err != nil:
 	case isScanned:
-		if prefix, ok := exportFileNames(p.Fset, p.Types, p.CompiledGoFiles); ok {
+		if prefix, ok := exportFileNames(p.Fset, p.Types, p.GoFiles); ok {
 			for i := range scanned {
 				scanned[i].File = prefix + scanned[i].File
 			}
