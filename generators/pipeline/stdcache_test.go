@@ -143,31 +143,55 @@ func TestStdTypesInSchemas(t *testing.T) {
 
 // TestRunStdCacheCold: a run with an empty std cache (the first of an apigen binary) reads
 // what the go build cache holds of the standard library, needs no second load (stdSeed holds
-// what examples/wardle's run reads of the standard library beyond its types), and gives the
+// what examples/wardle's run reads of the standard library beyond its types, and math/big,
+// which gengo processes fully once an API type has a resource.Quantity field), and gives the
 // output of a run without the std cache.
 func TestRunStdCacheCold(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates examples/wardle twice")
+		t.Skip("generates examples/wardle four times")
 	}
-	const dir = "../../examples/wardle"
-	want, err := Run(dir, Options{})
+	quantity := t.TempDir()
+	if err := os.CopyFS(quantity, os.DirFS("../../examples/wardle")); err != nil {
+		t.Fatal(err)
+	}
+	types := filepath.Join(quantity, "pkg/apis/wardle/v1alpha1/fischer_types.go")
+	src, err := os.ReadFile(types)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loader.DefaultStdCache = &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheCold"}
-	defer func() { loader.DefaultStdCache = nil }()
-	load, err := Load(dir)
-	if err != nil {
+	src = bytes.Replace(src, []byte("import (\n"), []byte("import (\n\t\"k8s.io/apimachinery/pkg/api/resource\"\n"), 1)
+	src = bytes.Replace(src, []byte("\tDisallowedFlunders []string"), []byte(`	// Capacity is a quantity.
+	// +optional
+	Capacity resource.Quantity `+"`json:\"capacity,omitempty\"`"+`
+
+	DisallowedFlunders []string`), 1)
+	if !bytes.Contains(src, []byte("Capacity resource.Quantity")) {
+		t.Fatal("no Quantity field added to Fischer")
+	}
+	if err := os.WriteFile(types, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Generate(load, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if touched := load.StdTouched(); len(touched) != 0 {
-		t.Errorf("StdTouched = %q on a cold run: the loader's stdSeed lacks them", touched)
-	}
-	if !got.Output.Equal(want.Output) {
-		t.Error("the cold run differs from a run without the std cache")
+	for _, dir := range []string{"../../examples/wardle", quantity} {
+		want, err := Run(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		loader.DefaultStdCache = &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheCold"}
+		load, err := Load(dir)
+		if err != nil {
+			loader.DefaultStdCache = nil
+			t.Fatal(err)
+		}
+		got, err := Generate(load, Options{})
+		loader.DefaultStdCache = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if touched := load.StdTouched(); len(touched) != 0 {
+			t.Errorf("%s: StdTouched = %q on a cold run: the loader's stdSeed lacks them", dir, touched)
+		}
+		if !got.Output.Equal(want.Output) {
+			t.Errorf("%s: the cold run differs from a run without the std cache", dir)
+		}
 	}
 }
