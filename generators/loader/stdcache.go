@@ -42,8 +42,9 @@ import (
 // by the file names the positions of the package's export data carry, and the packages it
 // processed fully are taken from source (Source). A run that finds the
 // universe reading more of a package that came from export data than that (Result.StdTouched)
-// is thrown away and loaded again from source (pipeline.Run), and the package joins the
-// lists. So the cache can make a load faster, never its output different: a missing, stale,
+// is thrown away and loaded again with that package from source (LoadAgain, pipeline.Run; a
+// load that shows it, the packages the API types refer to, before any generator runs), and
+// the package joins the lists. So the cache can make a load faster, never its output different: a missing, stale,
 // corrupt or foreign entry is a load from source.
 //
 // What the entry lacks (the first run of an apigen binary, a new toolchain, a changed file)
@@ -225,11 +226,23 @@ type stdLoad struct {
 	types map[string]*types.Package
 }
 
+// stdAgain is what a load done again (LoadAgain) keeps of the load that read too little: the
+// packages to take from source, and where that load found the export data the entry lacks
+// (the go command's answer, the index), so that the go command is not asked again.
+type stdAgain struct {
+	source  map[string]bool
+	goq     *goQuery
+	index   *stdIndex
+	inIndex map[string]bool
+}
+
 // newStdLoad finds the standard library's packages among those of roots and reads the
 // entry for them when cache is not nil; use says whether the load may read packages from it.
 // When the entry lacks packages, early is the go command's answer for them (coldQuery), or it
-// asks the go command in dir (the load's) for their export data in the background.
-func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery) *stdLoad {
+// asks the go command in dir (the load's) for their export data in the background; a load
+// done again (again not nil) reads them where the first load found them instead, and takes
+// again's packages from source.
+func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery, again *stdAgain) *stdLoad {
 	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
 		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, scanned: map[string][]commentGroup{}, fromScan: map[string]bool{},
 		goq: early}
@@ -275,13 +288,17 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	for _, path := range s.lists.Source {
 		s.source[path] = true
 	}
+	if again != nil {
+		maps.Copy(s.source, again.source)
+		s.goq, s.index, s.inIndex = again.goq, again.index, again.inIndex
+	}
 	var lacking []string
 	for path := range s.std {
 		if (s.entry == nil || !s.isValid(path, map[string]bool{})) && !s.source[path] {
 			lacking = append(lacking, path)
 		}
 	}
-	if use && len(lacking) > 0 && s.goq == nil && goListDriver() {
+	if use && len(lacking) > 0 && s.goq == nil && again == nil && goListDriver() {
 		// What the index answers for needs no go command.
 		s.inIndex = map[string]bool{}
 		if index := readStdIndex(s.indexName); index != nil {

@@ -262,3 +262,53 @@ func goBuildCached(t *testing.T, root string, pkgs ...string) map[string]bool {
 	}
 	return cached
 }
+
+// TestLoadAgain: a cold load that read a package from the go build cache that gengo then
+// processed fully (time, once the seed forgets it) is done again by LoadAgain with that
+// package from source and the rest of the standard library from the export data the first
+// load found, without asking the go command again; the universe is the one from source and
+// the load reads no more than it was given.
+func TestLoadAgain(t *testing.T) {
+	const root = "testdata/project"
+	source, err := load(root, false, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := stdSeed.Source
+	stdSeed.Source = slices.DeleteFunc(slices.Clone(seed), func(p string) bool { return p == "time" })
+	defer func() { stdSeed.Source = seed }()
+	DefaultStdCache = &StdCache{Dir: t.TempDir(), Identity: "TestLoadAgain"}
+	defer func() { DefaultStdCache = nil }()
+
+	first, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !goBuildCached(t, root, "time")["time"] {
+		t.Skip("the go build cache does not hold time as the load builds it")
+	}
+	if touched := first.StdTouched(); !slices.Contains(touched, "time") {
+		t.Fatalf("StdTouched = %q with time read from the go build cache, want time", touched)
+	}
+	again, err := LoadAgain(root, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if touched := again.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q after LoadAgain", touched)
+	}
+	if again.std.fromExport["time"] || len(again.std.fromGo) == 0 || len(again.std.fromGo) != len(first.std.fromGo)-1 {
+		t.Errorf("LoadAgain read time from export data: %t, %d packages from the go build cache, want false, %d",
+			again.std.fromExport["time"], len(again.std.fromGo), len(first.std.fromGo)-1)
+	}
+	if first.std.goq == nil || again.std.goq != first.std.goq {
+		t.Error("LoadAgain asked the go command again")
+	}
+	if diff := cmp.Diff(dumpUniverse(source.Universe), dumpUniverse(again.Universe)); diff != "" {
+		t.Errorf("the universe differs after LoadAgain (-from source +again):\n%s", diff)
+	}
+	again.SaveStdCache()
+	if e := readStdFile(again.std.name); e == nil || !slices.Contains(e.Source, "time") {
+		t.Error("the entry written after LoadAgain does not take time from source")
+	}
+}
