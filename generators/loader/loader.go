@@ -394,6 +394,17 @@ func (r *Result) StdTouched() []string {
 	return touched
 }
 
+// PrepareStdCache starts encoding, in the background, what SaveStdCache is to write of the
+// standard library's types (most of its cost on the first run of an apigen binary), so that it
+// runs beside whatever reads the load next; call it once the load is known to be kept (see
+// StdTouched). SaveStdCache waits for it.
+func (r *Result) PrepareStdCache() {
+	if r == nil || r.std == nil || !r.fed {
+		return
+	}
+	r.std.encode(r.Fset)
+}
+
 // SaveStdCache adds to the cache the standard library's packages the load type-checked from
 // source and the cache lacks, and notes the packages the universe read more of than their
 // types (whichever way they were loaded), so that later loads index their comments or take

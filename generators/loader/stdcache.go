@@ -224,6 +224,10 @@ type stdLoad struct {
 	// types are the std packages' types as the load made them (controller-tools replaces
 	// Types in the records it type-checks again).
 	types map[string]*types.Package
+	// encoded is closed once exports holds the export data save is to write of the packages
+	// the entry lacks, encoded in the background (see encode); nil when not started.
+	encoded chan struct{}
+	exports map[string][]byte
 }
 
 // stdAgain is what a load done again (LoadAgain) keeps of the load that read too little: the
@@ -689,12 +693,73 @@ func readCacheFile(name string, v any) bool {
 	return true
 }
 
+// encode starts encoding, in the background, the export data save writes of the packages the
+// entry lacks whatever the run goes on to read (those read from the go build cache, those
+// checked from source that the entry lacks or has with no comments, as the lists stand),
+// gcexportdata.Write being most of save's cost: it runs beside the generators, which read the
+// same types (go/types' objects are safe for concurrent reads once checked, and so is the
+// file set). save waits for it, and encodes what it lacks itself.
+func (s *stdLoad) encode(fset *token.FileSet) {
+	if s == nil || s.name == "" || s.failed || s.encoded != nil {
+		return
+	}
+	var todo []string
+	for path := range s.fromGo {
+		todo = append(todo, path)
+	}
+	for path := range s.syntaxComments {
+		e, ok := s.entry.packages()[path]
+		if !ok || !s.valid[path] || len(e.Comments) == 0 && slices.Contains(s.lists.Comments, path) {
+			todo = append(todo, path)
+		}
+	}
+	todo = slices.DeleteFunc(todo, func(path string) bool { return s.types[path] == nil || s.stamps[path] == nil })
+	if len(todo) == 0 {
+		return
+	}
+	s.encoded = make(chan struct{})
+	exports := make(map[string][]byte, len(todo))
+	go func() {
+		defer close(s.encoded)
+		for _, path := range todo {
+			var export bytes.Buffer
+			if err := gcexportdata.Write(&export, fset, s.types[path]); err == nil {
+				exports[path] = export.Bytes()
+			}
+		}
+		s.exports = exports
+	}()
+}
+
+// exportData returns gcexportdata's encoding of a package's types: encode's, or encoded now.
+func (s *stdLoad) exportData(fset *token.FileSet, path string) ([]byte, error) {
+	if data, ok := s.exports[path]; ok {
+		return data, nil
+	}
+	var export bytes.Buffer
+	if err := gcexportdata.Write(&export, fset, s.types[path]); err != nil {
+		return nil, err
+	}
+	return export.Bytes(), nil
+}
+
+// packages returns the entry's packages (nil without an entry).
+func (f *stdFile) packages() map[string]stdPackage {
+	if f == nil {
+		return nil
+	}
+	return f.Packages
+}
+
 // save writes the entry again when the load checked std packages from source that it lacks,
 // or when processed or held name packages that are not in its Source or Comments yet. It
 // never fails a run: the cache is a speed-up.
 func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	if s == nil || s.name == "" {
 		return
+	}
+	if s.encoded != nil {
+		<-s.encoded
 	}
 	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}}
 	if s.entry != nil && !s.failed {
@@ -709,11 +774,11 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 		if s.stamps[path] == nil || s.failed {
 			continue
 		}
-		var export bytes.Buffer
-		if err := gcexportdata.Write(&export, fset, s.types[path]); err != nil {
+		export, err := s.exportData(fset, path)
+		if err != nil {
 			continue
 		}
-		f.Packages[path] = stdPackage{Files: s.stamps[path], Export: export.Bytes()}
+		f.Packages[path] = stdPackage{Files: s.stamps[path], Export: export}
 		changed = true
 	}
 	for _, add := range []struct {
@@ -758,11 +823,11 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 		// A package's comments go with the export data of the types they were checked with
 		// (see stdPackage.Export).
 		if stale || wantComments {
-			var export bytes.Buffer
-			if err := gcexportdata.Write(&export, fset, tp); err != nil {
+			export, err := s.exportData(fset, path)
+			if err != nil {
 				continue
 			}
-			e.Export, e.Comments = export.Bytes(), nil
+			e.Export, e.Comments = export, nil
 		}
 		if wantComments {
 			var comments bytes.Buffer

@@ -312,3 +312,36 @@ func TestLoadAgain(t *testing.T) {
 		t.Error("the entry written after LoadAgain does not take time from source")
 	}
 }
+
+// TestPrepareStdCache: PrepareStdCache encodes, in the background, the export data of every
+// package a cold load read from the go build cache or checked from source, and the entry
+// SaveStdCache then writes is the one it writes without it.
+func TestPrepareStdCache(t *testing.T) {
+	const root = "testdata/project"
+	entries := map[bool]*stdFile{}
+	for _, prepare := range []bool{false, true} {
+		cache := &StdCache{Dir: t.TempDir(), Identity: "TestPrepareStdCache"}
+		r, err := load(root, false, cache, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prepare {
+			r.PrepareStdCache()
+			if r.std.encoded == nil {
+				t.Fatal("PrepareStdCache encoded nothing on a cold load")
+			}
+			<-r.std.encoded
+			want := len(r.std.fromGo) + len(r.std.syntaxComments)
+			if len(r.std.exports) != want {
+				t.Errorf("PrepareStdCache encoded %d packages, want %d", len(r.std.exports), want)
+			}
+		}
+		r.SaveStdCache()
+		if entries[prepare] = readStdFile(r.std.name); entries[prepare] == nil {
+			t.Fatal("no entry written")
+		}
+	}
+	if diff := cmp.Diff(entries[false], entries[true]); diff != "" {
+		t.Errorf("the entry differs when prepared (-without +with):\n%s", diff)
+	}
+}

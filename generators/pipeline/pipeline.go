@@ -101,6 +101,7 @@ func fromStdCache[T any](root string, work func(*loader.Result) (T, error)) (T, 
 			return zero, err
 		}
 		if len(load.StdTouched()) == 0 {
+			load.PrepareStdCache() // beside work
 			out, workErr := work(load)
 			if len(load.StdTouched()) == 0 {
 				load.SaveStdCache()

@@ -192,7 +192,9 @@ func TestRunStdCacheCold(t *testing.T) {
 			loader.DefaultStdCache = nil
 			t.Fatal(err)
 		}
+		load.PrepareStdCache() // as Run does: the entry is encoded beside the generators
 		got, err := Generate(load, Options{})
+		load.SaveStdCache()
 		loader.DefaultStdCache = nil
 		if err != nil {
 			t.Fatal(err)
