@@ -118,8 +118,9 @@ type stdFile struct {
 // with math/big among Source, which the loads decide from while there is no entry: the first
 // run of an apigen binary reads the packages but Source's from the go build cache, and scans
 // the files of Comments' for their comments. A project that needs more is loaded again once
-// (StdTouched), as with an entry that has not learned a package yet; the entry it writes
-// keeps what the project needs, not the seed. TestRunStdCacheCold keeps the seed current.
+// (StdTouched), as with an entry that has not learned a package yet; the entries written
+// keep what the projects needed and the seed (see save). TestRunStdCacheCold keeps the seed
+// current.
 // math/big: an API type with a resource.Quantity field (most real APIs: every k8s.io/api
 // group with resources or capacities) makes gengo process it fully (Quantity's inf.Dec holds
 // a big.Int, see Result.referenced), so such a project's first run loaded everything again
@@ -327,6 +328,11 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		}
 	}
 	return s
+}
+
+// union returns, sorted, the strings of a and b, each once.
+func union(a, b []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(slices.Concat(a, b))))
 }
 
 // indexPrefix starts the names of the indexes (stdIndex) for the toolchain apigen was built
@@ -761,13 +767,18 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 	if s.encoded != nil {
 		<-s.encoded
 	}
-	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}}
+	// An entry's lists are what the runs that wrote it needed, and the seed's: an apigen
+	// binary's first entry is often written by apigen init's run, whose project has no API
+	// types yet (it processes neither time nor math/big), and the project's first run with
+	// types was done again for the seed's packages.
+	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}, Source: stdSeed.Source, Comments: stdSeed.Comments}
 	if s.entry != nil && !s.failed {
-		f.Source, f.Comments = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments)
+		f.Source, f.Comments = union(s.entry.Source, stdSeed.Source), union(s.entry.Comments, stdSeed.Comments)
 		maps.Copy(f.Packages, s.entry.Packages)
 	}
+	f.Source, f.Comments = slices.Clone(f.Source), slices.Clone(f.Comments)
+	changed := s.entry == nil || len(f.Source) != len(s.entry.Source) || len(f.Comments) != len(s.entry.Comments)
 	s.saveIndex()
-	changed := false
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
 	// quarter of the compiler's size (which keeps inlinable function bodies).
 	for path := range s.fromGo {

@@ -345,3 +345,34 @@ func TestPrepareStdCache(t *testing.T) {
 		t.Errorf("the entry differs when prepared (-without +with):\n%s", diff)
 	}
 }
+
+// TestStdCacheSeedKept: an entry written by a run of a project with no API types (apigen
+// init's) keeps the seed's lists, so that the first load of a project with API types that
+// reads it does not read too little (time, which metav1.Time makes gengo process fully).
+func TestStdCacheSeedKept(t *testing.T) {
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheSeedKept"}
+	empty, err := load("testdata/empty", false, cache, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty.SaveStdCache()
+	entry := readStdFile(empty.std.name)
+	if entry == nil {
+		t.Fatal("no entry written")
+	}
+	for _, path := range slices.Concat(stdSeed.Source, stdSeed.Comments) {
+		if empty.std.std[path] != nil && !slices.Contains(entry.Source, path) && !slices.Contains(entry.Comments, path) {
+			t.Errorf("the entry lists %s neither in Source nor in Comments", path)
+		}
+	}
+	r, err := load("testdata/project", false, cache, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.std.entry == nil || len(r.std.fromExport) == 0 {
+		t.Fatal("the project's load read nothing of the entry")
+	}
+	if touched := r.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q with the entry of a project without API types", touched)
+	}
+}
