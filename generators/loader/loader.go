@@ -102,9 +102,8 @@ type Result struct {
 func Load(root string) (*Result, error) { return load(root, false, DefaultStdCache, false) }
 
 // LoadFromSource is Load with every package parsed and type-checked from source, the standard
-// library's too, for a run whose load from the cache read too little even when done again
-// (see StdTouched, LoadAgain). It
-// adds to DefaultStdCache what the cache lacks once SaveStdCache is called.
+// library's too, for a run whose load read too little even when done again (see StdTouched,
+// LoadAgain). It adds to DefaultStdCache what the cache lacks once SaveStdCache is called.
 func LoadFromSource(root string) (*Result, error) { return load(root, false, DefaultStdCache, true) }
 
 // LoadAgain is Load for a run whose load prev read too little (see StdTouched): the packages

@@ -44,8 +44,8 @@ import (
 // universe reading more of a package that came from export data than that (Result.StdTouched)
 // is thrown away and loaded again with that package from source (LoadAgain, pipeline.Run; a
 // load that shows it, the packages the API types refer to, before any generator runs), and
-// the package joins the lists. So the cache can make a load faster, never its output different: a missing, stale,
-// corrupt or foreign entry is a load from source.
+// the package joins the lists. So the cache can make a load faster, never its output
+// different: a missing, stale, corrupt or foreign entry is a load from source.
 //
 // What the entry lacks (the first run of an apigen binary, a new toolchain, a changed file)
 // is read from the export data the go command keeps in its build cache when it has it: any
