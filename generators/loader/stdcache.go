@@ -964,7 +964,8 @@ func (s *stdLoad) touched(u gengotypes.Universe, processed map[string]bool) []st
 
 // Forget makes the entries in the cache's directory forget that loads need more of the given
 // packages than their types, as if no run had found out yet: the next run that needs more reads
-// them from export data, finds out and is done again from source. For tests of that run.
+// them from export data, finds out and is done again (the seed's packages come back with the
+// next entry written, see save). For tests of that run.
 func (c *StdCache) Forget(pkgPaths ...string) error {
 	names, err := filepath.Glob(filepath.Join(c.Dir, "[0-9a-f]*"))
 	if err != nil {
