@@ -419,7 +419,7 @@ func (r *Result) SaveStdCache() {
 	}
 	processed, _ := fullyProcessed(r.Parser)
 	full, held := read(r.Universe, processed, std)
-	r.std.save(r.Fset, full, held)
+	r.std.save(r.Fset, full, held, len(r.APIPackages) > 0)
 }
 
 // Required reports whether a package is fully processed in the universe.

@@ -110,6 +110,13 @@ type stdFile struct {
 	// gengo's comment index. (controller-tools needs no syntax of the others: it reads the
 	// load's type information, and the load seals them, see Result.sealStd.)
 	Source, Comments []string
+	// Typed is set once a run of a project with API packages has written the entry. The lists
+	// of an entry that only runs without API types wrote (apigen init's, before the user adds
+	// types) say nothing of what a project with types reads, so loads add stdSeed's to them,
+	// as a load without an entry decides from stdSeed: such a project's first run with types
+	// is otherwise done again for time and math/big. stdSeed is not written into the lists,
+	// so that a project that does not need a seed package never takes it from source for it.
+	Typed bool
 	// Packages are the standard library's packages, by path.
 	Packages map[string]stdPackage
 }
@@ -117,10 +124,10 @@ type stdFile struct {
 // stdSeed are the lists of an entry (see stdFile) as a run of examples/wardle leaves them,
 // with math/big among Source, which the loads decide from while there is no entry: the first
 // run of an apigen binary reads the packages but Source's from the go build cache, and scans
-// the files of Comments' for their comments. A project that needs more is loaded again once
-// (StdTouched), as with an entry that has not learned a package yet; the entries written
-// keep what the projects needed and the seed (see save). TestRunStdCacheCold keeps the seed
-// current.
+// the files of Comments' for their comments, and so do those whose entry no run of a project
+// with API types wrote (see stdFile.Typed). A project that needs more is loaded again once
+// (StdTouched), as with an entry that has not learned a package yet; the entry it writes keeps
+// what the project needs, not the seed. TestRunStdCacheCold keeps the seed current.
 // math/big: an API type with a resource.Quantity field (most real APIs: every k8s.io/api
 // group with resources or capacities) makes gengo process it fully (Quantity's inf.Dec holds
 // a big.Int, see Result.referenced), so such a project's first run loaded everything again
@@ -286,9 +293,13 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	s.valid = map[string]bool{}
 	s.source = map[string]bool{}
-	s.lists = s.entry
-	if s.lists == nil {
+	switch {
+	case s.entry == nil:
 		s.lists = &stdSeed
+	case !s.entry.Typed:
+		s.lists = &stdFile{Source: union(s.entry.Source, stdSeed.Source), Comments: union(s.entry.Comments, stdSeed.Comments)}
+	default:
+		s.lists = s.entry
 	}
 	for _, path := range s.lists.Source {
 		s.source[path] = true
@@ -760,24 +771,20 @@ func (f *stdFile) packages() map[string]stdPackage {
 // save writes the entry again when the load checked std packages from source that it lacks,
 // or when processed or held name packages that are not in its Source or Comments yet. It
 // never fails a run: the cache is a speed-up.
-func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
+func (s *stdLoad) save(fset *token.FileSet, processed, held []string, typed bool) {
 	if s == nil || s.name == "" {
 		return
 	}
 	if s.encoded != nil {
 		<-s.encoded
 	}
-	// An entry's lists are what the runs that wrote it needed, and the seed's: an apigen
-	// binary's first entry is often written by apigen init's run, whose project has no API
-	// types yet (it processes neither time nor math/big), and the project's first run with
-	// types was done again for the seed's packages.
-	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}, Source: stdSeed.Source, Comments: stdSeed.Comments}
+	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}, Typed: typed}
 	if s.entry != nil && !s.failed {
-		f.Source, f.Comments = union(s.entry.Source, stdSeed.Source), union(s.entry.Comments, stdSeed.Comments)
+		f.Source, f.Comments = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments)
+		f.Typed = f.Typed || s.entry.Typed
 		maps.Copy(f.Packages, s.entry.Packages)
 	}
-	f.Source, f.Comments = slices.Clone(f.Source), slices.Clone(f.Comments)
-	changed := s.entry == nil || len(f.Source) != len(s.entry.Source) || len(f.Comments) != len(s.entry.Comments)
+	changed := s.entry == nil || f.Typed != s.entry.Typed
 	s.saveIndex()
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
 	// quarter of the compiler's size (which keeps inlinable function bodies).
@@ -964,8 +971,7 @@ func (s *stdLoad) touched(u gengotypes.Universe, processed map[string]bool) []st
 
 // Forget makes the entries in the cache's directory forget that loads need more of the given
 // packages than their types, as if no run had found out yet: the next run that needs more reads
-// them from export data, finds out and is done again (the seed's packages come back with the
-// next entry written, see save). For tests of that run.
+// them from export data, finds out and is done again. For tests of that run.
 func (c *StdCache) Forget(pkgPaths ...string) error {
 	names, err := filepath.Glob(filepath.Join(c.Dir, "[0-9a-f]*"))
 	if err != nil {
