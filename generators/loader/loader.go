@@ -419,7 +419,11 @@ func (r *Result) SaveStdCache() {
 	}
 	processed, _ := fullyProcessed(r.Parser)
 	full, held := read(r.Universe, processed, std)
-	r.std.save(r.Fset, full, held, len(r.APIPackages) > 0)
+	// apigen init's project has an API package (pkg/apis, the project package) without types.
+	typed := slices.ContainsFunc(r.APIPackages, func(path string) bool {
+		return r.Universe[path] != nil && len(r.Universe[path].Types) > 0
+	})
+	r.std.save(r.Fset, full, held, typed)
 }
 
 // Required reports whether a package is fully processed in the universe.

@@ -110,7 +110,7 @@ type stdFile struct {
 	// gengo's comment index. (controller-tools needs no syntax of the others: it reads the
 	// load's type information, and the load seals them, see Result.sealStd.)
 	Source, Comments []string
-	// Typed is set once a run of a project with API packages has written the entry. The lists
+	// Typed is set once a run of a project with API types has written the entry. The lists
 	// of an entry that only runs without API types wrote (apigen init's, before the user adds
 	// types) say nothing of what a project with types reads, so loads add stdSeed's to them,
 	// as a load without an entry decides from stdSeed: such a project's first run with types

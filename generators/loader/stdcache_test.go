@@ -347,21 +347,35 @@ func TestPrepareStdCache(t *testing.T) {
 }
 
 // TestStdCacheSeedKept: the entry written by a run of a project with no API types (apigen
-// init's) is not typed, and a load that reads it decides with the seed's lists too, so that
+// init's: the project package pkg/apis and nothing else) is not typed, and a load that reads it decides with the seed's lists too, so that
 // the first load of a project with API types does not read too little (time, which
 // metav1.Time makes gengo process fully); the entry that load writes is typed and holds what
 // the project needs, not the seed (math/big, which only API types with a resource.Quantity
 // make gengo process fully, stays out of Source, so warm loads read it from the entry).
 func TestStdCacheSeedKept(t *testing.T) {
+	// apigen init's project: the project package, pkg/apis, and no API types.
+	initProject := t.TempDir()
+	if err := os.CopyFS(initProject, os.DirFS("testdata/empty")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(initProject, "pkg/apis"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(initProject, "pkg/apis/doc.go"), []byte("// +apigen:domain=example.com\npackage apis\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheSeedKept"}
-	empty, err := load("testdata/empty", false, cache, false)
+	empty, err := load(initProject, false, cache, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	empty.SaveStdCache()
+	if len(empty.APIPackages) == 0 {
+		t.Fatal("apigen init's project has no API package")
+	}
 	entry := readStdFile(empty.std.name)
 	if entry == nil || entry.Typed {
-		t.Fatalf("the entry of a project without API types: %v, want one not typed", entry)
+		t.Fatalf("the entry of a project without API types: written %t, typed %t; want one not typed", entry != nil, entry != nil && entry.Typed)
 	}
 	r, err := load("testdata/project", false, cache, false)
 	if err != nil {
