@@ -102,14 +102,40 @@ type Result struct {
 func Load(root string) (*Result, error) { return load(root, false, DefaultStdCache, false) }
 
 // LoadFromSource is Load with every package parsed and type-checked from source, the standard
-// library's too, for a run whose load from the cache read too little (see StdTouched). It
-// adds to DefaultStdCache what the cache lacks once SaveStdCache is called.
+// library's too, for a run whose load read too little even when done again (see StdTouched,
+// LoadAgain). It adds to DefaultStdCache what the cache lacks once SaveStdCache is called.
 func LoadFromSource(root string) (*Result, error) { return load(root, false, DefaultStdCache, true) }
+
+// LoadAgain is Load for a run whose load prev read too little (see StdTouched): the packages
+// prev's universe read more of than their types, and those prev took from source, are taken
+// from source, and the rest of the standard library as prev read it (its entry, the go build
+// cache's export data the go command named for prev, which is not asked again), where
+// LoadFromSource parses and type-checks the whole standard library again. Should the load
+// read too little all the same, call LoadFromSource.
+func LoadAgain(root string, prev *Result) (*Result, error) {
+	var again *stdAgain
+	if prev != nil && prev.std != nil && prev.fed {
+		again = &stdAgain{source: map[string]bool{}, goq: prev.std.goq, index: prev.std.index, inIndex: prev.std.inIndex}
+		for _, path := range prev.StdTouched() {
+			again.source[path] = true
+		}
+		for path := range prev.std.source {
+			again.source[path] = true
+		}
+	}
+	return loadWith(root, false, DefaultStdCache, false, again)
+}
 
 // load is Load; with gengoLoadsItself, gengo's parser loads the packages itself, as before
 // apigen fed it its own load (the universe-equivalence test builds the universe both ways);
 // with fromSource, no package is read from the cache.
 func load(root string, gengoLoadsItself bool, cache *StdCache, fromSource bool) (*Result, error) {
+	return loadWith(root, gengoLoadsItself, cache, fromSource, nil)
+}
+
+// loadWith is load, done again after a load that read too little when again is not nil (see
+// LoadAgain).
+func loadWith(root string, gengoLoadsItself bool, cache *StdCache, fromSource bool, again *stdAgain) (*Result, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -136,7 +162,7 @@ func load(root string, gengoLoadsItself bool, cache *StdCache, fromSource bool) 
 
 	// The API packages and the project package keep their function bodies (type errors,
 	// hand-written conversions); see loadGraph.
-	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads, cache, fromSource)
+	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads, cache, fromSource, again)
 	if err != nil {
 		// The errors join go/packages' errors as text with absolute paths; report the API
 		// packages' own problems like every other problem, positioned.
@@ -367,6 +393,17 @@ func (r *Result) StdTouched() []string {
 	return touched
 }
 
+// PrepareStdCache starts encoding, in the background, what SaveStdCache is to write of the
+// standard library's types (most of its cost on the first run of an apigen binary), so that it
+// runs beside whatever reads the load next; call it once the load is known to be kept (see
+// StdTouched). SaveStdCache waits for it.
+func (r *Result) PrepareStdCache() {
+	if r == nil || r.std == nil || !r.fed {
+		return
+	}
+	r.std.encode(r.Fset)
+}
+
 // SaveStdCache adds to the cache the standard library's packages the load type-checked from
 // source and the cache lacks, and notes the packages the universe read more of than their
 // types (whichever way they were loaded), so that later loads index their comments or take
@@ -382,7 +419,11 @@ func (r *Result) SaveStdCache() {
 	}
 	processed, _ := fullyProcessed(r.Parser)
 	full, held := read(r.Universe, processed, std)
-	r.std.save(r.Fset, full, held)
+	// apigen init's project has an API package (pkg/apis, the project package) without types.
+	typed := slices.ContainsFunc(r.APIPackages, func(path string) bool {
+		return r.Universe[path] != nil && len(r.Universe[path].Types) > 0
+	})
+	r.std.save(r.Fset, full, held, typed)
 }
 
 // Required reports whether a package is fully processed in the universe.

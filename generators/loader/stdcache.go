@@ -42,9 +42,10 @@ import (
 // by the file names the positions of the package's export data carry, and the packages it
 // processed fully are taken from source (Source). A run that finds the
 // universe reading more of a package that came from export data than that (Result.StdTouched)
-// is thrown away and loaded again from source (pipeline.Run), and the package joins the
-// lists. So the cache can make a load faster, never its output different: a missing, stale,
-// corrupt or foreign entry is a load from source.
+// is thrown away and loaded again with that package from source (LoadAgain, pipeline.Run; a
+// load that shows it, the packages the API types refer to, before any generator runs), and
+// the package joins the lists. So the cache can make a load faster, never its output
+// different: a missing, stale, corrupt or foreign entry is a load from source.
 //
 // What the entry lacks (the first run of an apigen binary, a new toolchain, a changed file)
 // is read from the export data the go command keeps in its build cache when it has it: any
@@ -109,22 +110,33 @@ type stdFile struct {
 	// gengo's comment index. (controller-tools needs no syntax of the others: it reads the
 	// load's type information, and the load seals them, see Result.sealStd.)
 	Source, Comments []string
+	// Typed is set once a run of a project with API types has written the entry. The lists
+	// of an entry that only runs without API types wrote (apigen init's, before the user adds
+	// types) say nothing of what a project with types reads, so loads add stdSeed's to them,
+	// as a load without an entry decides from stdSeed: such a project's first run with types
+	// is otherwise done again for time and math/big. stdSeed is not written into the lists,
+	// so that a project that does not need a seed package never takes it from source for it.
+	Typed bool
 	// Packages are the standard library's packages, by path.
 	Packages map[string]stdPackage
 }
 
 // stdSeed are the lists of an entry (see stdFile) as a run of examples/wardle leaves them,
-// which the loads decide from while there is no entry: the first run of an apigen binary
-// reads the packages but Source's from the go build cache, and scans the files of Comments'
-// for their comments. A project that needs more is loaded again
-// from source once (StdTouched), as with an entry that has not learned a package yet; the
-// entry it writes keeps what the project needs, not the seed. TestRunStdCacheCold keeps the
-// seed current.
+// with math/big among Source, which the loads decide from while there is no entry: the first
+// run of an apigen binary reads the packages but Source's from the go build cache, and scans
+// the files of Comments' for their comments, and so do those whose entry no run of a project
+// with API types wrote (see stdFile.Typed). A project that needs more is loaded again once
+// (StdTouched), as with an entry that has not learned a package yet; the entry it writes keeps
+// what the project needs, not the seed. TestRunStdCacheCold keeps the seed current.
+// math/big: an API type with a resource.Quantity field (most real APIs: every k8s.io/api
+// group with resources or capacities) makes gengo process it fully (Quantity's inf.Dec holds
+// a big.Int, see Result.referenced), so such a project's first run loaded everything again
+// for it; wardle reads only its comments, which it then takes from source too.
 var stdSeed = stdFile{
-	Source: []string{"time"},
+	Source: []string{"math/big", "time"},
 	Comments: []string{"bytes", "context", "encoding/json", "fmt", "go/ast", "go/doc", "go/doc/comment", "go/token",
 		"internal/abi", "internal/godebug", "internal/godebugs", "internal/runtime/maps", "internal/sync", "io", "iter",
-		"math/big", "math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
+		"math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
 }
 
 // stdIndex is where the go build cache holds the export data of the standard library's
@@ -220,13 +232,29 @@ type stdLoad struct {
 	// types are the std packages' types as the load made them (controller-tools replaces
 	// Types in the records it type-checks again).
 	types map[string]*types.Package
+	// encoded is closed once exports holds the export data save is to write of the packages
+	// the entry lacks, encoded in the background (see encode); nil when not started.
+	encoded chan struct{}
+	exports map[string][]byte
+}
+
+// stdAgain is what a load done again (LoadAgain) keeps of the load that read too little: the
+// packages to take from source, and where that load found the export data the entry lacks
+// (the go command's answer, the index), so that the go command is not asked again.
+type stdAgain struct {
+	source  map[string]bool
+	goq     *goQuery
+	index   *stdIndex
+	inIndex map[string]bool
 }
 
 // newStdLoad finds the standard library's packages among those of roots and reads the
 // entry for them when cache is not nil; use says whether the load may read packages from it.
 // When the entry lacks packages, early is the go command's answer for them (coldQuery), or it
-// asks the go command in dir (the load's) for their export data in the background.
-func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery) *stdLoad {
+// asks the go command in dir (the load's) for their export data in the background; a load
+// done again (again not nil) reads them where the first load found them instead, and takes
+// again's packages from source.
+func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery, again *stdAgain) *stdLoad {
 	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
 		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, scanned: map[string][]commentGroup{}, fromScan: map[string]bool{},
 		goq: early}
@@ -265,12 +293,20 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	s.valid = map[string]bool{}
 	s.source = map[string]bool{}
-	s.lists = s.entry
-	if s.lists == nil {
+	switch {
+	case s.entry == nil:
 		s.lists = &stdSeed
+	case !s.entry.Typed:
+		s.lists = &stdFile{Source: union(s.entry.Source, stdSeed.Source), Comments: union(s.entry.Comments, stdSeed.Comments)}
+	default:
+		s.lists = s.entry
 	}
 	for _, path := range s.lists.Source {
 		s.source[path] = true
+	}
+	if again != nil {
+		maps.Copy(s.source, again.source)
+		s.goq, s.index, s.inIndex = again.goq, again.index, again.inIndex
 	}
 	var lacking []string
 	for path := range s.std {
@@ -278,7 +314,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 			lacking = append(lacking, path)
 		}
 	}
-	if use && len(lacking) > 0 && s.goq == nil && goListDriver() {
+	if use && len(lacking) > 0 && s.goq == nil && again == nil && goListDriver() {
 		// What the index answers for needs no go command.
 		s.inIndex = map[string]bool{}
 		if index := readStdIndex(s.indexName); index != nil {
@@ -303,6 +339,11 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		}
 	}
 	return s
+}
+
+// union returns, sorted, the strings of a and b, each once.
+func union(a, b []string) []string {
+	return slices.Compact(slices.Sorted(slices.Values(slices.Concat(a, b))))
 }
 
 // indexPrefix starts the names of the indexes (stdIndex) for the toolchain apigen was built
@@ -669,31 +710,93 @@ func readCacheFile(name string, v any) bool {
 	return true
 }
 
+// encode starts encoding, in the background, the export data save writes of the packages the
+// entry lacks whatever the run goes on to read (those read from the go build cache, those
+// checked from source that the entry lacks or has with no comments, as the lists stand),
+// gcexportdata.Write being most of save's cost: it runs beside the generators, which read the
+// same types (go/types' objects are safe for concurrent reads once checked, and so is the
+// file set). save waits for it, and encodes what it lacks itself.
+func (s *stdLoad) encode(fset *token.FileSet) {
+	if s == nil || s.name == "" || s.failed || s.encoded != nil {
+		return
+	}
+	var todo []string
+	for path := range s.fromGo {
+		todo = append(todo, path)
+	}
+	for path := range s.syntaxComments {
+		e, ok := s.entry.packages()[path]
+		if !ok || !s.valid[path] || len(e.Comments) == 0 && slices.Contains(s.lists.Comments, path) {
+			todo = append(todo, path)
+		}
+	}
+	todo = slices.DeleteFunc(todo, func(path string) bool { return s.types[path] == nil || s.stamps[path] == nil })
+	if len(todo) == 0 {
+		return
+	}
+	s.encoded = make(chan struct{})
+	exports := make(map[string][]byte, len(todo))
+	go func() {
+		defer close(s.encoded)
+		for _, path := range todo {
+			var export bytes.Buffer
+			if err := gcexportdata.Write(&export, fset, s.types[path]); err == nil {
+				exports[path] = export.Bytes()
+			}
+		}
+		s.exports = exports
+	}()
+}
+
+// exportData returns gcexportdata's encoding of a package's types: encode's, or encoded now.
+func (s *stdLoad) exportData(fset *token.FileSet, path string) ([]byte, error) {
+	if data, ok := s.exports[path]; ok {
+		return data, nil
+	}
+	var export bytes.Buffer
+	if err := gcexportdata.Write(&export, fset, s.types[path]); err != nil {
+		return nil, err
+	}
+	return export.Bytes(), nil
+}
+
+// packages returns the entry's packages (nil without an entry).
+func (f *stdFile) packages() map[string]stdPackage {
+	if f == nil {
+		return nil
+	}
+	return f.Packages
+}
+
 // save writes the entry again when the load checked std packages from source that it lacks,
 // or when processed or held name packages that are not in its Source or Comments yet. It
 // never fails a run: the cache is a speed-up.
-func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
+func (s *stdLoad) save(fset *token.FileSet, processed, held []string, typed bool) {
 	if s == nil || s.name == "" {
 		return
 	}
-	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}}
+	if s.encoded != nil {
+		<-s.encoded
+	}
+	f := &stdFile{Format: stdCacheFormat, Packages: map[string]stdPackage{}, Typed: typed}
 	if s.entry != nil && !s.failed {
 		f.Source, f.Comments = slices.Clone(s.entry.Source), slices.Clone(s.entry.Comments)
+		f.Typed = f.Typed || s.entry.Typed
 		maps.Copy(f.Packages, s.entry.Packages)
 	}
+	changed := s.entry == nil || f.Typed != s.entry.Typed
 	s.saveIndex()
-	changed := false
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
 	// quarter of the compiler's size (which keeps inlinable function bodies).
 	for path := range s.fromGo {
 		if s.stamps[path] == nil || s.failed {
 			continue
 		}
-		var export bytes.Buffer
-		if err := gcexportdata.Write(&export, fset, s.types[path]); err != nil {
+		export, err := s.exportData(fset, path)
+		if err != nil {
 			continue
 		}
-		f.Packages[path] = stdPackage{Files: s.stamps[path], Export: export.Bytes()}
+		f.Packages[path] = stdPackage{Files: s.stamps[path], Export: export}
 		changed = true
 	}
 	for _, add := range []struct {
@@ -738,11 +841,11 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string) {
 		// A package's comments go with the export data of the types they were checked with
 		// (see stdPackage.Export).
 		if stale || wantComments {
-			var export bytes.Buffer
-			if err := gcexportdata.Write(&export, fset, tp); err != nil {
+			export, err := s.exportData(fset, path)
+			if err != nil {
 				continue
 			}
-			e.Export, e.Comments = export.Bytes(), nil
+			e.Export, e.Comments = export, nil
 		}
 		if wantComments {
 			var comments bytes.Buffer
@@ -868,7 +971,7 @@ func (s *stdLoad) touched(u gengotypes.Universe, processed map[string]bool) []st
 
 // Forget makes the entries in the cache's directory forget that loads need more of the given
 // packages than their types, as if no run had found out yet: the next run that needs more reads
-// them from export data, finds out and is done again from source. For tests of that run.
+// them from export data, finds out and is done again. For tests of that run.
 func (c *StdCache) Forget(pkgPaths ...string) error {
 	names, err := filepath.Glob(filepath.Join(c.Dir, "[0-9a-f]*"))
 	if err != nil {

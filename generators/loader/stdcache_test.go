@@ -262,3 +262,143 @@ func goBuildCached(t *testing.T, root string, pkgs ...string) map[string]bool {
 	}
 	return cached
 }
+
+// TestLoadAgain: a cold load that read a package from the go build cache that gengo then
+// processed fully (time, once the seed forgets it) is done again by LoadAgain with that
+// package from source and the rest of the standard library from the export data the first
+// load found, without asking the go command again; the universe is the one from source and
+// the load reads no more than it was given.
+func TestLoadAgain(t *testing.T) {
+	const root = "testdata/project"
+	source, err := load(root, false, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := stdSeed.Source
+	stdSeed.Source = slices.DeleteFunc(slices.Clone(seed), func(p string) bool { return p == "time" })
+	defer func() { stdSeed.Source = seed }()
+	DefaultStdCache = &StdCache{Dir: t.TempDir(), Identity: "TestLoadAgain"}
+	defer func() { DefaultStdCache = nil }()
+
+	first, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !goBuildCached(t, root, "time")["time"] {
+		t.Skip("the go build cache does not hold time as the load builds it")
+	}
+	if touched := first.StdTouched(); !slices.Contains(touched, "time") {
+		t.Fatalf("StdTouched = %q with time read from the go build cache, want time", touched)
+	}
+	again, err := LoadAgain(root, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if touched := again.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q after LoadAgain", touched)
+	}
+	if again.std.fromExport["time"] || len(again.std.fromGo) == 0 || len(again.std.fromGo) != len(first.std.fromGo)-1 {
+		t.Errorf("LoadAgain read time from export data: %t, %d packages from the go build cache, want false, %d",
+			again.std.fromExport["time"], len(again.std.fromGo), len(first.std.fromGo)-1)
+	}
+	if first.std.goq == nil || again.std.goq != first.std.goq {
+		t.Error("LoadAgain asked the go command again")
+	}
+	if diff := cmp.Diff(dumpUniverse(source.Universe), dumpUniverse(again.Universe)); diff != "" {
+		t.Errorf("the universe differs after LoadAgain (-from source +again):\n%s", diff)
+	}
+	again.SaveStdCache()
+	if e := readStdFile(again.std.name); e == nil || !slices.Contains(e.Source, "time") {
+		t.Error("the entry written after LoadAgain does not take time from source")
+	}
+}
+
+// TestPrepareStdCache: PrepareStdCache encodes, in the background, the export data of every
+// package a cold load read from the go build cache or checked from source, and the entry
+// SaveStdCache then writes is the one it writes without it.
+func TestPrepareStdCache(t *testing.T) {
+	const root = "testdata/project"
+	entries := map[bool]*stdFile{}
+	for _, prepare := range []bool{false, true} {
+		cache := &StdCache{Dir: t.TempDir(), Identity: "TestPrepareStdCache"}
+		r, err := load(root, false, cache, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prepare {
+			r.PrepareStdCache()
+			if r.std.encoded == nil {
+				t.Fatal("PrepareStdCache encoded nothing on a cold load")
+			}
+			<-r.std.encoded
+			want := len(r.std.fromGo) + len(r.std.syntaxComments)
+			if len(r.std.exports) != want {
+				t.Errorf("PrepareStdCache encoded %d packages, want %d", len(r.std.exports), want)
+			}
+		}
+		r.SaveStdCache()
+		if entries[prepare] = readStdFile(r.std.name); entries[prepare] == nil {
+			t.Fatal("no entry written")
+		}
+	}
+	if diff := cmp.Diff(entries[false], entries[true]); diff != "" {
+		t.Errorf("the entry differs when prepared (-without +with):\n%s", diff)
+	}
+}
+
+// TestStdCacheSeedKept: the entry written by a run of a project with no API types (apigen
+// init's: the project package pkg/apis and nothing else) is not typed, and a load that reads it decides with the seed's lists too, so that
+// the first load of a project with API types does not read too little (time, which
+// metav1.Time makes gengo process fully); the entry that load writes is typed and holds what
+// the project needs, not the seed (math/big, which only API types with a resource.Quantity
+// make gengo process fully, stays out of Source, so warm loads read it from the entry).
+func TestStdCacheSeedKept(t *testing.T) {
+	// apigen init's project: the project package, pkg/apis, and no API types.
+	initProject := t.TempDir()
+	if err := os.CopyFS(initProject, os.DirFS("testdata/empty")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(initProject, "pkg/apis"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(initProject, "pkg/apis/doc.go"), []byte("// +apigen:domain=example.com\npackage apis\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheSeedKept"}
+	empty, err := load(initProject, false, cache, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty.SaveStdCache()
+	if len(empty.APIPackages) == 0 {
+		t.Fatal("apigen init's project has no API package")
+	}
+	entry := readStdFile(empty.std.name)
+	if entry == nil || entry.Typed {
+		t.Fatalf("the entry of a project without API types: written %t, typed %t; want one not typed", entry != nil, entry != nil && entry.Typed)
+	}
+	r, err := load("testdata/project", false, cache, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.std.entry == nil || len(r.std.fromExport) == 0 {
+		t.Fatal("the project's load read nothing of the entry")
+	}
+	if touched := r.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q with the entry of a project without API types", touched)
+	}
+	r.SaveStdCache()
+	if entry = readStdFile(r.std.name); entry == nil || !entry.Typed || slices.Contains(entry.Source, "math/big") {
+		t.Fatalf("the entry the project wrote: typed %t, Source %q; want typed, without math/big", entry != nil && entry.Typed, entry.Source)
+	}
+	warm, err := load("testdata/project", false, cache, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.std.std["math/big"] != nil && !warm.std.fromExport["math/big"] {
+		t.Error("a warm load took math/big from source")
+	}
+	if touched := warm.StdTouched(); len(touched) != 0 {
+		t.Errorf("StdTouched = %q on a warm load", touched)
+	}
+}

@@ -88,24 +88,32 @@ func Run(root string, o Options) (*Result, error) {
 
 // fromStdCache loads the project at root and runs work on the load. When the load read a
 // standard library package from the loader's cache that the run then read more of than its
-// types (loader.Result.StdTouched), the run is thrown away and done again on a load from
-// source, which cannot tell a different story; either way the cache learns what the run
-// needed.
+// types (loader.Result.StdTouched), the load is done again with those packages from source
+// (loader.LoadAgain), and from source altogether should that load read too little too, which
+// cannot tell a different story; either way the cache learns what the run needed. The load
+// itself reads the packages the API types refer to (gengo processes them fully), so a load
+// that read one of those from export data is done again before work runs on it.
 func fromStdCache[T any](root string, work func(*loader.Result) (T, error)) (T, error) {
 	var zero T
 	load, err := Load(root)
-	if err != nil {
-		return zero, err
-	}
-	out, err := work(load)
-	if len(load.StdTouched()) > 0 {
-		if load, err = loader.LoadFromSource(root); err != nil {
+	for again := 0; ; again++ {
+		if err != nil {
 			return zero, err
 		}
-		out, err = work(load)
+		if len(load.StdTouched()) == 0 {
+			load.PrepareStdCache() // beside work
+			out, workErr := work(load)
+			if len(load.StdTouched()) == 0 {
+				load.SaveStdCache()
+				return out, workErr
+			}
+		}
+		if again == 0 {
+			load, err = loader.LoadAgain(root, load)
+		} else {
+			load, err = loader.LoadFromSource(root)
+		}
 	}
-	load.SaveStdCache()
-	return out, err
 }
 
 // Load is the run's one read of the user's source: the project at root, loaded. The standard
