@@ -73,7 +73,7 @@ func (c *StdCache) listCompiled(root string) {
 
 // compiledMarker is the file whose presence says so, for this apigen binary and the project at
 // root ("" without a cache). Its name does not start with the entries' prefix, which
-// coldQuery looks for.
+// asksList looks for.
 func (c *StdCache) compiledMarker(root string) string {
 	if c == nil || c.Dir == "" || c.Identity == "" {
 		return ""

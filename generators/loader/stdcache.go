@@ -49,10 +49,11 @@ import (
 //
 // What the entry lacks (the first run of an apigen binary, a new toolchain, a changed file)
 // is read from the export data the go command keeps in its build cache when it has it: any
-// machine that has built a Go program has most of the standard library there. The go command
-// is asked as go/packages asks it for the load (the same environment, directory and build
-// tags) with -n, so that it never compiles anything: a package it would have to build is
-// loaded from source, as before. Which packages need more than their types on such a run
+// machine that has built a Go program has most of the standard library there. The load's own
+// go list names those files (asksList), or, for what an entry lacks, the go command is asked
+// as go/packages asks it for the load (the same environment, directory and build tags); both
+// with -n, so that it never compiles anything: a package it would have to build is loaded
+// from source, as before. Which packages need more than their types on such a run
 // comes from stdSeed, as there is no entry to tell; the run writes the entry, and keeps the go
 // command's answers in an index (stdIndex) that the first runs of other apigen binaries read
 // instead of asking the go command again. The comments
@@ -250,7 +251,7 @@ type stdAgain struct {
 
 // newStdLoad finds the standard library's packages among those of roots and reads the
 // entry for them when cache is not nil; use says whether the load may read packages from it.
-// When the entry lacks packages, early is the go command's answer for them (coldQuery), or it
+// When the entry lacks packages, early is the go command's answer for them (listedExports), or it
 // asks the go command in dir (the load's) for their export data in the background; a load
 // done again (again not nil) reads them where the first load found them instead, and takes
 // again's packages from source.
@@ -331,7 +332,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		lacking = slices.DeleteFunc(lacking, func(path string) bool { return s.inIndex[path] })
 		if len(lacking) > 0 {
 			slices.Sort(lacking)
-			s.goq = startGoQuery(dir, nil, lacking, nil)
+			s.goq = startGoQuery(dir, lacking)
 			s.goq.asked = map[string]bool{}
 			for _, path := range lacking {
 				s.goq.asked[path] = true
@@ -398,26 +399,37 @@ func hashHex(parts ...string) string {
 // entry's name is the toolchain and platform of the load.
 func (c *StdCache) prefix() string { return hashHex(stdCacheFormat, c.Identity, BuildTag) }
 
-// coldQuery asks the go command for the export data its build cache has of the standard
-// library's packages among patterns and their dependencies in the module at dir, in the
-// background and with the flags of the load (see goExportData), when the cache holds no entry
-// of this apigen binary, so that it runs beside the load's go list; it is nil otherwise.
-// The seed's packages that loads take from source are left out.
-func (c *StdCache) coldQuery(dir string, patterns []string) *goQuery {
+// asksList reports whether the load's go list is to name, too, the export data the go build
+// cache has of the standard library (listedExports): when the cache holds no entry of this
+// apigen binary and no index of another's. The go command then works out the build of the
+// load's whole graph once (as a separate question, beside go/packages' go list, it loaded the
+// module graph and the packages a second time, on the same two cores: its answer came
+// ~0.2 s after the list's). A package it would have to compile is named without export data
+// and never compiled (-n, see goExportData), and the load takes it from source.
+func (c *StdCache) asksList() bool {
 	if c == nil || c.Dir == "" || c.Identity == "" || !goListDriver() {
-		return nil
+		return false
 	}
 	if names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*")); err != nil || len(names) > 0 {
-		return nil
+		return false
 	}
 	// An index of another binary's runs answers after the load, without the go command
 	// (see stdIndex); the go command is asked then for what it lacks.
-	if names, err := filepath.Glob(filepath.Join(c.Dir, indexPrefix()+"-*")); err != nil || len(names) > 0 {
-		return nil
-	}
-	return startGoQuery(dir, []string{"-deps"}, patterns, func(path string) bool {
-		return !slices.Contains(stdSeed.Source, path)
+	names, err := filepath.Glob(filepath.Join(c.Dir, indexPrefix()+"-*"))
+	return err == nil && len(names) == 0
+}
+
+// listedExports is the go command's answer of a go list asked by asksList: the export data of
+// the packages of the graph at roots, but the seed's packages that loads take from source.
+func listedExports(roots []*packages.Package) *goQuery {
+	q := &goQuery{done: make(chan struct{}), export: map[string]string{}}
+	close(q.done)
+	packages.Visit(roots, nil, func(p *packages.Package) {
+		if p.Module == nil && p.ExportFile != "" && !slices.Contains(stdSeed.Source, p.PkgPath) {
+			q.export[p.PkgPath] = p.ExportFile
+		}
 	})
+	return q
 }
 
 // goListDriver reports whether go/packages asks the go command for the load's metadata (and
@@ -427,11 +439,12 @@ func goListDriver() bool {
 	return d == "" || d == "off"
 }
 
-// goQuery is a question to the go command about its build cache, running in the background.
+// goQuery is a question to the go command about its build cache, running in the background,
+// or answered by the load's go list (listedExports).
 type goQuery struct {
 	done chan struct{}
 	// asked are the packages asked for; nil: every standard library package of the load
-	// (the question with -deps).
+	// (the load's go list).
 	asked map[string]bool
 	// export names the files in the build cache that hold the export data of the standard
 	// library's packages, once done is closed (each package's is read as the load reaches it).
@@ -439,27 +452,25 @@ type goQuery struct {
 }
 
 // startGoQuery asks the go command in the background for the export data of the standard
-// library's packages among those patterns match (with flags before them) that want accepts
-// (nil: all).
-func startGoQuery(dir string, flags, patterns []string, want func(string) bool) *goQuery {
+// library's packages patterns name.
+func startGoQuery(dir string, patterns []string) *goQuery {
 	q := &goQuery{done: make(chan struct{})}
 	go func() {
 		defer close(q.done)
-		q.export = goExportData(dir, flags, patterns, want)
+		q.export = goExportData(dir, patterns)
 	}()
 	return q
 }
 
 // goExportData returns the files of the go build cache that hold the export data of the
-// standard library's packages among those patterns match, for the files and build configuration the load's go
+// standard library's packages patterns name, for the files and build configuration the load's go
 // list chose: the go command runs in the same directory and environment, with the flags
 // go/packages and controller-tools give it, and with -n, so that a package that is not in the
 // cache (stale, a cleaned cache, another configuration) is left out rather than compiled (-n
 // is go build's "print the commands but do not run them"; go list prints no Export for a
 // package it would have to build). It is nil when the go command fails.
-func goExportData(dir string, flags, patterns []string, want func(string) bool) map[string]string {
+func goExportData(dir string, patterns []string) map[string]string {
 	args := []string{"list", "-n", "-e", "-export", "-buildvcs=false", "-pgo=off", "-tags=" + BuildTag}
-	args = append(args, flags...)
 	args = append(args, "-f", "{{if .Standard}}{{.ImportPath}}\t{{.Export}}{{end}}", "--")
 	cmd := exec.Command("go", append(args, patterns...)...)
 	cmd.Dir = dir
@@ -471,7 +482,7 @@ func goExportData(dir string, flags, patterns []string, want func(string) bool) 
 	export := map[string]string{}
 	for line := range strings.Lines(string(out)) {
 		path, name, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
-		if name != "" && (want == nil || want(path)) {
+		if name != "" {
 			export[path] = name
 		}
 	}

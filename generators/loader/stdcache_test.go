@@ -402,3 +402,46 @@ func TestStdCacheSeedKept(t *testing.T) {
 		t.Errorf("StdTouched = %q on a warm load", touched)
 	}
 }
+
+// TestStdCacheColdListsOnce: a load with no entry of its binary and no index asks the go
+// command about the go build cache's export data in the load's own go list, not in a second
+// one beside it, and reads the standard library from the files it names.
+func TestStdCacheColdListsOnce(t *testing.T) {
+	const root = "testdata/project"
+	if !goBuildCached(t, root, "errors")["errors"] {
+		t.Skip("the go build cache does not hold errors as the load builds it")
+	}
+	real, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A go on PATH that notes its arguments, one line a command, and runs the real one.
+	bin := t.TempDir()
+	log := filepath.Join(bin, "log")
+	shim := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>" + log + "\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(shim), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+
+	r, err := load(root, false, &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheColdListsOnce"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.std.fromGo["errors"] {
+		t.Error("errors was not read from the go build cache")
+	}
+	out, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var exports []string
+	for _, cmd := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if strings.HasPrefix(cmd, "list ") && strings.Contains(cmd, "-export") {
+			exports = append(exports, cmd)
+		}
+	}
+	if len(exports) != 1 || !strings.Contains(exports[0], "-json=") || !strings.Contains(exports[0], " -n") {
+		t.Errorf("go commands asking for export data:\n%s\nwant one: the load's go list, with -n", strings.Join(exports, "\n"))
+	}
+}
