@@ -13,12 +13,13 @@ all: build
 build: ## Build bin/apigen.
 	$(GO) build -o $(BIN)/apigen ./cmd/apigen
 
-tools: ## Build the real binaries the tests drive (bin/kubectl, bin/etcd, bin/etcdctl, bin/etcdutl, bin/kube-apiserver, bin/controller-gen, bin/clusterrole-aggregator), from pinned Go modules.
+tools: ## Build the real binaries the tests drive (bin/kubectl, bin/etcd, bin/etcdctl, bin/etcdutl, bin/kube-apiserver, bin/kube-controller-manager, bin/controller-gen, bin/clusterrole-aggregator), from pinned Go modules.
 	hack/tools/build.sh kubectl
 	hack/tools/build.sh etcd
 	hack/tools/build.sh etcdctl
 	hack/tools/build.sh etcdutl
 	hack/tools/build.sh kube-apiserver
+	hack/tools/build.sh kube-controller-manager
 	hack/tools/build.sh controller-gen
 	hack/tools/build.sh clusterrole-aggregator
 

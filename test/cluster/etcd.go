@@ -103,17 +103,25 @@ func StartEtcd(bin, dir string, size int) (*Etcd, error) {
 	return e, nil
 }
 
-// httpClient talks to the members with the client certificate.
-func (e *Etcd) httpClient() (*http.Client, error) {
+// TLSConfig is what a client of the members presents and trusts: the client certificate and
+// the cluster's CA.
+func (e *Etcd) TLSConfig() (*tls.Config, error) {
 	cert, err := tls.X509KeyPair(e.Client.CertPEM, e.Client.KeyPEM)
 	if err != nil {
 		return nil, err
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(e.CA.Cert)
-	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}},
-	}}, nil
+	return &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}, nil
+}
+
+// httpClient talks to the members with the client certificate.
+func (e *Etcd) httpClient() (*http.Client, error) {
+	config, err := e.TLSConfig()
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: config}}, nil
 }
 
 // health asks one member's /health, which is true only with a leader.
