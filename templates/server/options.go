@@ -175,6 +175,7 @@ func newOptions(apis APIs) *options {
 		watchTermination: 5 * time.Second,
 	}
 	o.admission.register(o.recommended)
+	registerQuota(o.recommended) // after the project's plugins: quota comes last
 	// Lets discovery report each resource's storage version hash, from the
 	// version the codec encodes its kind in.
 	o.recommended.Etcd.StorageConfig.EncodeVersioner = apis.StorageVersions

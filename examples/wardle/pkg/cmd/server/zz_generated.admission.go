@@ -39,9 +39,9 @@ import (
 // AdmissionPlugin is an admission plugin of the project's own, mutating (admission.MutationInterface),
 // validating (admission.ValidationInterface) or both, as k8s.io/sample-apiserver's BanFlunder is.
 // cmd/apiserver/main.go registers them in APIs.Admission. In cluster mode they run after the standard
-// admission chain of an aggregated server (NamespaceLifecycle, admission webhooks and policies), are
-// enabled by default and named in --enable-admission-plugins and --disable-admission-plugins; in local
-// mode they are the whole chain.
+// admission chain of an aggregated server (NamespaceLifecycle, admission webhooks and policies) and
+// before ResourceQuota, are enabled by default and named in --enable-admission-plugins and
+// --disable-admission-plugins; in local mode they are the whole chain.
 type AdmissionPlugin struct {
 	// Name names the plugin in flags, logs and metrics.
 	Name string

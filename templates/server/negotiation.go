@@ -1,0 +1,73 @@
+package server
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+)
+
+// GroupSerializer is what the requests and responses of one API group are encoded with: the
+// project's codecs, offering protobuf only when every type the group registers (kinds, lists,
+// options, subresource types) can be encoded and decoded so. k8s.io/apiserver's codec factory
+// offers protobuf for any scheme, so a client that asks for it first (the metadata client of
+// kube-controller-manager's namespace controller and garbage collector, client-go with
+// ContentType protobuf) would be answered with an encoding error instead of its second choice,
+// JSON. Without protobuf among the group's media types, content negotiation picks the next
+// acceptable one, answers 406 when none is left, and answers a protobuf request body with 415
+// naming the media types it accepts: what kube-apiserver does for a CRD.
+func GroupSerializer(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) runtime.NegotiatedSerializer {
+	if groupSpeaksProtobuf(scheme, codecs, group) {
+		return codecs
+	}
+	return withoutProtobuf{
+		NegotiatedSerializer: codecs,
+		mediaTypes: slices.DeleteFunc(slices.Clone(codecs.SupportedMediaTypes()), func(info runtime.SerializerInfo) bool {
+			return info.MediaType == runtime.ContentTypeProtobuf
+		}),
+	}
+}
+
+// withoutProtobuf is a codec factory that does not offer protobuf.
+type withoutProtobuf struct {
+	runtime.NegotiatedSerializer
+	mediaTypes []runtime.SerializerInfo
+}
+
+func (s withoutProtobuf) SupportedMediaTypes() []runtime.SerializerInfo { return s.mediaTypes }
+
+// groupSpeaksProtobuf reports whether every type registered in an external version of group
+// survives a round trip through the protobuf serializer: the marshalers k8s.io/api's types
+// ship, or ones generated for the project's types. It is the types' method sets that decide,
+// so the answer is the same on every start.
+func groupSpeaksProtobuf(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) bool {
+	info, ok := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	if !ok {
+		return false
+	}
+	known := scheme.AllKnownTypes()
+	kinds := slices.SortedFunc(maps.Keys(known), func(a, b schema.GroupVersionKind) int { return strings.Compare(a.String(), b.String()) })
+	found := false
+	for _, gvk := range kinds {
+		if gvk.Group != group || gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		found = true
+		obj, err := scheme.New(gvk)
+		if err != nil {
+			return false
+		}
+		obj.GetObjectKind().SetGroupVersionKind(gvk)
+		data, err := runtime.Encode(info.Serializer, obj)
+		if err != nil {
+			return false
+		}
+		if _, _, err := info.Serializer.Decode(data, &gvk, nil); err != nil {
+			return false
+		}
+	}
+	return found
+}

@@ -1,0 +1,436 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+// inCluster is examples/wardle behind kube-apiserver with kube-controller-manager beside them,
+// as in any cluster.
+type inCluster struct {
+	*aggregation
+	kcm *cluster.KubeControllerManager
+	cs  kubernetes.Interface
+}
+
+// TestInACluster runs kube-controller-manager (built from k8s.io/kubernetes, its clients
+// speaking protobuf first as in every cluster) beside kube-apiserver and examples/wardle behind
+// its APIServices, and checks what its controllers do with the server's kinds: the namespace
+// controller deletes them, the garbage collector follows ownerReferences both ways, quotas
+// count them and the server enforces them, and the storage-version migrator rewrites them.
+func TestInACluster(t *testing.T) {
+	tc := tools(t)
+	bins, err := controlPlane()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &inCluster{aggregation: startAggregation(t, tc, bins)}
+	c.kcm, err = cluster.StartKubeControllerManager(bins.KubeControllerManager, c.work, c.kas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.kcm.Stop)
+	cfg, err := c.kas.AdminConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.cs = kubernetes.NewForConfigOrDie(cfg)
+
+	t.Run("protobuf-first clients get JSON through kube-apiserver", func(t *testing.T) {
+		checkNegotiation(t, cfg, "default")
+	})
+	t.Run("a deleted namespace's objects are deleted", func(t *testing.T) { c.checkNamespaceDeletion(t) })
+	t.Run("garbage collection across the API boundary", func(t *testing.T) { c.checkGarbageCollection(t) })
+	t.Run("ResourceQuota counts and limits the server's objects", func(t *testing.T) { c.checkQuota(t) })
+	t.Run("a StorageVersionMigration rewrites every object", func(t *testing.T) { c.checkStorageMigration(t) })
+	// Last: it stops and restarts the replicas.
+	t.Run("a namespace deleted while the server is down finishes when it is back", func(t *testing.T) { c.checkNamespaceDeletionServerDown(t) })
+	if t.Failed() {
+		t.Logf("kube-controller-manager:\n%s", c.kcm.Process.Describe())
+	}
+}
+
+func (c *inCluster) namespace(t *testing.T, name string) {
+	t.Helper()
+	if _, err := c.cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flunder creates a Flunder in version gvr.Version of namespace ns.
+func (c *inCluster) flunder(t *testing.T, gvr schema.GroupVersionResource, ns, name string, meta map[string]any) *unstructured.Unstructured {
+	t.Helper()
+	m := map[string]any{"name": name}
+	for k, v := range meta {
+		m[k] = v
+	}
+	obj, err := c.dyn.Resource(gvr).Namespace(ns).Create(context.Background(), &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": gvr.GroupVersion().String(), "kind": "Flunder", "metadata": m,
+	}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("creating flunder %s/%s in %s: %v", ns, name, gvr.Version, err)
+	}
+	return obj
+}
+
+// namespaceGone waits until namespace ns no longer exists.
+func (c *inCluster) namespaceGone(t *testing.T, ns string, timeout time.Duration) {
+	t.Helper()
+	start := time.Now()
+	err := poll(timeout, func() error {
+		n, err := c.cs.CoreV1().Namespaces().Get(context.Background(), ns, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("namespace %s is %s: %v", ns, n.Status.Phase, n.Status.Conditions)
+	})
+	if err != nil {
+		t.Fatalf("the namespace was not deleted: %v", err)
+	}
+	t.Logf("namespace %s deleted %s after its deletion", ns, time.Since(start).Round(time.Millisecond))
+}
+
+// noFlunders checks, through every served version, that no Flunder is left in namespace ns
+// (waiting for kube-apiserver to reach the server again after a restart).
+func (c *inCluster) noFlunders(t *testing.T, ns string) {
+	t.Helper()
+	for _, gvr := range []schema.GroupVersionResource{flundersGVR, flundersV1beta1} {
+		err := poll(60*time.Second, func() error {
+			list, err := c.dyn.Resource(gvr).Namespace(ns).List(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				return err
+			}
+			if len(list.Items) != 0 {
+				return stopPolling{fmt.Errorf("%d flunders left", len(list.Items))}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Errorf("flunders of namespace %s (%s): %v", ns, gvr.Version, err)
+		}
+	}
+}
+
+func (c *inCluster) checkNamespaceDeletion(t *testing.T) {
+	ctx := context.Background()
+	const ns = "doomed"
+	c.namespace(t, ns)
+	c.flunder(t, flundersGVR, ns, "old-version", nil)
+	c.flunder(t, flundersV1beta1, ns, "new-version", nil)
+	held := c.flunder(t, flundersV1beta1, ns, "held", map[string]any{"finalizers": []any{"example.com/hold"}})
+	if err := c.cs.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The controller deletes them all; the one with a finalizer waits for it, as the namespace
+	// does for it, and the namespace says so.
+	err := poll(60*time.Second, func() error {
+		obj, err := c.dyn.Resource(flundersV1beta1).Namespace(ns).Get(ctx, held.GetName(), metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if obj.GetDeletionTimestamp() == nil {
+			return fmt.Errorf("flunder %s is not being deleted", held.GetName())
+		}
+		n, err := c.cs.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		for _, cond := range n.Status.Conditions {
+			if cond.Type == corev1.NamespaceContentRemaining && cond.Status == corev1.ConditionTrue {
+				return nil
+			}
+			if cond.Type == corev1.NamespaceDeletionContentFailure && cond.Status == corev1.ConditionTrue {
+				return stopPolling{fmt.Errorf("the namespace controller failed: %s", cond.Message)}
+			}
+		}
+		return fmt.Errorf("namespace conditions: %v", n.Status.Conditions)
+	})
+	if err != nil {
+		t.Fatalf("the namespace controller did not delete the namespace's flunders: %v", err)
+	}
+	list, err := c.dyn.Resource(flundersGVR).Namespace(ns).List(ctx, metav1.ListOptions{})
+	if err != nil || len(list.Items) != 1 {
+		t.Errorf("while the finalizer holds: %v, %d flunders, want only %s", err, len(list.Items), held.GetName())
+	}
+	if _, err := c.dyn.Resource(flundersV1beta1).Namespace(ns).Patch(ctx, held.GetName(), types.MergePatchType,
+		[]byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	c.namespaceGone(t, ns, 60*time.Second)
+	c.noFlunders(t, ns)
+}
+
+func (c *inCluster) checkNamespaceDeletionServerDown(t *testing.T) {
+	ctx := context.Background()
+	const ns = "doomed-while-down"
+	c.namespace(t, ns)
+	c.flunder(t, flundersV1beta1, ns, "a", nil)
+	for _, r := range c.replicas {
+		r.Stop(15 * time.Second)
+	}
+	if err := c.cs.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	err := poll(90*time.Second, func() error {
+		n, err := c.cs.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		for _, cond := range n.Status.Conditions {
+			if cond.Type == corev1.NamespaceDeletionDiscoveryFailure && cond.Status == corev1.ConditionTrue {
+				if !strings.Contains(cond.Message, wardleGroup) {
+					return stopPolling{fmt.Errorf("NamespaceDeletionDiscoveryFailure does not name %s: %s", wardleGroup, cond.Message)}
+				}
+				t.Logf("while the server is down: %s: %s", cond.Type, cond.Message)
+				return nil
+			}
+		}
+		return fmt.Errorf("namespace %s is %s: %v", ns, n.Status.Phase, n.Status.Conditions)
+	})
+	if err != nil {
+		t.Fatalf("a namespace deleted while the server is down should report NamespaceDeletionDiscoveryFailure: %v", err)
+	}
+	for i, port := range c.ports {
+		c.replicas[i] = c.startReplica(t, i+len(c.ports), port)
+	}
+	c.namespaceGone(t, ns, 120*time.Second)
+	c.noFlunders(t, ns)
+}
+
+// checkGarbageCollection has the garbage collector follow ownerReferences from ConfigMaps to
+// Flunders and from Flunders to ConfigMaps, with each propagation policy.
+func (c *inCluster) checkGarbageCollection(t *testing.T) {
+	ctx := context.Background()
+	const ns = "default"
+	flunders := c.dyn.Resource(flundersV1beta1).Namespace(ns)
+	configMaps := c.cs.CoreV1().ConfigMaps(ns)
+	for _, policy := range []metav1.DeletionPropagation{metav1.DeletePropagationBackground, metav1.DeletePropagationForeground, metav1.DeletePropagationOrphan} {
+		suffix := strings.ToLower(string(policy))
+		ref := func(apiVersion, kind, name string, uid types.UID) []any {
+			return []any{map[string]any{"apiVersion": apiVersion, "kind": kind, "name": name, "uid": string(uid), "blockOwnerDeletion": true}}
+		}
+
+		// A ConfigMap owns a Flunder.
+		owner, err := configMaps.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owner-" + suffix}}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.flunder(t, flundersV1beta1, ns, "owned-"+suffix, map[string]any{"ownerReferences": ref("v1", "ConfigMap", owner.Name, owner.UID)})
+		// A Flunder owns a ConfigMap.
+		fOwner := c.flunder(t, flundersV1beta1, ns, "owner-"+suffix, nil)
+		if _, err := configMaps.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "owned-" + suffix, OwnerReferences: []metav1.OwnerReference{{
+			APIVersion: flundersV1beta1.GroupVersion().String(), Kind: "Flunder", Name: fOwner.GetName(), UID: fOwner.GetUID(), BlockOwnerDeletion: ptrTo(true),
+		}}}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+
+		if err := configMaps.Delete(ctx, owner.Name, metav1.DeleteOptions{PropagationPolicy: &policy}); err != nil {
+			t.Fatal(err)
+		}
+		if err := flunders.Delete(ctx, fOwner.GetName(), metav1.DeleteOptions{PropagationPolicy: &policy}); err != nil {
+			t.Fatal(err)
+		}
+		err = poll(60*time.Second, func() error {
+			// The owners go in any case.
+			if _, err := configMaps.Get(ctx, owner.Name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return fmt.Errorf("owner ConfigMap: %v", err)
+			}
+			if _, err := flunders.Get(ctx, fOwner.GetName(), metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return fmt.Errorf("owner Flunder: %v", err)
+			}
+			f, ferr := flunders.Get(ctx, "owned-"+suffix, metav1.GetOptions{})
+			cm, cerr := configMaps.Get(ctx, "owned-"+suffix, metav1.GetOptions{})
+			if policy == metav1.DeletePropagationOrphan {
+				if ferr != nil || cerr != nil {
+					return stopPolling{fmt.Errorf("orphaned dependents were deleted: %v, %v", ferr, cerr)}
+				}
+				if len(f.GetOwnerReferences()) != 0 || len(cm.OwnerReferences) != 0 {
+					return fmt.Errorf("orphaned dependents still name their owners: %v, %v", f.GetOwnerReferences(), cm.OwnerReferences)
+				}
+				return nil
+			}
+			if !apierrors.IsNotFound(ferr) || !apierrors.IsNotFound(cerr) {
+				return fmt.Errorf("dependents not collected: flunder %v, configmap %v", ferr, cerr)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Errorf("%s propagation: %v", policy, err)
+		}
+	}
+}
+
+// quotaRefusal is kube-apiserver's message when a create would exceed a quota.
+var quotaRefusal = regexp.MustCompile(`^(.*) is forbidden: exceeded quota: (\S+), requested: (\S+)=1, used: (\S+)=1, limited: (\S+)=1$`)
+
+// checkQuota gives a namespace a quota of one Flunder and one ConfigMap: kube-controller-manager
+// counts both, and a second of each is refused, the Flunder by the generated server with the
+// message kube-apiserver gives for the ConfigMap; once the Flunder is deleted, another fits.
+func (c *inCluster) checkQuota(t *testing.T) {
+	ctx := context.Background()
+	const ns = "quota"
+	c.namespace(t, ns)
+	count := corev1.ResourceName("count/flunders." + wardleGroup)
+	if _, err := c.cs.CoreV1().ResourceQuotas(ns).Create(ctx, &corev1.ResourceQuota{
+		ObjectMeta: metav1.ObjectMeta{Name: "one-each"},
+		Spec:       corev1.ResourceQuotaSpec{Hard: corev1.ResourceList{count: resource.MustParse("1"), "count/configmaps": resource.MustParse("1")}},
+	}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	used := func(want int64) error {
+		return poll(60*time.Second, func() error {
+			q, err := c.cs.CoreV1().ResourceQuotas(ns).Get(ctx, "one-each", metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			got, ok := q.Status.Used[count]
+			if !ok || got.Value() != want {
+				return fmt.Errorf("status.used: %v, want %s=%d", q.Status.Used, count, want)
+			}
+			return nil
+		})
+	}
+	if err := used(0); err != nil {
+		t.Fatalf("kube-controller-manager did not count the namespace's flunders: %v", err)
+	}
+
+	c.flunder(t, flundersV1beta1, ns, "first", nil)
+	if err := used(1); err != nil {
+		t.Errorf("after one flunder: %v", err)
+	}
+	_, ferr := c.dyn.Resource(flundersV1beta1).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": flundersV1beta1.GroupVersion().String(), "kind": "Flunder", "metadata": map[string]any{"name": "second"},
+	}}, metav1.CreateOptions{})
+	if !apierrors.IsForbidden(ferr) {
+		t.Fatalf("a second flunder beyond the quota: %v, want 403 Forbidden", ferr)
+	}
+	if _, err := c.cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "first"}}, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, cerr := c.cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "second"}}, metav1.CreateOptions{})
+	if !apierrors.IsForbidden(cerr) {
+		t.Fatalf("a second configmap beyond the quota: %v, want 403 Forbidden", cerr)
+	}
+	f, k := quotaRefusal.FindStringSubmatch(ferr.Error()), quotaRefusal.FindStringSubmatch(cerr.Error())
+	if f == nil || k == nil {
+		t.Fatalf("refusals not in kube-apiserver's form %s:\ngenerated server: %v\nkube-apiserver:   %v", quotaRefusal, ferr, cerr)
+	}
+	if f[1] != `flunders.wardle.example.com "second"` || f[2] != "one-each" || f[3] != string(count) || f[4] != string(count) || f[5] != string(count) {
+		t.Errorf("the generated server's refusal names the wrong things: %v", ferr)
+	}
+	t.Logf("generated server: %v\nkube-apiserver:   %v", ferr, cerr)
+
+	if err := c.dyn.Resource(flundersV1beta1).Namespace(ns).Delete(ctx, "first", metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := used(0); err != nil {
+		t.Errorf("kube-controller-manager did not release the deleted flunder's quota: %v", err)
+	}
+	c.flunder(t, flundersV1beta1, ns, "third", nil)
+}
+
+// checkStorageMigration stores Flunders in v1alpha1, as the server did before its storage
+// version became v1beta1 (the bytes an earlier build wrote, put into etcd as they were), then
+// creates a StorageVersionMigration of flunders with kubectl: it succeeds, and etcd holds every
+// object in v1beta1 afterwards.
+func (c *inCluster) checkStorageMigration(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	const ns = "migrated"
+	c.namespace(t, ns)
+	tlsConfig, err := c.etcd.TLSConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	etcd, err := clientv3.New(clientv3.Config{Endpoints: c.etcd.Endpoints, TLS: tlsConfig, DialTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer etcd.Close()
+	stored := func() map[string]string {
+		resp, err := etcd.Get(ctx, "/registry/", clientv3.WithPrefix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, kv := range resp.Kvs {
+			if key := string(kv.Key); strings.Contains(key, "/"+wardleGroup+"/flunders/"+ns+"/") {
+				var tm metav1.TypeMeta
+				if err := json.Unmarshal(kv.Value, &tm); err != nil {
+					t.Fatalf("etcd key %s is not JSON: %v", key, err)
+				}
+				out[key] = tm.APIVersion
+			}
+		}
+		return out
+	}
+
+	const objects = 5
+	for i := range objects {
+		c.flunder(t, flundersGVR, ns, fmt.Sprintf("m-%d", i), nil)
+	}
+	old := flundersGVR.GroupVersion().String()
+	for key := range stored() {
+		name := key[strings.LastIndex(key, "/")+1:]
+		obj, err := c.dyn.Resource(flundersGVR).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		obj.SetResourceVersion("") // etcd's revision is the resourceVersion; it is never stored
+		data, err := obj.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := etcd.Put(ctx, key, string(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := stored()
+	if len(before) != objects {
+		t.Fatalf("etcd holds %d flunders of namespace %s, want %d: %v", len(before), ns, objects, before)
+	}
+	for key, v := range before {
+		if v != old {
+			t.Fatalf("etcd key %s holds %s, want the old version %s", key, v, old)
+		}
+	}
+
+	c.admin.okStdin(t, fmt.Sprintf(`apiVersion: storagemigration.k8s.io/v1
+kind: StorageVersionMigration
+metadata:
+  name: flunders
+spec:
+  resource: {group: %s, resource: flunders}
+`, wardleGroup), "create", "-f", "-")
+	r := c.admin.run("", "wait", "--for=condition=Succeeded", "--timeout=90s", "storageversionmigration/flunders")
+	if r.ExitCode != 0 {
+		t.Fatalf("the StorageVersionMigration did not succeed:\n%s\n%s", r, c.admin.run("", "get", "-o", "yaml", "storageversionmigration/flunders").Stdout)
+	}
+	after := stored()
+	for key := range before {
+		if after[key] != flundersV1beta1.GroupVersion().String() {
+			t.Errorf("after the migration etcd key %s holds %q, want the storage version %s", key, after[key], flundersV1beta1.GroupVersion())
+		}
+	}
+}

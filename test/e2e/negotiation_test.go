@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
+	"k8s.io/apimachinery/pkg/types"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
+)
+
+// What clients that prefer protobuf send: client-go with ContentType protobuf, and
+// kube-controller-manager's metadata client for the metadata-only form.
+const (
+	protobufFirst   = "application/vnd.kubernetes.protobuf, application/json"
+	metadataFirst   = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+	tableFirst      = "application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1,application/json;as=Table;g=meta.k8s.io;v=v1,application/json"
+	protobufOnly    = "application/vnd.kubernetes.protobuf"
+	protobufContent = "application/vnd.kubernetes.protobuf"
+)
+
+// TestContentNegotiation runs examples/wardle in local mode and asks every verb of every kind
+// for protobuf first and JSON second, as kube-controller-manager's clients do: its kinds have no
+// protobuf marshalers, so each answer is JSON but the metadata-only form's, which is
+// meta.k8s.io's (kubernetes/kubernetes#86666 is a 500 on deletecollection instead, which leaves
+// every deleted namespace Terminating).
+func TestContentNegotiation(t *testing.T) {
+	tc := tools(t)
+	work := t.TempDir()
+	kubeconfig := filepath.Join(work, "kubeconfig")
+	startServer(t, wardleServer(t, tc), work, freePort(t), filepath.Join(work, "data"), kubeconfig, filepath.Join(work, "server.log"))
+	checkNegotiation(t, restConfig(t, kubeconfig), "default")
+}
+
+// negotiation sends raw requests with chosen Accept and Content-Type headers.
+type negotiation struct {
+	t    *testing.T
+	hc   *http.Client
+	host string
+}
+
+type answer struct {
+	status      int
+	contentType string
+	body        string
+}
+
+func (n *negotiation) do(method, path, accept, contentType, body string) answer {
+	n.t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, n.host+path, r)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	req.Header.Set("Accept", accept)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := n.hc.Do(req)
+	if err != nil {
+		n.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return answer{status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), body: string(data)}
+}
+
+// json asks with accept and wants status and a JSON answer (of kind, when not empty).
+func (n *negotiation) json(what, method, path, accept, contentType, body string, status int, kind string) answer {
+	n.t.Helper()
+	a := n.do(method, path, accept, contentType, body)
+	media, _, _ := mime.ParseMediaType(a.contentType)
+	var got struct {
+		Kind string `json:"kind"`
+	}
+	switch {
+	case a.status != status:
+		n.t.Errorf("%s (%s %s, Accept: %s): status %d, want %d: %s", what, method, path, accept, a.status, status, firstLine(a.body))
+	case media != "application/json":
+		n.t.Errorf("%s (%s %s, Accept: %s): Content-Type %q, want application/json", what, method, path, accept, a.contentType)
+	case kind != "" && json.Unmarshal([]byte(a.body), &got) != nil:
+		n.t.Errorf("%s: the answer is not JSON: %.200s", what, a.body)
+	case kind != "" && got.Kind != kind:
+		n.t.Errorf("%s: kind %q, want %q: %.300s", what, got.Kind, kind, a.body)
+	}
+	return a
+}
+
+// checkNegotiation drives every verb of examples/wardle's kinds through cfg (the server itself,
+// or kube-apiserver in front of it) as clients that prefer protobuf do, in namespace ns.
+func checkNegotiation(t *testing.T, cfg *rest.Config, ns string) {
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc.Timeout = 30 * time.Second
+	n := &negotiation{t: t, hc: hc, host: strings.TrimSuffix(cfg.Host, "/")}
+	flunders := "/apis/wardle.example.com/v1beta1/namespaces/" + ns + "/flunders"
+	obj := func(name string) string {
+		return fmt.Sprintf(`{"apiVersion":"wardle.example.com/v1beta1","kind":"Flunder","metadata":{"name":%q,"labels":{"negotiated":"yes"}},"spec":{"replicas":1}}`, name)
+	}
+	const js = "application/json"
+
+	n.json("create", http.MethodPost, flunders, protobufFirst, js, obj("pb-a"), http.StatusCreated, "Flunder")
+	n.json("create", http.MethodPost, flunders, protobufFirst, js, obj("pb-b"), http.StatusCreated, "Flunder")
+	got := n.json("get", http.MethodGet, flunders+"/pb-a", protobufFirst, "", "", http.StatusOK, "Flunder")
+	n.json("update", http.MethodPut, flunders+"/pb-a", protobufFirst, js, got.body, http.StatusOK, "Flunder")
+	n.json("merge patch", http.MethodPatch, flunders+"/pb-a", protobufFirst, "application/merge-patch+json", `{"metadata":{"annotations":{"patched":"yes"}}}`, http.StatusOK, "Flunder")
+	n.json("apply", http.MethodPatch, flunders+"/pb-a?fieldManager=negotiation", protobufFirst, "application/apply-patch+yaml",
+		`{"apiVersion":"wardle.example.com/v1beta1","kind":"Flunder","metadata":{"name":"pb-a","annotations":{"applied":"yes"}}}`, http.StatusOK, "Flunder")
+	got = n.json("get status", http.MethodGet, flunders+"/pb-a/status", protobufFirst, "", "", http.StatusOK, "Flunder")
+	n.json("update status", http.MethodPut, flunders+"/pb-a/status", protobufFirst, js, got.body, http.StatusOK, "Flunder")
+	got = n.json("get scale", http.MethodGet, flunders+"/pb-a/scale", protobufFirst, "", "", http.StatusOK, "Scale")
+	n.json("update scale", http.MethodPut, flunders+"/pb-a/scale", protobufFirst, js, strings.Replace(got.body, `"replicas":1`, `"replicas":2`, 1), http.StatusOK, "Scale")
+	n.json("get a custom subresource", http.MethodGet, flunders+"/pb-a/approval", protobufFirst, "", "", http.StatusOK, "")
+	n.json("list", http.MethodGet, flunders, protobufFirst, "", "", http.StatusOK, "FlunderList")
+	n.json("list in the old version", http.MethodGet, "/apis/wardle.example.com/v1alpha1/namespaces/"+ns+"/flunders", protobufFirst, "", "", http.StatusOK, "FlunderList")
+	n.json("list a cluster-scoped kind", http.MethodGet, "/apis/wardle.example.com/v1alpha1/fischers", protobufFirst, "", "", http.StatusOK, "FischerList")
+	n.json("list a kind with custom storage", http.MethodGet, "/apis/wardle.example.com/v1beta1/serverinfos", protobufFirst, "", "", http.StatusOK, "ServerInfoList")
+	n.json("list as a table", http.MethodGet, flunders, tableFirst, "", "", http.StatusOK, "Table")
+	// The metadata-only form is meta.k8s.io's PartialObjectMetadataList, which has protobuf
+	// marshalers: served in protobuf, as kube-apiserver serves it for a CRD.
+	if a := n.do(http.MethodGet, flunders, metadataFirst, "", ""); a.status != http.StatusOK || a.contentType != protobufContent {
+		t.Errorf("list metadata only, protobuf first: status %d, Content-Type %q, want 200 and protobuf: %s", a.status, a.contentType, firstLine(a.body))
+	} else {
+		var list metav1.PartialObjectMetadataList
+		if _, _, err := metaProtobuf().Decode([]byte(a.body), nil, &list); err != nil || len(list.Items) != 2 {
+			t.Errorf("list metadata only: the protobuf answer decodes to %d items (%v), want 2", len(list.Items), err)
+		}
+	}
+	n.json("list metadata only, JSON", http.MethodGet, flunders, strings.ReplaceAll(metadataFirst, "application/vnd.kubernetes.protobuf;", "application/json;"), "", "", http.StatusOK, "PartialObjectMetadataList")
+	watch := n.json("watch", http.MethodGet, flunders+"?watch=true&timeoutSeconds=1", protobufFirst, "", "", http.StatusOK, "")
+	if !strings.Contains(watch.body, `"type":"ADDED"`) {
+		t.Errorf("watch with protobuf first: want JSON ADDED events, got %.300s", watch.body)
+	}
+
+	// Nothing acceptable left, or a body the server cannot read: refused, and said why.
+	if a := n.do(http.MethodGet, flunders, protobufOnly, "", ""); a.status != http.StatusNotAcceptable {
+		t.Errorf("list with only protobuf acceptable: status %d, want 406: %s", a.status, firstLine(a.body))
+	}
+	if a := n.do(http.MethodPost, flunders, protobufFirst, protobufContent, "\x6b\x38\x73\x00"); a.status != http.StatusUnsupportedMediaType ||
+		!strings.Contains(a.body, "application/json") {
+		t.Errorf("create with a protobuf body: status %d, want 415 naming the media types accepted: %s", a.status, firstLine(a.body))
+	}
+
+	// client-go's metadata client, which kube-controller-manager's namespace controller and
+	// garbage collector use: every verb they send.
+	md, err := metadata.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gvr := schema.GroupVersionResource{Group: wardleGroup, Version: "v1beta1", Resource: "flunders"}
+	ctx := context.Background()
+	res := md.Resource(gvr).Namespace(ns)
+	list, err := res.List(ctx, metav1.ListOptions{LabelSelector: "negotiated=yes"})
+	if err != nil || len(list.Items) != 2 {
+		t.Fatalf("metadata client list: %v (%d items, want 2)", err, len(list.Items))
+	}
+	w, err := res.Watch(ctx, metav1.ListOptions{ResourceVersion: list.ResourceVersion, TimeoutSeconds: ptrTo(int64(5))})
+	if err != nil {
+		t.Errorf("metadata client watch: %v", err)
+	} else {
+		defer w.Stop()
+	}
+	if _, err := res.Get(ctx, "pb-a", metav1.GetOptions{}); err != nil {
+		t.Errorf("metadata client get: %v", err)
+	}
+	if _, err := res.Patch(ctx, "pb-a", types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{}); err != nil {
+		t.Errorf("metadata client patch: %v", err)
+	}
+	if err := res.Delete(ctx, "pb-a", metav1.DeleteOptions{}); err != nil {
+		t.Errorf("metadata client delete: %v", err)
+	}
+	if w != nil {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type == "ERROR" {
+				t.Errorf("metadata client watch: %+v", ev.Object)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("metadata client watch: no event after a delete")
+		}
+	}
+	if err := res.DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{LabelSelector: "negotiated=yes"}); err != nil {
+		t.Errorf("metadata client deletecollection (what the namespace controller sends): %v", err)
+	}
+	if list, err := res.List(ctx, metav1.ListOptions{LabelSelector: "negotiated=yes"}); err != nil || len(list.Items) != 0 {
+		t.Errorf("after deletecollection: %v, %d flunders left", err, len(list.Items))
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+// metaProtobuf decodes meta.k8s.io's types from protobuf.
+func metaProtobuf() *protobuf.Serializer {
+	scheme := runtime.NewScheme()
+	utilruntime.Must(metav1.AddMetaToScheme(scheme))
+	return protobuf.NewSerializer(scheme, scheme)
+}
