@@ -224,3 +224,28 @@ func TestCommandsReference(t *testing.T) {
 	}
 	checkGenerated(t, "docs/reference/apigen.md", "apigen --help", b.String())
 }
+
+// TestContributingListsEveryTarget: CONTRIBUTING.md names every target of the Makefile, so a
+// new target is documented where contributors look.
+func TestContributingListsEveryTarget(t *testing.T) {
+	makefile, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contributing, err := os.ReadFile("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := regexp.MustCompile(`(?m)^([a-z][a-z-]*):`).FindAllStringSubmatch(string(makefile), -1)
+	if len(targets) == 0 {
+		t.Fatal("found no target in the Makefile")
+	}
+	for _, m := range targets {
+		if m[1] == "all" { // the default goal, build
+			continue
+		}
+		if !strings.Contains(string(contributing), "`make "+m[1]+"`") {
+			t.Errorf("CONTRIBUTING.md does not list `make %s`", m[1])
+		}
+	}
+}
