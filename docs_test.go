@@ -39,10 +39,10 @@ func trackedFiles(t *testing.T) []string {
 var processWords = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)\b(this|last|next|earlier|previous|another|that) session\b`),
 	regexp.MustCompile(`(?i)\bsessions? [0-9]+`),
-	regexp.MustCompile(`(?i)\bthe other helpers?\b`),
-	// (The brackets keep this file's own text out of a plain grep for those words.)
+	regexp.MustCompile(`(?i)\bthe other helpe[r]s?\b`),
+	// (Brackets keep the patterns from matching their own text.)
 	regexp.MustCompile(`(?i)\b(other|another|two) (helpe[r]s|enginee[r]s)'? ?(builds?|tests?|runs?|work)\b`),
-	regexp.MustCompile(`(?i)\banother engineer`),
+	regexp.MustCompile(`(?i)\banother enginee[r]`),
 	regexp.MustCompile(`\bh3[0-9][a-z]+\b`),
 	regexp.MustCompile(`/tmp/h[0-9]`),
 	regexp.MustCompile(`/work/[a-z]`),
@@ -55,9 +55,10 @@ func TestProcessWords(t *testing.T) {
 		return slices.ContainsFunc(processWords, func(re *regexp.Regexp) bool { return re.MatchString(line) })
 	}
 	for _, line := range []string{
-		"as measured this session", "session 35's changes", "the other helper's build",
-		"two other engineers' builds and tests", "another engineer's builds", "branch h35cold",
-		"APIGEN=/tmp/h34enum/apigen", "main's in /wor" + "k/main", "/roo" + "t/go/pkg/mod",
+		// Split, so that this file passes its own test.
+		"as measured this " + "session", "session" + " 35's changes", "the other " + "helper's build",
+		"two other " + "engineers' builds and tests", "another " + "engineer's builds", "branch h" + "35cold",
+		"APIGEN=/tmp/h" + "34enum/apigen", "main's in /wor" + "k/main", "/roo" + "t/go/pkg/mod",
 	} {
 		if !caught(line) {
 			t.Errorf("%q is not caught", line)
@@ -77,9 +78,6 @@ func TestProcessWords(t *testing.T) {
 // made (see processWords): those notes belong in commit messages and issues.
 func TestTreeSpeaksOfTheProduct(t *testing.T) {
 	for _, f := range trackedFiles(t) {
-		if f == "docs_test.go" { // it holds the patterns
-			continue
-		}
 		data, err := os.ReadFile(f)
 		if err != nil {
 			if os.IsNotExist(err) { // deleted in the working tree
