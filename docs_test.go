@@ -56,8 +56,8 @@ func TestProcessWords(t *testing.T) {
 	}
 	for _, line := range []string{
 		// Split, so that this file passes its own test.
-		"as measured this " + "session", "session" + " 35's changes", "the other " + "helper's build",
-		"two other " + "engineers' builds and tests", "another " + "engineer's builds", "branch h" + "35cold",
+		"as measured this " + "session", "session" + " 35's changes", "the other " + "helper said",
+		"two other " + "engineers' builds and tests", "another " + "engineer's builds", "on h" + "35cold",
 		"APIGEN=/tmp/h" + "34enum/apigen", "main's in /wor" + "k/main", "/roo" + "t/go/pkg/mod",
 	} {
 		if !caught(line) {
