@@ -50,29 +50,29 @@ demo: build ## Regenerate examples/wardle, start it on embedded etcd and talk to
 	hack/tools/build.sh kubectl
 	hack/demo.sh
 
-bench: build ## Generation speed and memory vs the upstream generators, by size, on every k8s.io/api group (bench-kapi), then bench-server (not part of test; see BENCHMARKS.md).
+bench: build ## Generation speed and memory vs the upstream generators, by size, on every k8s.io/api group (bench-kapi), then bench-server (not part of test; see docs/performance.md).
 	hack/tools/codegen/build.sh
 	hack/bench/generate.sh 5
 	hack/bench/scale.sh 3
 	hack/bench/kapi.sh 3
 	hack/bench/server.sh 6
 
-bench-kapi: build ## apigen generate and verify on the largest real project, every k8s.io/api group but core (TestKubernetesAPIGroups', test/kapi), std cache cold then warm (see BENCHMARKS.md).
+bench-kapi: build ## apigen generate and verify on the largest real project, every k8s.io/api group but core (TestKubernetesAPIGroups', test/kapi), std cache cold then warm (see docs/performance.md).
 	hack/bench/kapi.sh 3
 
-bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see BENCHMARKS.md).
+bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see docs/performance.md).
 	hack/bench/server.sh 6
 
-bench-crd: ## The same kind as a CRD, through the aggregation proxy to the generated server, and direct (see BENCHMARKS.md).
+bench-crd: ## The same kind as a CRD, through the aggregation proxy to the generated server, and direct (see docs/performance.md).
 	hack/bench/server.sh 6 -crd
 
-bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see BENCHMARKS.md).
+bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see docs/performance.md).
 	hack/bench/server.sh 4 -datastores
 
-bench-patches: build ## The upstream patches under hack/patches, without and with, on wardle and 100 kinds (see BENCHMARKS.md).
+bench-patches: build ## The upstream patches under hack/patches, without and with, on wardle and 100 kinds (see docs/performance.md).
 	hack/bench/upstream-patches.sh 5
 
-bench-dv: ## One kind's rules as +k8s: tags vs as kubebuilder markers: create/update CPU per request (see BENCHMARKS.md).
+bench-dv: ## One kind's rules as +k8s: tags vs as kubebuilder markers: create/update CPU per request (see docs/performance.md).
 	hack/bench/server.sh 6 -dv
 
 clean:

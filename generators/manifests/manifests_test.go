@@ -621,7 +621,8 @@ func TestEtcd(t *testing.T) {
 	}
 }
 
-// TestRunningCost pins what README.md states the deployment requests of a cluster.
+// TestRunningCost pins what docs/crd-or-aggregated.md and docs/guides/deploying.md state the
+// deployment requests of a cluster.
 func TestRunningCost(t *testing.T) {
 	out := generate(t, toyProject())
 	var cpu, memory, storage resource.Quantity
@@ -642,6 +643,6 @@ func TestRunningCost(t *testing.T) {
 	}
 	storage.Add(docs(t, out, "etcd-backup.yaml")[0].(*corev1.PersistentVolumeClaim).Spec.Resources.Requests[corev1.ResourceStorage])
 	if cpu.String() != "500m" || memory.String() != "1Gi" || storage.String() != "32Gi" {
-		t.Errorf("requests: cpu %s, memory %s, storage %s; README.md says 500m, 1Gi and 32Gi", cpu.String(), memory.String(), storage.String())
+		t.Errorf("requests: cpu %s, memory %s, storage %s; the docs say 500m, 1Gi and 32Gi", cpu.String(), memory.String(), storage.String())
 	}
 }

@@ -3,7 +3,7 @@
 #
 # Times two apigen binaries on examples/wardle, interleaved, RUNS times each (default 5) after
 # one untimed warm-up of each: apigen generate with every generated file deleted first and no
-# result cache. For before/after figures of a change to apigen itself (BENCHMARKS.md), e.g.
+# result cache. For before/after figures of a change to apigen itself (docs/performance.md), e.g.
 #   git worktree add /tmp/before <commit> && (cd /tmp/before && go build -o /tmp/apigen-before ./cmd/apigen)
 #   hack/bench/compare.sh /tmp/apigen-before bin/apigen 5
 # Medians of wall time, CPU (user+sys) and peak RSS, measured with GNU time. The binaries get

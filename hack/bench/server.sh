@@ -4,7 +4,7 @@
 # The served side of the benchmarks: the API server apigen generates for examples/wardle
 # against k8s.io/sample-apiserver v0.37.2 (the same wardle.example.com/v1alpha1 API, hand
 # written), under the same client-go load, on the same etcd, in the same run
-# (hack/bench/serverload; BENCHMARKS.md explains the set-up and why it is fair):
+# (hack/bench/serverload; docs/benchmarking.md explains the set-up and why it is fair):
 #   - builds etcd, kube-apiserver and sample-apiserver from their pinned Go modules
 #     (hack/tools/build.sh, a no-op when bin/ is current) and examples/wardle from a copy;
 #   - times the generated server's local mode (embedded etcd) from exec to /readyz, 5 times;

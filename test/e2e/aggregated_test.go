@@ -137,7 +137,7 @@ func startAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries) *aggre
 	t.Cleanup(a.lb.Close)
 
 	// The generated manifests through the user's config/default, with the
-	// test overlay DESIGN.md describes: the Service becomes an ExternalName
+	// test overlay docs/design.md describes: the Service becomes an ExternalName
 	// for 127.0.0.1 (loopback endpoints are refused) on the balancer's port.
 	overlay := filepath.Join(work, "overlay")
 	writeFile(t, filepath.Join(overlay, "kustomization.yaml"), fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1

@@ -31,18 +31,23 @@ import (
 	"github.com/apigen-dev/apigen/test/cluster"
 )
 
-// externalEtcdOverlay is config/default with the external-etcd component as README.md's
-// "An etcd you already run" shows it: its components and the ConfigMap of its two inputs.
-func externalEtcdOverlay(t *testing.T, readme string) string {
+// etcdGuide is the page that shows users the external-etcd overlay and the restore procedure
+// this test applies as written.
+const etcdGuide = "docs/guides/etcd.md"
+
+// externalEtcdOverlay is config/default with the external-etcd component as the etcd guide's
+// (docs/guides/etcd.md) "An etcd you already run" shows it: its components and the ConfigMap of
+// its two inputs.
+func externalEtcdOverlay(t *testing.T, guide string) string {
 	t.Helper()
 	const start = "```yaml\ncomponents:\n"
-	from := strings.Index(readme, start)
-	to := strings.Index(readme[max(from, 0)+len(start):], "```")
-	if from < 0 || to < 0 || !strings.Contains(readme[from:from+len(start)+to], "external-etcd") {
-		t.Fatalf("README.md shows no config/default with the external-etcd component (a block starting %q)", start)
+	from := strings.Index(guide, start)
+	to := strings.Index(guide[max(from, 0)+len(start):], "```")
+	if from < 0 || to < 0 || !strings.Contains(guide[from:from+len(start)+to], "external-etcd") {
+		t.Fatalf("%s shows no config/default with the external-etcd component (a block starting %q)", etcdGuide, start)
 	}
 	return "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- ../generated\n" +
-		readme[from+len("```yaml\n"):from+len(start)+to]
+		guide[from+len("```yaml\n"):from+len(start)+to]
 }
 
 // TestBundledEtcd proves the etcd that config/default deploys with the server, where it can
@@ -80,8 +85,8 @@ func TestBundledEtcd(t *testing.T) {
 	admin := &kubectl{bin: tc.kubectl, kubeconfig: kas.AdminKubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
 
 	bundledYAML := admin.ok(t, "kustomize", filepath.Join(proj, "config", "default"))
-	readme := readFile(t, filepath.Join(tc.root, "README.md"))
-	external := externalEtcdOverlay(t, readme)
+	guide := readFile(t, filepath.Join(tc.root, etcdGuide))
+	external := externalEtcdOverlay(t, guide)
 	writeFile(t, filepath.Join(proj, "config", "external", "kustomization.yaml"), external)
 	externalYAML := admin.ok(t, "kustomize", filepath.Join(proj, "config", "external"))
 	bundled := parseManifests(t, bundledYAML)
@@ -231,8 +236,8 @@ func TestBundledEtcd(t *testing.T) {
 		// The namespace's default ServiceAccount, which kube-controller-manager (not run
 		// here) creates in every namespace, and the restore pod runs as.
 		admin.ok(t, "create", "serviceaccount", "default", "-n", bundled.statefulSet(t).Namespace)
-		dryRun(t, admin, toYAML(t, local.readmeRestore(t, readme, 0)...), 2)
-		local.restore(t, fresh, snapshot, readme)
+		dryRun(t, admin, toYAML(t, local.guideRestore(t, guide, 0)...), 2)
+		local.restore(t, fresh, snapshot, guide)
 		local.startEtcd(t, fresh)
 		srv = local.startServer(t, fresh, kas)
 		checkFlunders(t, srv.client(t).Resource(flundersGVR).Namespace("default"), created)
@@ -744,16 +749,16 @@ func (l *localCluster) backup(t *testing.T, n *network) string {
 	return snapshot
 }
 
-// readmeRestore returns the claim and the pod of README.md's restore procedure (the
-// heredoc of its loop) for member i, with the shell variables set as the README sets them
+// guideRestore returns the claim and the pod of the etcd guide's restore procedure (the
+// heredoc of its loop) for member i, with the shell variables set as the guide sets them
 // from the manifests.
-func (l *localCluster) readmeRestore(t *testing.T, readme string, i int) []map[string]any {
+func (l *localCluster) guideRestore(t *testing.T, guide string, i int) []map[string]any {
 	t.Helper()
 	const start, end = "kubectl -n $NS apply -f - <<EOF\n", "\nEOF\n"
-	from := strings.Index(readme, start)
-	to := strings.Index(readme[max(from, 0):], end)
+	from := strings.Index(guide, start)
+	to := strings.Index(guide[max(from, 0):], end)
 	if from < 0 || to < 0 {
-		t.Fatalf("README.md has no restore heredoc starting %q", start)
+		t.Fatalf("%s has no restore heredoc starting %q", etcdGuide, start)
 	}
 	sts := l.m.statefulSet(t)
 	vars := map[string]string{"NS": sts.Namespace, "NAME": l.m.deployment(t).Name, "ETCD": sts.Name, "i": strconv.Itoa(i)}
@@ -762,10 +767,10 @@ func (l *localCluster) readmeRestore(t *testing.T, readme string, i int) []map[s
 			vars["CLUSTER"] = v
 		}
 	}
-	text := os.Expand(readme[from+len(start):from+to], func(name string) string {
+	text := os.Expand(guide[from+len(start):from+to], func(name string) string {
 		v, ok := vars[name]
 		if !ok {
-			t.Fatalf("README.md's restore uses $%s, which this test does not set", name)
+			t.Fatalf("%s's restore uses $%s, which this test does not set", etcdGuide, name)
 		}
 		return v
 	})
@@ -780,16 +785,16 @@ func (l *localCluster) readmeRestore(t *testing.T, readme string, i int) []map[s
 	return objs
 }
 
-// restore runs README.md's restore pod for each member on the network's claims, after
+// restore runs the etcd guide's restore pod for each member on the network's claims, after
 // copying the snapshot to the backup claim, as it would hold it.
-func (l *localCluster) restore(t *testing.T, n *network, snapshot, readme string) {
+func (l *localCluster) restore(t *testing.T, n *network, snapshot, guide string) {
 	backup := filepath.Join(l.work, n.name, "claims", l.m.cronJob(t).Name, filepath.Base(snapshot))
 	writeFile(t, backup, readFile(t, snapshot))
 	for i, member := range l.pods {
-		objs := l.readmeRestore(t, readme, i)
+		objs := l.guideRestore(t, guide, i)
 		pod := &corev1.Pod{}
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(objs[len(objs)-1], pod, true); err != nil {
-			t.Fatalf("README.md's restore pod: %v", err)
+			t.Fatalf("%s's restore pod: %v", etcdGuide, err)
 		}
 		bin, args := l.containerArgs(t, n, member, pod.Spec, pod.Spec.Containers[0])
 		r := mustSucceed(t, runCmd(cmdOpts{}, bin, args...))

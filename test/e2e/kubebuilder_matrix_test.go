@@ -37,9 +37,9 @@ import (
 // matrixRepo is the matrix project's module path.
 const matrixRepo = "example.com/matrix"
 
-// matrixSet is one row of README's compatibility matrix.
+// matrixSet is one row of the compatibility matrix (docs/reference/compatibility.md).
 type matrixSet struct {
-	name   string // as README's table names it
+	name   string // as the matrix's table names it
 	module string // path@version, from the Go module proxy
 	// copies are the module's packages copied, each from a directory of the module to one of
 	// the project; imports of a copied package are rewritten to its copy.
@@ -56,7 +56,7 @@ type matrixSet struct {
 	// served are the group-versions the set's packages are served as, each with the number
 	// of resources its discovery lists (subresources left out).
 	served map[string]int
-	// readme is what README's row says of the samples: a format whose arguments are the
+	// readme is what the matrix's row says of the samples: a format whose arguments are the
 	// number created and read back (%[1]d, objects included), the number of invalid ones
 	// refused (%[2]d) and the number of those created that read back equal in another version
 	// the set serves their kind in as well (%[3]d).
@@ -427,7 +427,7 @@ func TestKubebuilderMatrix(t *testing.T) {
 	mapper := restmapper.NewDeferredDiscoveryRESTMapper(memory.NewMemCacheClient(dc))
 
 	counts := map[string][3]int{} // set → samples created and read back equal, invalid refused, read in another version
-	readme := readFile(t, filepath.Join(tc.root, "README.md"))
+	readme := readFile(t, filepath.Join(tc.root, "docs", "reference", "compatibility.md"))
 	for i, set := range matrixSets {
 		for gv, want := range set.served {
 			n := 0
@@ -491,7 +491,7 @@ func TestKubebuilderMatrix(t *testing.T) {
 		t.Logf("%s: %d samples created and read back (%d in another version too), %d invalid samples refused", set.name, c[0], c[2], c[1])
 		if set.readme != "" {
 			if claim := fmt.Sprintf(set.readme, c[0], c[1], c[2]); !strings.Contains(readme, claim) {
-				t.Errorf("README.md's compatibility matrix should say of %s: %q", set.name, claim)
+				t.Errorf("docs/reference/compatibility.md's compatibility matrix should say of %s: %q", set.name, claim)
 			}
 		}
 	}

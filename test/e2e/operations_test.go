@@ -45,7 +45,7 @@ func TestLocalOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 	auditLog := filepath.Join(work, "audit.log")
-	// -v=3 logs every request: more to search for secrets, and the level README documents.
+	// -v=3 logs every request: more to search for secrets, and the level docs/guides/operating.md documents.
 	srv := startServer(t, bin, work, freePort(t), dataDir, kubeconfig, filepath.Join(work, "server.log"),
 		"--audit-policy-file="+filepath.Join(root, "examples", "wardle", "config", "audit", "policy.yaml"),
 		"--audit-log-path="+auditLog, "-v=3")
@@ -319,7 +319,7 @@ func checkAnonymousRefused(t *testing.T, s *server, path string) {
 	}
 }
 
-// checkProfiling: /debug/pprof needs authentication, and README's commands (kubectl get
+// checkProfiling: /debug/pprof needs authentication, and docs/guides/operating.md's commands (kubectl get
 // --raw with the admin kubeconfig, then go tool pprof on the file) read a heap profile.
 func checkProfiling(t *testing.T, s *server, k *kubectl, work string) {
 	t.Helper()

@@ -278,7 +278,7 @@ func startDatabase(t *testing.T, start func(cluster.DatabaseOptions) (*cluster.D
 }
 
 // TestExternalDatastoreComponent builds examples/wardle's config/default with the
-// external-datastore component, as README.md shows it, with kubectl kustomize: no object of the
+// external-datastore component, as docs/guides/sql-storage.md shows it, with kubectl kustomize: no object of the
 // bundled etcd is left, and the Deployment runs in cluster mode (--cluster) with the endpoint and
 // the database's CA read from the mounted Secret, neither in its arguments nor its environment.
 func TestExternalDatastoreComponent(t *testing.T) {

@@ -41,7 +41,7 @@ type validationPatch struct {
 // were not checked because the object was invalid".
 const notChecked = "<nil>"
 
-// Reasons for the intended differences, listed in README's "Validation" section.
+// Reasons for the intended differences, listed in docs/guides/validation.md.
 const (
 	diffStructNeverAbsent = "a non-pointer struct field is never absent from a typed content: the generated server sees spec with its zero values (and defaults) where a CRD sees no spec"
 	diffNoOmitempty       = "a field without omitempty is always present in a typed content: a CRD refuses its absence as Required (and then skips the CEL rules), the generated server sees the zero value, which may be valid or fail another check of the same field"

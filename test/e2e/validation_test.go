@@ -641,21 +641,22 @@ func TestValidationCorpusCoversMarkers(t *testing.T) {
 		t.Errorf("the corpus has %d objects; issue 10 asks for at least 60", len(validationCorpus))
 	}
 
-	// README's "Validation" section states the corpus size and the intended differences.
+	// docs/testing.md states the corpus size, and the validation guide the intended differences.
 	intended := 0
 	for _, c := range validationCorpus {
 		if c.differs != "" {
 			intended++
 		}
 	}
-	readme := readFile(t, filepath.Join("..", "..", "README.md"))
 	for _, claim := range []struct {
+		page string
 		re   string
 		want int
-	}{{`A corpus of (\d+) objects`, len(validationCorpus)}, {`(\d+) such\s+objects`, intended}} {
-		m := regexp.MustCompile(claim.re).FindStringSubmatch(readme)
+	}{{"docs/testing.md", `A corpus of (\d+) objects`, len(validationCorpus)}, {"docs/guides/validation.md", `(\d+) such\s+objects`, intended}} {
+		text := readFile(t, filepath.Join("..", "..", claim.page))
+		m := regexp.MustCompile(claim.re).FindStringSubmatch(text)
 		if m == nil || m[1] != fmt.Sprint(claim.want) {
-			t.Errorf("README.md should say %q with %d (the corpus), says %v", claim.re, claim.want, m)
+			t.Errorf("%s should say %q with %d (the corpus), says %v", claim.page, claim.re, claim.want, m)
 		}
 	}
 }

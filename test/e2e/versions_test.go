@@ -99,8 +99,8 @@ func TestVersions(t *testing.T) {
 	k.ok(t, "patch", v1alpha1, "old-beta", "-n", "default", "--type=merge", "-p", `{"spec":{"reference":"a-fischer","referenceType":"Fischer"}}`)
 	wantSpec(t, k, v1beta1, "old-beta", `{"reference":{"kind":"Fischer","name":"a-fischer"}}`)
 
-	// README's migration of stored objects: replacing an object unchanged rewrites it in the
-	// new storage version.
+	// The storage-version migration of docs/tutorials/versions.md: replacing an object
+	// unchanged rewrites it in the new storage version.
 	k.okStdin(t, k.ok(t, "get", v1beta1, "old-migrated", "-n", "default", "-o", "json"), "replace", "-f", "-")
 
 	// Validation is the storage version's Validate hook, whichever version the request uses.

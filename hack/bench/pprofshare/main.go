@@ -3,8 +3,8 @@
 // innermost frame of its stack that names a category (the etcd read, the
 // aggregator's proxy, each filter of genericapiserver's chain, HTTP/2 and TLS,
 // background garbage collection, ...), so a filter's share is its own work and
-// not that of the filters and handler it wraps. This is how BENCHMARKS.md's
-// "where a get's time goes" and "where an apply's time goes" were measured:
+// not that of the filters and handler it wraps. This is how the shares of a
+// get's and an apply's time on the aggregated path are measured:
 //
 //	go run ./hack/bench/pprofshare DIR/aggregated-get-apigen.pprof DIR/crd-get-kube-apiserver.pprof
 //	go run ./hack/bench/pprofshare DIR/aggregated-apply-apigen.pprof DIR/crd-apply-kube-apiserver.pprof

@@ -1,8 +1,8 @@
 // Command profile runs what apigen generate runs in memory (load, model, every generator,
 // the comparison with the tree; nothing is written) over a project, timing each phase, and
 // optionally writes CPU and heap profiles for go tool pprof and samples the heap's peak in each
-// phase (-peaks). apigen itself has no profiling flag; this is how BENCHMARKS.md's "where the
-// time goes" was measured:
+// phase (-peaks). apigen itself has no profiling flag; this is how docs/performance.md's
+// "where the time goes" is measured:
 //
 //	go run ./hack/bench/profile -dir examples/wardle -n 5 -cpuprofile /tmp/cpu.pprof
 //	go tool pprof -top -cum /tmp/cpu.pprof

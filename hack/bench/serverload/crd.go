@@ -419,7 +419,7 @@ subjects:
 
 // apiService is the generated APIService with its caBundle, behind a Service
 // of type ExternalName for 127.0.0.1 on the server's port (the test overlay
-// of DESIGN.md: loopback endpoints are refused).
+// of docs/design.md: loopback endpoints are refused).
 func apiService(port int, caPEM []byte) string {
 	return fmt.Sprintf(`apiVersion: v1
 kind: Service

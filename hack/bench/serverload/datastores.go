@@ -31,8 +31,8 @@ import (
 //     delegated authentication, authorization and namespaces), and the load
 //     generator reaches it as kube-apiserver's front proxy;
 //   - sqlite, postgres, mariadb: local mode with --datastore-endpoint (from
-//     the environment, as README advises) through kine in the server's
-//     process; Postgres 15 and MariaDB are Debian's servers started by
+//     the environment, as docs/guides/sql-storage.md advises) through kine in
+//     the server's process; Postgres 15 and MariaDB are Debian's servers started by
 //     test/cluster (MySQL itself is not in Debian; MariaDB speaks its
 //     protocol through the same kine driver).
 //

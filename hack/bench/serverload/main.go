@@ -1,4 +1,4 @@
-// Command serverload is the server benchmark of BENCHMARKS.md: the API server
+// Command serverload is the server benchmark of docs/performance.md: the API server
 // apigen generates for examples/wardle against k8s.io/sample-apiserver, which
 // serves the same wardle.example.com/v1alpha1 API by hand, under the same
 // client-go workload.

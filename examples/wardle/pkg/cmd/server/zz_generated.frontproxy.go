@@ -49,7 +49,7 @@ import (
 // delegating authorizer cannot tell such a request from a direct one and asks
 // kube-apiserver again, once per object and verb (its cache key holds the
 // name): on the path users take that second review costs kube-apiserver as
-// much CPU as serving a CRD's get (BENCHMARKS.md, "through kube-apiserver").
+// much CPU as serving a CRD's get (apigen's docs/performance.md, "Against a CRD").
 //
 // Trusting the front proxy gives nothing away: whoever holds its client
 // certificate already chooses the user and groups the server sees, and the
@@ -139,7 +139,7 @@ func isProxiedRequest(ctx context.Context, attrs authorizer.Attributes) bool {
 // certificate verified against the request-header CA, its name allowed, then the user from the
 // X-Remote-* headers) with the verification remembered: the proxy presents the same
 // certificate on every request, and verifying its chain again each time was 5-8 % of the
-// server's CPU on a proxied get (BENCHMARKS.md). A chain is remembered only as verified
+// server's CPU on a proxied get (apigen's docs/performance.md). A chain is remembered only as verified
 // against the CA bundle in use when it was (a new bundle is a new pool, and forgets it), only
 // while every certificate of it is valid, and its name is checked on every request.
 type frontProxyAuthenticator struct {

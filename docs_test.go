@@ -1,0 +1,278 @@
+package apigen_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/apigen-dev/apigen/cmd/apigen/cli"
+)
+
+// trackedFiles lists the repository's files as git tracks them, skipping the test when the
+// tree is not a git checkout (a module downloaded from the proxy).
+func trackedFiles(t *testing.T) []string {
+	t.Helper()
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("git ls-files: %v (not a git checkout?)", err)
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// processWords are words that tell of how a change was made rather than of the product: the
+// work's sessions, the people beside it, its branch names and the paths of one machine. Each
+// is narrow enough to leave the product's own words alone (an HTTP session, a test helper).
+var processWords = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\b(this|last|next|earlier|previous|another|that) session\b`),
+	regexp.MustCompile(`(?i)\bsessions? [0-9]+`),
+	regexp.MustCompile(`(?i)\bthe other helpe[r]s?\b`),
+	// (Brackets keep the patterns from matching their own text.)
+	regexp.MustCompile(`(?i)\b(other|another|two) (helpe[r]s|enginee[r]s)'? ?(builds?|tests?|runs?|work)\b`),
+	regexp.MustCompile(`(?i)\banother enginee[r]`),
+	regexp.MustCompile(`\bh3[0-9][a-z]+\b`),
+	regexp.MustCompile(`/tmp/h[0-9]`),
+	regexp.MustCompile(`/work/[a-z]`),
+	regexp.MustCompile(`/root/[A-Za-z.]`),
+}
+
+// TestProcessWords pins what processWords catch and what they leave alone.
+func TestProcessWords(t *testing.T) {
+	caught := func(line string) bool {
+		return slices.ContainsFunc(processWords, func(re *regexp.Regexp) bool { return re.MatchString(line) })
+	}
+	for _, line := range []string{
+		// Split, so that this file passes its own test.
+		"as measured this " + "session", "session" + " 35's changes", "the other " + "helper said",
+		"two other " + "engineers' builds and tests", "another " + "engineer's builds", "on h" + "35cold",
+		"APIGEN=/tmp/h" + "34enum/apigen", "main's in /wor" + "k/main", "/roo" + "t/go/pkg/mod",
+	} {
+		if !caught(line) {
+			t.Errorf("%q is not caught", line)
+		}
+	}
+	for _, line := range []string{
+		"an HTTP session", "the session type of the load generator", "a test helper", "helper functions",
+		"an engineering trade-off", "h2c", "sha256 h1:abc", `bytes.Contains(src, []byte("/root/"))`,
+	} {
+		if caught(line) {
+			t.Errorf("%q is caught", line)
+		}
+	}
+}
+
+// TestTreeSpeaksOfTheProduct fails on a tracked file, Go included, that speaks of how it was
+// made (see processWords): those notes belong in commit messages and issues.
+func TestTreeSpeaksOfTheProduct(t *testing.T) {
+	for _, f := range trackedFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			if os.IsNotExist(err) { // deleted in the working tree
+				continue
+			}
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+			continue // binary
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, re := range processWords {
+				if m := re.FindString(line); m != "" {
+					t.Errorf("%s:%d: %q speaks of how the tree was made, not of the product (%s)", f, i+1, m, re)
+				}
+			}
+		}
+	}
+}
+
+// docPages are the Markdown pages users read: README.md, the repository's other top-level
+// pages and everything under docs/.
+func docPages(t *testing.T) []string {
+	t.Helper()
+	pages := []string{"README.md", "CONTRIBUTING.md", "CHANGELOG.md"}
+	err := filepath.WalkDir("docs", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".md") {
+			pages = append(pages, filepath.ToSlash(path))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages
+}
+
+var (
+	mdFence   = regexp.MustCompile("(?s)\n```.*?\n```")
+	mdCode    = regexp.MustCompile("`[^`]+`")
+	mdLink    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	mdHeading = regexp.MustCompile(`(?m)^#{1,6} +(.+?) *#*$`)
+	slugDrop  = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// prose is a Markdown page without its code blocks and code spans, where a "](" is no link.
+func prose(text string) string {
+	return mdCode.ReplaceAllString(mdFence.ReplaceAllString("\n"+text, "\n"), "")
+}
+
+// anchors are the fragment names GitHub gives a page's headings: lower case, punctuation but
+// hyphens and underscores dropped, spaces as hyphens, and -1, -2, ... on repeats.
+func anchors(text string) map[string]bool {
+	out := map[string]bool{}
+	seen := map[string]int{}
+	for _, m := range mdHeading.FindAllStringSubmatch(mdFence.ReplaceAllString("\n"+text, "\n"), -1) {
+		slug := strings.ReplaceAll(slugDrop.ReplaceAllString(strings.ToLower(m[1]), ""), " ", "-")
+		if n := seen[slug]; n > 0 {
+			out[fmt.Sprintf("%s-%d", slug, n)] = true
+		} else {
+			out[slug] = true
+		}
+		seen[slug]++
+	}
+	return out
+}
+
+// TestDocLinks follows every relative link of README.md and docs/ to its file, and every
+// fragment to a heading of the page it names.
+func TestDocLinks(t *testing.T) {
+	for _, page := range docPages(t) {
+		data, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(prose(string(data)), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, fragment, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), file)
+			}
+			info, err := os.Stat(path)
+			if err != nil {
+				t.Errorf("%s: link %q: %v", page, target, err)
+				continue
+			}
+			if fragment == "" || info.IsDir() || !strings.HasSuffix(path, ".md") {
+				continue
+			}
+			linked, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !anchors(string(linked))[fragment] {
+				t.Errorf("%s: link %q: %s has no heading #%s", page, target, path, fragment)
+			}
+		}
+	}
+}
+
+// runCLI runs apigen in process and returns what it printed; it fails on a non-zero exit.
+func runCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := cli.Main(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("apigen %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// checkGenerated compares the part of a doc page between its BEGIN and END comments with want,
+// and rewrites it with -update.
+func checkGenerated(t *testing.T, page, name, want string) {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := "<!-- BEGIN "+name+" -->\n", "<!-- END "+name+" -->"
+	before, rest, ok := strings.Cut(string(data), begin)
+	got, after, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("%s has no %q ... %q block", page, begin, end)
+	}
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(page, []byte(before+begin+want+end+after), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s is stale (-want +got; go test -run %s -update . rewrites it):\n%s", page, t.Name(), cmp.Diff(want, got))
+}
+
+// TestMarkersReference keeps docs/reference/markers.md's full list equal to what
+// apigen markers prints, from the same registry.
+func TestMarkersReference(t *testing.T) {
+	checkGenerated(t, "docs/reference/markers.md", "apigen markers", "```\n"+runCLI(t, "markers")+"```\n")
+}
+
+// TestCommandsReference keeps docs/reference/apigen.md equal to the help of every command of
+// apigen's cobra tree, as apigen <command> --help prints it.
+func TestCommandsReference(t *testing.T) {
+	root := runCLI(t, "--help")
+	var commands []string
+	_, list, _ := strings.Cut(root, "Available Commands:\n")
+	for _, line := range strings.Split(list, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			break
+		}
+		if name := fields[0]; name != "help" && name != "completion" {
+			commands = append(commands, name)
+		}
+	}
+	slices.Sort(commands)
+	var b strings.Builder
+	fmt.Fprintf(&b, "## apigen\n\n```\n%s```\n", root)
+	for _, c := range commands {
+		fmt.Fprintf(&b, "\n## apigen %s\n\n```\n%s```\n", c, runCLI(t, c, "--help"))
+	}
+	// init's --year defaults to the clock's year: the page says so rather than name one.
+	year := fmt.Sprintf("(default %q)", strconv.Itoa(time.Now().Year()))
+	checkGenerated(t, "docs/reference/apigen.md", "apigen --help", strings.ReplaceAll(b.String(), year, "(default: this year)"))
+}
+
+// TestContributingListsEveryTarget: CONTRIBUTING.md names every target of the Makefile, so a
+// new target is documented where contributors look.
+func TestContributingListsEveryTarget(t *testing.T) {
+	makefile, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	contributing, err := os.ReadFile("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := regexp.MustCompile(`(?m)^([a-z][a-z-]*):`).FindAllStringSubmatch(string(makefile), -1)
+	if len(targets) == 0 {
+		t.Fatal("found no target in the Makefile")
+	}
+	for _, m := range targets {
+		if m[1] == "all" { // the default goal, build
+			continue
+		}
+		if !strings.Contains(string(contributing), "`make "+m[1]+"`") {
+			t.Errorf("CONTRIBUTING.md does not list `make %s`", m[1])
+		}
+	}
+}
