@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -148,38 +149,41 @@ func argValues(d *ctmarkers.Definition, v any) map[string]any {
 func TestWhatControllerGenIgnores(t *testing.T) {
 	ct := controllerGen()
 	for _, tc := range []struct {
-		line   string
-		target Target
-		// meant is in the warning of a spelling controller-gen ignores; empty for one it reads.
+		line    string
+		target  Target
+		ignored bool
+		// meant is what the warning suggests, empty for no suggestion.
 		meant string
 	}{
 		// As real modules write it on interface types.
-		{"+kubebuilder:object:generate:false", Type, "+kubebuilder:object:generate=false"},
-		{"+kubebuilder:object:generate:true", Package, "+kubebuilder:object:generate=true"},
-		{"+kubebuilder:object:root:true", Type, "+kubebuilder:object:root=true"},
-		{"+kubebuilder:subresource:status:true", Type, "+kubebuilder:subresource:status"},
-		{"+kubebuilder:storageversion:true", Type, "+kubebuilder:storageversion"},
-		{"+kubebuilder:validaton:Minimum=1", Field, "+kubebuilder:validation:Minimum"},
-		{"+kubebuilder:scaffold:imports", Type, " ignores it too"},
-		{"+kubebuilder:object:generate=false", Type, ""},
-		{"+kubebuilder:object:generate=true", Package, ""},
-		{"+kubebuilder:object:root=true", Type, ""},
-		{"+kubebuilder:subresource:status", Type, ""},
-		{"+kubebuilder:resource:path=toys,scope=Namespaced", Type, ""},
-		{"+kubebuilder:validation:Minimum=1", Field, ""},
-		{"+kubebuilder:deprecatedversion:warning=old", Type, ""},
+		{"+kubebuilder:object:generate:false", Type, true, "+kubebuilder:object:generate=false"},
+		{"+kubebuilder:object:generate:true", Package, true, "+kubebuilder:object:generate=true"},
+		{"+kubebuilder:object:root:true", Type, true, "+kubebuilder:object:root=true"},
+		{"+kubebuilder:subresource:status:true", Type, true, "+kubebuilder:subresource:status"},
+		{"+kubebuilder:storageversion:true", Type, true, "+kubebuilder:storageversion"},
+		{"+kubebuilder:validaton:Minimum=1", Field, true, "+kubebuilder:validation:Minimum"},
+		{"+kubebuilder:scaffold:imports", Type, true, ""},
+		{"+kubebuilder:object:generate=false", Type, false, ""},
+		{"+kubebuilder:object:generate=true", Package, false, ""},
+		{"+kubebuilder:object:root=true", Type, false, ""},
+		{"+kubebuilder:subresource:status", Type, false, ""},
+		{"+kubebuilder:resource:path=toys,scope=Namespaced", Type, false, ""},
+		{"+kubebuilder:validation:Minimum=1", Field, false, ""},
+		{"+kubebuilder:deprecatedversion:warning=old", Type, false, ""},
 	} {
 		def := ct.Lookup(tc.line, ctTargets[tc.target])
 		m, err := Apigen().Parse("// "+tc.line, tc.target, pos)
 		switch {
-		case def == nil && tc.meant == "":
-			t.Errorf("%s: controller-gen ignores it; the case expects it read", tc.line)
+		case (def == nil) != tc.ignored:
+			t.Errorf("%s: controller-gen ignores it: %v, the case says %v", tc.line, def == nil, tc.ignored)
 		case def == nil && (err != nil || m == nil || m.Def.NoEffect == ""):
 			t.Errorf("%s: controller-gen ignores it, apigen: %+v, %v; want a marker without effect", tc.line, m, err)
 		case def == nil && !strings.Contains(m.Def.NoEffect, "controller-gen knows no marker of this spelling and ignores it too"):
 			t.Errorf("%s: the warning %q does not say controller-gen ignores it too", tc.line, m.Def.NoEffect)
-		case def == nil && !strings.Contains(m.Def.NoEffect, tc.meant):
+		case def == nil && tc.meant != "" && !strings.Contains(m.Def.NoEffect, fmt.Sprintf("did you mean %q?", tc.meant)):
 			t.Errorf("%s: the warning %q does not suggest %s", tc.line, m.Def.NoEffect, tc.meant)
+		case def == nil && tc.meant == "" && strings.Contains(m.Def.NoEffect, "did you mean"):
+			t.Errorf("%s: the warning %q suggests something", tc.line, m.Def.NoEffect)
 		case def == nil && m.Written() != strings.TrimPrefix(tc.line, "+") && !strings.HasPrefix(tc.line, "+"+m.Written()+"="):
 			t.Errorf("%s: the warning names %q", tc.line, "+"+m.Written())
 		case def != nil:
