@@ -1,6 +1,7 @@
 package markers
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -137,4 +138,79 @@ func argValues(d *ctmarkers.Definition, v any) map[string]any {
 		}
 	}
 	return out
+}
+
+// TestWhatControllerGenIgnores feeds kubebuilder marker spellings through controller-gen's
+// registry (every generator's markers, as cmd/controller-gen registers them) and through
+// apigen's: a spelling controller-gen skips (its registry has no definition for it, so the
+// module builds) is accepted by apigen as a marker without effect, a warning that names what
+// was probably meant, never an error; one controller-gen reads means the same to apigen
+// (TestOneGrammar), and one controller-gen refuses, apigen refuses too.
+func TestWhatControllerGenIgnores(t *testing.T) {
+	ct := controllerGen()
+	for _, tc := range []struct {
+		line    string
+		target  Target
+		ignored bool
+		// meant is what the warning suggests, empty for no suggestion.
+		meant string
+	}{
+		// As real modules write it on interface types.
+		{"+kubebuilder:object:generate:false", Type, true, "+kubebuilder:object:generate=false"},
+		{"+kubebuilder:object:generate:true", Package, true, "+kubebuilder:object:generate=true"},
+		{"+kubebuilder:object:root:true", Type, true, "+kubebuilder:object:root=true"},
+		{"+kubebuilder:subresource:status:true", Type, true, "+kubebuilder:subresource:status"},
+		{"+kubebuilder:storageversion:true", Type, true, "+kubebuilder:storageversion"},
+		{"+kubebuilder:validaton:Minimum=1", Field, true, "+kubebuilder:validation:Minimum"},
+		{"+kubebuilder:scaffold:imports", Type, true, ""},
+		{"+kubebuilder:object:generate=false", Type, false, ""},
+		{"+kubebuilder:object:generate=true", Package, false, ""},
+		{"+kubebuilder:object:root=true", Type, false, ""},
+		{"+kubebuilder:subresource:status", Type, false, ""},
+		{"+kubebuilder:resource:path=toys,scope=Namespaced", Type, false, ""},
+		{"+kubebuilder:validation:Minimum=1", Field, false, ""},
+		{"+kubebuilder:deprecatedversion:warning=old", Type, false, ""},
+	} {
+		def := ct.Lookup(tc.line, ctTargets[tc.target])
+		m, err := Apigen().Parse("// "+tc.line, tc.target, pos)
+		switch {
+		case (def == nil) != tc.ignored:
+			t.Errorf("%s: controller-gen ignores it: %v, the case says %v", tc.line, def == nil, tc.ignored)
+		case def == nil && (err != nil || m == nil || m.Def.NoEffect == ""):
+			t.Errorf("%s: controller-gen ignores it, apigen: %+v, %v; want a marker without effect", tc.line, m, err)
+		case def == nil && !strings.Contains(m.Def.NoEffect, "controller-gen knows no marker of this spelling and ignores it too"):
+			t.Errorf("%s: the warning %q does not say controller-gen ignores it too", tc.line, m.Def.NoEffect)
+		case def == nil && tc.meant != "" && !strings.Contains(m.Def.NoEffect, fmt.Sprintf("did you mean %q?", tc.meant)):
+			t.Errorf("%s: the warning %q does not suggest %s", tc.line, m.Def.NoEffect, tc.meant)
+		case def == nil && tc.meant == "" && strings.Contains(m.Def.NoEffect, "did you mean"):
+			t.Errorf("%s: the warning %q suggests something", tc.line, m.Def.NoEffect)
+		case def == nil && m.Written() != strings.TrimPrefix(tc.line, "+") && !strings.HasPrefix(tc.line, "+"+m.Written()+"="):
+			t.Errorf("%s: the warning names %q", tc.line, "+"+m.Written())
+		case def != nil:
+			_, ctErr := def.Parse(tc.line)
+			if (ctErr != nil) != (err != nil) {
+				t.Errorf("%s: controller-gen reads it (error %v), apigen: %v", tc.line, ctErr, err)
+			}
+		}
+	}
+	// What controller-gen reads and refuses, apigen refuses too.
+	if _, err := ct.Lookup("+kubebuilder:object:root=yes", ctmarkers.DescribesType).Parse("+kubebuilder:object:root=yes"); err == nil {
+		t.Error("controller-gen reads +kubebuilder:object:root=yes")
+	}
+	if _, err := Apigen().Parse("// +kubebuilder:object:root=yes", Type, pos); err == nil {
+		t.Error("apigen accepts +kubebuilder:object:root=yes, which controller-gen refuses")
+	}
+}
+
+// Every kubebuilder marker apigen defines is one controller-gen recognises at the same level,
+// so that apigen never gives an effect to a spelling controller-gen skips.
+func TestKubebuilderMarkersAreControllerGens(t *testing.T) {
+	for _, d := range Apigen().Definitions() {
+		if !strings.HasPrefix(d.Name, Kubebuilder+":") {
+			continue
+		}
+		if _, ignored := controllerGenIgnores(d.Name, d.Target); ignored && d.NoEffect == "" {
+			t.Errorf("+%s on a %s: apigen gives it an effect, controller-gen does not recognise it", d.Name, d.Target)
+		}
+	}
 }

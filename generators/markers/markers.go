@@ -211,12 +211,34 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Pos, e.Msg) }
 // tags of declarative validation, which kube.Validation reads, and of the upstream generators,
 // which they read themselves); it returns
 // an error for an unknown marker in apigen's namespace or bad arguments to a known one.
+//
+// A kubebuilder marker that controller-gen does not recognise (a misspelling such as
+// +kubebuilder:object:generate:false) is no error: controller-gen skips it, so the module
+// builds with it; it is a marker without effect, which the parser reports as a warning.
 func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marker, error) {
 	text := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "//"))
 	if !strings.HasPrefix(text, "+") {
 		return nil, nil
 	}
 	text = strings.TrimPrefix(text, "+")
+	m, err := r.parse(text, target, pos)
+	if err == nil || !strings.HasPrefix(text, Kubebuilder+":") {
+		return m, err
+	}
+	if why, ignored := controllerGenIgnores(text, target); ignored {
+		return ignoredMarker(text, target, pos, why), nil
+	}
+	return nil, err
+}
+
+// ignoredMarker is a kubebuilder marker accepted without effect, for the reason why.
+func ignoredMarker(text string, target Target, pos token.Position, why string) *Marker {
+	written := markerName(text)
+	return &Marker{Def: &Definition{Name: written, Target: target, PassThrough: true, NoEffect: why}, Name: written, Pos: pos}
+}
+
+// parse is Parse of a marker's text without its "+".
+func (r *Registry) parse(text string, target Target, pos token.Position) (*Marker, error) {
 	name, def, rest := r.lookup(text, target)
 	if def == nil {
 		switch ns, _, _ := strings.Cut(text, ":"); ns {
@@ -225,9 +247,11 @@ func (r *Registry) Parse(line string, target Target, pos token.Position) (*Marke
 		case Kubebuilder:
 			// controller-gen's markers mean something to a kubebuilder user: one apigen does
 			// not know is accepted, and reported as having no effect.
-			written := markerName(text)
-			return &Marker{Def: &Definition{Name: written, Target: target, PassThrough: true, NoEffect: "apigen does not implement it"},
-				Name: written, Pos: pos}, nil
+			why, ignored := controllerGenIgnores(text, target)
+			if !ignored {
+				why = "apigen does not implement it"
+			}
+			return ignoredMarker(text, target, pos, why), nil
 		}
 		return nil, nil
 	}

@@ -252,6 +252,12 @@ func newParser(root string, pkgs, own []*ctloader.Package, published bool) (*crd
 		// (crd:allowDangerousTypes=true, as ray-project/kuberay's Makefile does): a "number"
 		// in the schema, with a warning at each field (floatFields).
 		AllowDangerousTypes: true,
+		// An ObjectMeta below the top level (a pod template's) has the schema controller-gen
+		// writes with crd:generateEmbeddedObjectMeta=true (name, namespace, labels, annotations,
+		// finalizers), so CEL rules and the served schema see its fields. The server keeps all
+		// of them whatever the schema says (Prune leaves typed parts alone), as kube-apiserver
+		// keeps a built-in type's. The top-level metadata stays a bare object (forServing).
+		GenerateEmbeddedObjectMeta: true,
 	}
 	crd.AddKnownTypes(parser)
 	var errs model.ErrorList

@@ -126,7 +126,7 @@ var knownTypes = map[string]apiextensionsv1.JSONSchemaProps{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Time":       {Type: "string", Format: "date-time"},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.MicroTime":  {Type: "string", Format: "date-time"},
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":   {Type: "string"},
-	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta": {Type: "object"},
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta": embeddedObjectMeta,
 	"k8s.io/apimachinery/pkg/util/intstr.IntOrString": {XIntOrString: true, AnyOf: []apiextensionsv1.JSONSchemaProps{{Type: "integer"}, {Type: "string"}}},
 	// A Quantity is always written in its canonical form, which the pattern accepts.
 	"k8s.io/apimachinery/pkg/api/resource.Quantity": {
@@ -136,9 +136,27 @@ var knownTypes = map[string]apiextensionsv1.JSONSchemaProps{
 	},
 }
 
+const objectMeta = "k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta"
+
+// embeddedObjectMeta is controller-tools' schema of an ObjectMeta below the top level, with
+// crd:generateEmbeddedObjectMeta=true (crd.ObjectMetaPackages), as newParser asks for it, read
+// back from JSON as the model holds it: every ObjectMeta satisfies it. The top-level metadata is a bare object (forServing), which every
+// ObjectMeta satisfies too.
+var embeddedObjectMeta = apiextensionsv1.JSONSchemaProps{
+	Type: "object",
+	Properties: map[string]apiextensionsv1.JSONSchemaProps{
+		"name":        {Type: "string"},
+		"namespace":   {Type: "string"},
+		"annotations": {Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}},
+		"labels":      {Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}},
+		"finalizers":  {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}},
+	},
+}
+
 // alwaysWritten are the known types whose JSON is never null (a zero metav1.Time is).
 var alwaysWritten = map[string]bool{
 	"k8s.io/apimachinery/pkg/apis/meta/v1.Duration":   true,
+	"k8s.io/apimachinery/pkg/apis/meta/v1.ObjectMeta": true, // a struct, an object even when empty
 	"k8s.io/apimachinery/pkg/util/intstr.IntOrString": true,
 	"k8s.io/apimachinery/pkg/api/resource.Quantity":   true,
 }
@@ -156,6 +174,9 @@ func satisfies(s apiextensionsv1.JSONSchemaProps, t types.Type) bool {
 	t = deref(t)
 	if known, ok := knownTypes[typeName(t)]; ok {
 		s.Description, s.Default, s.Nullable = "", nil, false
+		if typeName(t) == objectMeta && reflect.DeepEqual(s, apiextensionsv1.JSONSchemaProps{Type: "object"}) {
+			return true // the top-level metadata
+		}
 		return reflect.DeepEqual(s, known)
 	}
 	// Its own JSON form is whatever its methods write.

@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-tools/pkg/crd"
 	ctloader "sigs.k8s.io/controller-tools/pkg/loader"
 )
 
@@ -191,15 +193,28 @@ type SpecAndStatusMarkers struct {
 	Status ConditionsStatus ` + "`json:\"status,omitempty\"`" + `
 }
 
+// ObjectMeta below the top level, in a pod template and as a plain field.
+type Templated struct {
+	metav1.TypeMeta   ` + "`json:\",inline\"`" + `
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Template Template          ` + "`json:\"template\"`" + `
+	Meta     metav1.ObjectMeta ` + "`json:\"meta\"`" + `
+}
+
+type Template struct {
+	metav1.ObjectMeta ` + "`json:\"metadata,omitempty\"`" + `
+	Image string ` + "`json:\"image,omitempty\"`" + `
+}
+
 type TypeMarker struct {
 	// +kubebuilder:validation:Type=string
 	Count int32 ` + "`json:\"count,omitempty\"`" + `
 }
 `
 
-// TestSatisfiedByType decides, for each type of typedCases, whether its enforced schema
-// constrains anything an object of the type can break.
-func TestSatisfiedByType(t *testing.T) {
+// loadTypedCases loads typedCases and makes Build's parser over them.
+func loadTypedCases(t *testing.T) (*crd.Parser, *ctloader.Package) {
+	t.Helper()
 	dir := t.TempDir()
 	for _, name := range []string{"go.mod", "go.sum"} {
 		data, err := os.ReadFile(filepath.Join("../../examples/wardle", name))
@@ -224,7 +239,13 @@ func TestSatisfiedByType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkg := pkgs[0]
+	return parser, pkgs[0]
+}
+
+// TestSatisfiedByType decides, for each type of typedCases, whether its enforced schema
+// constrains anything an object of the type can break.
+func TestSatisfiedByType(t *testing.T) {
+	parser, pkg := loadTypedCases(t)
 	for _, c := range []struct {
 		kind          string
 		want          bool
@@ -256,6 +277,7 @@ func TestSatisfiedByType(t *testing.T) {
 		{"OwnJSON", false, false},
 		{"DefaultedNull", false, false}, // a null with a default stays, and is not an object
 		{"TypeMarker", false, false},
+		{"Templated", true, false},
 		{"Conditions", false, false},
 	} {
 		b, ok, err := flattened(parser, pkg, c.kind)
@@ -275,5 +297,49 @@ func TestSatisfiedByType(t *testing.T) {
 	}
 	if len(pkg.Errors) > 0 {
 		t.Errorf("controller-tools found errors in the cases: %v", pkg.Errors)
+	}
+}
+
+// An ObjectMeta below the top level has controller-gen's schema with embedded metadata (its
+// fields typed, so CEL rules and the served schema see them), the kind's own metadata a bare
+// object, as in a CRD.
+func TestNestedObjectMeta(t *testing.T) {
+	parser, pkg := loadTypedCases(t)
+	b, ok, err := flattened(parser, pkg, "Templated")
+	if err != nil || !ok {
+		t.Fatalf("no schema (%v): %v", err, pkg.Errors)
+	}
+	var s apiextensionsv1.JSONSchemaProps
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		got  apiextensionsv1.JSONSchemaProps
+		want apiextensionsv1.JSONSchemaProps
+	}{
+		{"metadata", s.Properties["metadata"], apiextensionsv1.JSONSchemaProps{Type: "object"}},
+		{"template.metadata", s.Properties["template"].Properties["metadata"], embeddedObjectMeta},
+		{"meta", s.Properties["meta"], embeddedObjectMeta},
+	} {
+		if diff := cmp.Diff(c.want, c.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.path, diff)
+		}
+	}
+	// embeddedObjectMeta is what controller-tools writes, not a copy gone stale.
+	metav1 := pkg.Imports()["k8s.io/apimachinery/pkg/apis/meta/v1"]
+	if metav1 == nil {
+		t.Fatal("metav1 is not loaded")
+	}
+	written, err := json.Marshal(parser.Schemata[crd.TypeIdent{Package: metav1, Name: "ObjectMeta"}])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var theirs apiextensionsv1.JSONSchemaProps
+	if err := json.Unmarshal(written, &theirs); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(embeddedObjectMeta, theirs); diff != "" {
+		t.Errorf("controller-tools' embedded ObjectMeta (-apigen's +controller-tools'):\n%s", diff)
 	}
 }

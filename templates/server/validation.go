@@ -50,9 +50,9 @@ type SchemaValidation struct {
 type versionValidation struct {
 	kind       schema.GroupVersionKind
 	structural *structuralschema.Structural
-	// opaque says the schema has parts whose Go fields keep JSON as sent
-	// (embedded resources, preserved unknown fields), which Prune cleans.
-	opaque bool
+	// pruning is what Prune walks (see rawJSONParts), nil when the schema has no part whose
+	// Go fields keep JSON as sent (embedded resources, preserved unknown fields).
+	pruning *structuralschema.Structural
 	// typed says every object of the version's Go type satisfies its schema and the version
 	// has no scale to check: writes skip the schema walk and check the metadata only.
 	typed bool
@@ -170,7 +170,7 @@ func newVersionValidation(scheme *runtime.Scheme, kind schema.GroupVersionKind, 
 	return &versionValidation{
 		kind:       kind,
 		structural: structural,
-		opaque:     opaque(structural),
+		pruning:    rawJSONParts(structural),
 		namespaced: namespaced,
 		main:       strategy,
 		status:     customresource.NewStatusStrategy(strategy),
@@ -293,17 +293,17 @@ func (v *SchemaValidation) unstructured(vv *versionValidation, obj runtime.Objec
 // (fields of an embedded resource that its schema does not know, unless
 // preserved) and the unknown or malformed metadata of embedded resources.
 // Typed fields never hold an unknown field, so a kind without such parts is
-// left alone.
+// left alone, and so are the typed parts of the others.
 func (v *SchemaValidation) Prune(ctx context.Context, obj runtime.Object) {
 	vv := v.forRequest(ctx)
-	if !vv.opaque {
+	if vv.pruning == nil {
 		return
 	}
 	u, err := v.unstructured(vv, obj)
 	if err != nil {
 		return // validation reports it
 	}
-	structuralpruning.Prune(u.Object, vv.structural, true)
+	structuralpruning.Prune(u.Object, vv.pruning, true)
 	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, u.Object, vv.structural, false, schemaobjectmeta.CoerceOptions{DropInvalidFields: true}); err != nil {
 		return
 	}
@@ -316,6 +316,42 @@ func (v *SchemaValidation) Prune(ctx context.Context, obj runtime.Object) {
 		return
 	}
 	_ = v.scheme.Convert(versioned, obj, nil)
+}
+
+// rawJSONParts is the schema Prune walks: s's parts whose Go fields keep JSON as sent
+// (embedded resources and preserved unknown fields, with all they hold) and the way to them;
+// every other part is preserved whole. Those are typed Go fields: decoding dropped their
+// unknown fields already, and their schema may describe less than they hold, as a CRD's schema
+// of a nested ObjectMeta (a pod template's) has some of its fields or none. kube-apiserver
+// keeps every field of a built-in type, so pruning them would lose what the client wrote.
+// nil when s has no such part.
+func rawJSONParts(s *structuralschema.Structural) *structuralschema.Structural {
+	switch {
+	case !opaque(s):
+		return nil
+	case s.XEmbeddedResource || s.XPreserveUnknownFields:
+		return s
+	}
+	typed := func(p *structuralschema.Structural) *structuralschema.Structural {
+		if raw := rawJSONParts(p); raw != nil {
+			return raw
+		}
+		return &structuralschema.Structural{Extensions: structuralschema.Extensions{XPreserveUnknownFields: true}}
+	}
+	out := *s
+	if s.Properties != nil {
+		out.Properties = make(map[string]structuralschema.Structural, len(s.Properties))
+		for name, p := range s.Properties {
+			out.Properties[name] = *typed(&p)
+		}
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Structural != nil {
+		out.AdditionalProperties = &structuralschema.StructuralOrBool{Bool: s.AdditionalProperties.Bool, Structural: typed(s.AdditionalProperties.Structural)}
+	}
+	if s.Items != nil {
+		out.Items = typed(s.Items)
+	}
+	return &out
 }
 
 // opaque reports whether a schema has an embedded resource or preserves

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -149,4 +151,81 @@ func checksMetadata(t *testing.T, satisfied func(*ValidatedKind), typedPath func
 	same("update renaming", withSchema.ValidateUpdate(ctx, obj("other", "default", nil), old), typed.ValidateUpdate(ctx, obj("other", "default", nil), old), true)
 	same("status update with a bad label", withSchema.ValidateStatusUpdate(ctx, obj("good", "default", map[string]string{"a b": "c"}), old),
 		typed.ValidateStatusUpdate(ctx, obj("good", "default", map[string]string{"a b": "c"}), old), true)
+}
+
+// rollout is a kind with typed parts whose schema describes less than they hold (ObjectMeta
+// below the top level, as controller-gen writes it with and without embedded metadata) and a
+// part kept as raw JSON, which makes Prune walk the object.
+type rollout struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Template          podTemplate          `json:"template"`
+	Meta              metav1.ObjectMeta    `json:"meta"`
+	Object            runtime.RawExtension `json:"object,omitempty"`
+}
+
+type podTemplate struct {
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Image             string `json:"image,omitempty"`
+}
+
+func (r *rollout) DeepCopyObject() runtime.Object {
+	c := *r
+	r.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	r.Template.ObjectMeta.DeepCopyInto(&c.Template.ObjectMeta)
+	r.Meta.DeepCopyInto(&c.Meta)
+	r.Object.DeepCopyInto(&c.Object)
+	return &c
+}
+
+// Prune drops the unknown fields of the parts the Go type keeps as raw JSON, and nothing of a
+// typed part, whatever its schema says of it: a nested ObjectMeta keeps every field, as
+// kube-apiserver's built-in types keep a pod template's.
+func TestPruneKeepsTypedParts(t *testing.T) {
+	gv := schema.GroupVersion{Group: "rollouts.example.com", Version: "v1"}
+	scheme := runtime.NewScheme()
+	scheme.AddKnownTypes(gv, &rollout{})
+	embeddedMeta := `{"type":"object","properties":{"name":{"type":"string"},"namespace":{"type":"string"},` +
+		`"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}},` +
+		`"finalizers":{"type":"array","items":{"type":"string"}}}}`
+	kind := ValidatedKind{
+		Group: gv.Group, Kind: "rollout", Namespaced: true, StorageVersion: "v1",
+		Schemas: map[string]string{"v1": `{"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},` +
+			`"template":{"type":"object","properties":{"metadata":{"type":"object"},"image":{"type":"string"}}},` +
+			`"meta":` + embeddedMeta + `,` +
+			`"object":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},` +
+			`"spec":{"type":"object","properties":{"known":{"type":"string"}}}}}}}`},
+	}
+	v, err := NewSchemaValidation(scheme, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := func(name string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{
+			Name: name, GenerateName: name + "-", Namespace: "default",
+			Labels: map[string]string{"app": name}, Annotations: map[string]string{"note": name},
+			Finalizers:      []string{"example.com/f"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "p", UID: "u"}},
+		}
+	}
+	obj := &rollout{
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "default"},
+		Template:   podTemplate{ObjectMeta: meta("template"), Image: "nginx"},
+		Meta:       meta("meta"),
+		Object:     runtime.RawExtension{Raw: []byte(`{"apiVersion":"v1","kind":"ConfigMap","spec":{"known":"a","unknown":"b"}}`)},
+	}
+	want := obj.DeepCopyObject().(*rollout)
+	want.Object.Raw = []byte(`{"apiVersion":"v1","kind":"ConfigMap","spec":{"known":"a"}}`)
+	v.Prune(context.Background(), obj)
+	if !equality.Semantic.DeepEqual(obj.Template, want.Template) || !equality.Semantic.DeepEqual(obj.Meta, want.Meta) {
+		t.Errorf("typed parts changed:\n  template %+v\n  want     %+v\n  meta %+v\n  want %+v", obj.Template, want.Template, obj.Meta, want.Meta)
+	}
+	var got, wantObject any
+	if err := json.Unmarshal(obj.Object.Raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	_ = json.Unmarshal(want.Object.Raw, &wantObject)
+	if !equality.Semantic.DeepEqual(got, wantObject) {
+		t.Errorf("embedded resource: got %s, want %s", obj.Object.Raw, want.Object.Raw)
+	}
 }

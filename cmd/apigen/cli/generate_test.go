@@ -294,7 +294,7 @@ func TestWarnings(t *testing.T) {
 		"// +kubebuilder:storageversion\n// +kubebuilder:metadata:labels=team=batch\n", 1)
 	types = strings.Replace(types, "\t// +kubebuilder:default=false\n", "\t// +kubebuilder:default=false\n\t// +kubebuilder:validation:Minimun=0\n", 1)
 	moduleCopy(t, map[string]string{"pkg/apis/batch/v1/cronjob_types.go": types, "pkg/apis/batch/v1/doc.go": doc})
-	want := `pkg/apis/batch/v1/cronjob_types.go:14:2: warning: +kubebuilder:validation:Minimun has no effect: apigen does not implement it
+	want := `pkg/apis/batch/v1/cronjob_types.go:14:2: warning: +kubebuilder:validation:Minimun has no effect: controller-gen knows no marker of this spelling and ignores it too; did you mean "+kubebuilder:validation:Minimum"?
 pkg/apis/batch/v1/cronjob_types.go:34:1: warning: +kubebuilder:metadata has no effect: an aggregated API has no CustomResourceDefinition to label or annotate
 `
 	// With the result cache on too: a run with warnings is not recorded, so the next one
