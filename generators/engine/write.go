@@ -17,12 +17,8 @@ import (
 	"github.com/apigen-dev/apigen/internal/atomicfile"
 )
 
-// GeneratedRoots are the project directories apigen generates into; only these are searched
-// for stale generated files.
-var GeneratedRoots = []string{"pkg", "config", "docs"}
-
 // GeneratedExts are the kinds of file apigen generates (Go, YAML manifests, the Markdown
-// reference); only these are searched for stale generated files.
+// reference); only these are searched for stale generated files (under Output.Roots).
 var GeneratedExts = []string{".go", ".yaml", ".md"}
 
 // Summary says what a write did, by project-relative path.
@@ -97,11 +93,12 @@ func NewPlan(root string, out *Output) (*Plan, error) {
 	return p, nil
 }
 
-// findStale lists files under the generated roots that carry apigen's header but are no
-// longer produced, e.g. after a kind or a version was removed. It reads them through reads.
+// findStale lists files under the output's roots that carry apigen's header but are no
+// longer produced, e.g. after a kind or a version was removed, or once the user declares
+// what a generated file declared. It reads them through reads.
 func (p *Plan) findStale(reads *loader.Reads) ([]string, error) {
 	var stale []string
-	for _, dir := range GeneratedRoots {
+	for _, dir := range p.out.Roots() {
 		err := filepath.WalkDir(filepath.Join(p.root, filepath.FromSlash(dir)), func(path string, d fs.DirEntry, err error) error {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
