@@ -1,11 +1,16 @@
 package apigen_test
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/apigen-dev/apigen/generators/engine"
@@ -68,4 +73,86 @@ func layoutArchive(out *engine.Output) *txtar.Archive {
 		a.Files = append(a.Files, txtar.File{Name: "scaffold/" + name, Data: data})
 	}
 	return a
+}
+
+// TestLayoutStale generates each project under testdata/stale (one per directory apigen reads
+// API types from: pkg/apis, kubebuilder's api, apis and api/<group>) once over a tree an
+// earlier run left behind: the user has since declared what a generated file declared (a
+// register.go of their own), so that file is no longer produced and must go, or the package
+// no longer compiles. The files the write deletes are compared with the case's deleted.txt;
+// every other file of the case must survive unchanged, since apigen deletes only what it
+// generated and never looks into testdata. -update rewrites deleted.txt; review its diff.
+func TestLayoutStale(t *testing.T) {
+	cases, err := filepath.Glob("testdata/stale/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range cases {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), filepath.Base(dir))
+			copyTree(t, dir, root)
+			useWardleModule(t, root)
+			res, err := pipeline.Run(root, pipeline.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := engine.NewPlan(root, res.Output)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := plan.Apply()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := strings.Join(sum.Deleted, "\n") + "\n"
+			golden := filepath.Join(dir, "deleted.txt")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			} else if want, err := os.ReadFile(golden); err != nil {
+				t.Fatal(err)
+			} else if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("deleted files (-want +got; go test -run TestLayoutStale -update to accept):\n%s", diff)
+			}
+			if len(sum.Deleted) == 0 {
+				t.Error("nothing deleted: each case is there to show a stale file go")
+			}
+			checkSurvivors(t, dir, root, sum.Deleted)
+		})
+	}
+}
+
+// checkSurvivors fails for a file of the case at dir that is missing or changed in the
+// generated project at root, unless the write deleted it.
+func checkSurvivors(t *testing.T, dir, root string, deleted []string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == "deleted.txt" {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		have, err := os.ReadFile(filepath.Join(root, rel))
+		switch {
+		case slices.Contains(deleted, filepath.ToSlash(rel)):
+			if !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s: reported deleted, but it is still there", rel)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", rel, err)
+		case string(have) != string(want):
+			t.Errorf("%s changed", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

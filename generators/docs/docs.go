@@ -8,6 +8,7 @@ package docs
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -31,6 +32,11 @@ type reference struct{}
 func (reference) Name() string { return "docs" }
 
 func (reference) Generate(ctx *engine.Context, out *engine.Output) error {
+	// A project whose last group is gone has no reference, and the one an earlier run wrote
+	// must go.
+	if err := out.Own(path.Dir(File)); err != nil {
+		return err
+	}
 	if ctx.Project == nil || len(ctx.Project.Groups) == 0 {
 		return nil
 	}

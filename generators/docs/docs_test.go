@@ -1,11 +1,13 @@
 package docs_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/docs"
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
@@ -49,5 +51,20 @@ func TestReference(t *testing.T) {
 	}
 	if strings.Contains(doc, "+apigen") || strings.Contains(doc, "+optional") || strings.Contains(doc, "apiVersion") {
 		t.Errorf("the reference shows markers or TypeMeta:\n%s", doc)
+	}
+}
+
+// TestReferenceOwnsItsDirectory: a project without groups has no reference, and the
+// directory of the one an earlier run wrote is still searched for stale files.
+func TestReferenceOwnsItsDirectory(t *testing.T) {
+	out, err := engine.Run(&engine.Context{Project: &model.Project{}}, []engine.Generator{docs.Generator()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("a reference without groups: %q", out.Paths())
+	}
+	if roots := out.Roots(); !slices.Equal(roots, []string{"docs"}) {
+		t.Errorf("Roots = %q, want docs", roots)
 	}
 }

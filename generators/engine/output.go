@@ -16,11 +16,13 @@ type Output struct {
 	// notes say what the user must do with each once it is written.
 	scaffolds map[string][]byte
 	notes     map[string]string
+	// owned are directories apigen owns besides those of its files (see Own).
+	owned map[string]bool
 }
 
 // NewOutput returns an empty Output.
 func NewOutput() *Output {
-	return &Output{files: map[string][]byte{}, scaffolds: map[string][]byte{}, notes: map[string]string{}}
+	return &Output{files: map[string][]byte{}, scaffolds: map[string][]byte{}, notes: map[string]string{}, owned: map[string]bool{}}
 }
 
 // Add records a file. Two generators writing the same path, or a path that would escape the
@@ -45,13 +47,65 @@ func (o *Output) AddScaffold(name string, data []byte, note string) error {
 	return nil
 }
 
+// Own records a project directory apigen writes into even when this output has no file in it:
+// a directory it reads API packages from, where an earlier run may have generated files
+// for a group or version that is gone. Its stale generated files are deleted (see Roots).
+func (o *Output) Own(dir string) error {
+	if err := checkRel(dir); err != nil {
+		return fmt.Errorf("invalid owned directory %q: must be a clean path inside the project", dir)
+	}
+	o.owned[dir] = true
+	return nil
+}
+
+// Roots are the directories searched for stale generated files, sorted, none inside another:
+// every directory given to Own, and the top directory of every file in the output, since
+// what an earlier run generated for a kind, group or version since removed lies beside
+// what this run generates (pkg/registry/<group>/<resource>), not in the same directory. They
+// come from the layout and the output, so a layout apigen comes to support is searched
+// without a list to keep. A directory that the search would skip (testdata, vendor, a
+// hidden one) is not a root.
+func (o *Output) Roots() []string {
+	dirs := map[string]bool{}
+	for dir := range o.owned {
+		dirs[dir] = true
+	}
+	for _, files := range []map[string][]byte{o.files, o.scaffolds} {
+		for name := range files {
+			if top, _, ok := strings.Cut(name, "/"); ok {
+				dirs[top] = true
+			}
+		}
+	}
+	var roots []string
+	for _, dir := range slices.Sorted(maps.Keys(dirs)) {
+		if slices.ContainsFunc(strings.Split(dir, "/"), skippedDir) {
+			continue
+		}
+		// Sorted, a root comes before the directories inside it.
+		if slices.ContainsFunc(roots, func(root string) bool { return strings.HasPrefix(dir, root+"/") }) {
+			continue
+		}
+		roots = append(roots, dir)
+	}
+	return roots
+}
+
 // ScaffoldNote is what the user must do with a user-owned file once it is written.
 func (o *Output) ScaffoldNote(name string) string { return o.notes[name] }
 
-// checkPath refuses a path outside the project or one already in the output.
-func (o *Output) checkPath(name string) error {
+// checkRel refuses a path that is not clean, slash-separated and inside the project.
+func checkRel(name string) error {
 	clean := path.Clean(name)
 	if clean != name || path.IsAbs(name) || clean == "." || strings.HasPrefix(clean, "../") || clean == ".." {
+		return fmt.Errorf("not a clean path inside the project")
+	}
+	return nil
+}
+
+// checkPath refuses a path outside the project or one already in the output.
+func (o *Output) checkPath(name string) error {
+	if checkRel(name) != nil {
 		return fmt.Errorf("invalid output path %q: must be a clean path inside the project", name)
 	}
 	_, generated := o.files[name]
@@ -100,7 +154,7 @@ func (o *Output) Paths() []string {
 func (o *Output) Len() int { return len(o.files) }
 
 // Equal reports whether two outputs hold the same files, generated and user-owned, with the
-// same bytes.
+// same bytes, and own the same directories.
 func (o *Output) Equal(other *Output) bool {
-	return maps.EqualFunc(o.files, other.files, slices.Equal) && maps.EqualFunc(o.scaffolds, other.scaffolds, slices.Equal)
+	return maps.EqualFunc(o.files, other.files, slices.Equal) && maps.EqualFunc(o.scaffolds, other.scaffolds, slices.Equal) && maps.Equal(o.owned, other.owned)
 }

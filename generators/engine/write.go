@@ -12,16 +12,13 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/internal/atomicfile"
 )
 
-// GeneratedRoots are the project directories apigen generates into; only these are searched
-// for stale generated files.
-var GeneratedRoots = []string{"pkg", "config", "docs"}
-
 // GeneratedExts are the kinds of file apigen generates (Go, YAML manifests, the Markdown
-// reference); only these are searched for stale generated files.
+// reference); only these are searched for stale generated files (under Output.Roots).
 var GeneratedExts = []string{".go", ".yaml", ".md"}
 
 // Summary says what a write did, by project-relative path.
@@ -47,7 +44,8 @@ type Plan struct {
 	// files it names).
 	Project *model.Project
 	// Reads are the files the run read, as loader.Reads records them (the result cache keys
-	// on them).
+	// on them). NewPlan records those it reads itself: every file of the output and every
+	// file its search for stale files looked into, whose content decides what it finds.
 	Reads map[string]string
 }
 
@@ -56,10 +54,11 @@ type Plan struct {
 // generate.
 func NewPlan(root string, out *Output) (*Plan, error) {
 	p := &Plan{root: root, out: out}
+	reads := &loader.Reads{}
 	var refused []string
 	for _, name := range out.Paths() {
 		want, _ := out.Get(name)
-		have, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+		have, err := reads.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			p.Changed = append(p.Changed, name)
@@ -85,20 +84,22 @@ func NewPlan(root string, out *Output) (*Plan, error) {
 			return nil, err
 		}
 	}
-	stale, err := p.findStale()
+	stale, err := p.findStale(reads)
 	if err != nil {
 		return nil, err
 	}
 	p.Stale = stale
+	p.Reads = reads.Files()
 	return p, nil
 }
 
-// findStale lists files under the generated roots that carry apigen's header but are no
-// longer produced, e.g. after a kind or a version was removed.
-func (p *Plan) findStale() ([]string, error) {
+// findStale lists files under the output's roots that carry apigen's header but are no
+// longer produced, e.g. after a kind or a version was removed, or once the user declares
+// what a generated file declared. It reads them through reads.
+func (p *Plan) findStale(reads *loader.Reads) ([]string, error) {
 	var stale []string
-	for _, dir := range GeneratedRoots {
-		err := filepath.WalkDir(filepath.Join(p.root, dir), func(path string, d fs.DirEntry, err error) error {
+	for _, dir := range p.out.Roots() {
+		err := filepath.WalkDir(filepath.Join(p.root, filepath.FromSlash(dir)), func(path string, d fs.DirEntry, err error) error {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
@@ -106,7 +107,7 @@ func (p *Plan) findStale() ([]string, error) {
 				return err
 			}
 			if d.IsDir() {
-				if name := d.Name(); name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") {
+				if skippedDir(d.Name()) || isModule(path) {
 					return filepath.SkipDir
 				}
 				return nil
@@ -119,7 +120,7 @@ func (p *Plan) findStale() ([]string, error) {
 			if _, ok := p.out.Get(rel); ok || !slices.Contains(GeneratedExts, filepath.Ext(rel)) {
 				return nil
 			}
-			content, err := os.ReadFile(path)
+			content, err := reads.ReadFile(path)
 			if err != nil {
 				return err
 			}
@@ -134,6 +135,21 @@ func (p *Plan) findStale() ([]string, error) {
 	}
 	slices.Sort(stale)
 	return stale, nil
+}
+
+// skippedDir reports whether the search for stale files leaves a directory out by its name:
+// the go command's testdata, whose files are the user's fixtures whatever their header (a
+// golden copy of generated code), vendor, which holds other modules, and hidden directories
+// (.git, the local server's .apigen data).
+func skippedDir(name string) bool {
+	return name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".")
+}
+
+// isModule reports whether the directory dir holds a go.mod: another module nested in the
+// project, which the project's load never reads and whose generated files are its own.
+func isModule(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, "go.mod"))
+	return err == nil
 }
 
 // Output is the output the plan compares the tree with.

@@ -500,6 +500,17 @@ func gengoLoad(root string, patterns []string) (*parser.Parser, error) {
 	return p, nil
 }
 
+// APIDirs are the directories, relative to Root and slash-separated, that the load read API
+// packages from: the layout's, and pkg/apis when it holds the project's package beside
+// another layout.
+func (r *Result) APIDirs() []string {
+	dirs := []string{r.Layout.Dir}
+	if r.Layout.Dir != DefaultAPIDir && slices.Contains(r.APIPackages, r.Module+"/"+DefaultAPIDir) {
+		dirs = append(dirs, DefaultAPIDir)
+	}
+	return dirs
+}
+
 // hasGoFiles reports whether dir holds a Go file.
 func hasGoFiles(dir string) bool {
 	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))

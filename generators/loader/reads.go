@@ -72,3 +72,13 @@ func (r *Reads) Files() map[string]string {
 	defer r.mu.Unlock()
 	return maps.Clone(r.files)
 }
+
+// MergeReads returns the files of two records of one run (as Files returns them), a file in
+// both held as Reads holds a file read twice.
+func MergeReads(a, b map[string]string) map[string]string {
+	r := &Reads{files: maps.Clone(a)}
+	for name, fact := range b {
+		r.record(name, fact)
+	}
+	return r.Files()
+}

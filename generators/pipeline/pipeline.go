@@ -148,6 +148,13 @@ func Generate(load *loader.Result, o Options) (*Result, error) {
 	if err := avoidImportNames(project, out); err != nil {
 		return nil, withWarnings(err, project.Warnings)
 	}
+	// What an earlier run generated in the API packages is looked for where the layout keeps
+	// them, even in a version this run generates nothing for.
+	for _, dir := range load.APIDirs() {
+		if err := out.Own(dir); err != nil {
+			return nil, err
+		}
+	}
 	return &Result{Root: load.Root, Project: project, Output: out, Reads: load.Reads.Files()}, nil
 }
 

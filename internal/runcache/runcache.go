@@ -4,12 +4,14 @@
 // content-addressed, in two parts. The key is a SHA-256 over apigen's own executable, the
 // caller's facts (the flags), the go environment the load sees, the effective build context of
 // apigen's own parsing, and the module's tree: every file's path and kind, and the content of
-// go.mod, go.sum, every Go (and cgo/assembly) source file and every YAML file under the
-// directories apigen generates into. The entry stored under it holds, beside the generated
-// paths, every other file the run read (its header file, kubebuilder's PROJECT file, whatever
-// a later apigen comes to read), as the run recorded it (loader.Reads), and a lookup hits only
-// while each holds what the run read: no list of inputs is kept by hand (Snapshot.Inputs,
-// Entry.Current). Only successes are stored.
+// go.mod, go.sum and every Go (and cgo/assembly) source file. The entry stored under it
+// holds, beside the generated paths, every other file the run read (its header file,
+// kubebuilder's PROJECT file, the generated YAML and Markdown it compared, whatever its search
+// for stale files looked into in the directories the project's layout and output give it,
+// whatever a later apigen comes to read), as the run recorded it (loader.Reads,
+// engine.Plan.Reads), and a lookup hits only while each holds what the run read: no list of
+// inputs or of directories is kept by hand (Snapshot.Inputs, Entry.Current). Only successes
+// are stored.
 //
 // Directories that replace directives in go.mod name are hashed the same way. Take refuses, with
 // a Bypass, when some input lies outside what it hashes: a go.work, a vendor directory, a
@@ -41,7 +43,7 @@ import (
 )
 
 // version changes whenever the meaning of a key changes.
-const version = "apigen-runcache/2"
+const version = "apigen-runcache/3"
 
 // Bypass is Take's answer when a run's inputs cannot all be fingerprinted: the run must go ahead
 // without the cache.
@@ -219,8 +221,9 @@ func (s *Snapshot) hash() string {
 }
 
 // Holds reports whether the snapshot hashed the file at rel (slash-separated, relative to the
-// root) and saw exactly content there. A run stores its result only when this holds for every
-// file it generates, so that a hit vouches for them.
+// root) and saw exactly content there. A run stores its result only when, for every file it
+// generates, this holds or the entry's inputs hold the file with that content (Fact), so that
+// a hit vouches for them.
 func (s *Snapshot) Holds(rel string, content []byte) bool {
 	sum := sha256.Sum256(content)
 	v := s.entries["tree/"+rel]
@@ -314,7 +317,8 @@ func (s *Snapshot) Inputs(reads map[string]string) (map[string]string, error) {
 	return inputs, nil
 }
 
-// FileFact describes a file outside the tree that a run reads: its content hash, or "absent".
+// FileFact describes a file whose content the key does not hold that a run reads: its
+// content hash (Fact), or "absent".
 func FileFact(name string) (string, error) {
 	data, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -323,6 +327,11 @@ func FileFact(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return Fact(data), nil
+}
+
+// Fact is how FileFact, and loader.Reads, describe a file that holds data.
+func Fact(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "sha256 " + hex.EncodeToString(sum[:]), nil
+	return "sha256 " + hex.EncodeToString(sum[:])
 }

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/apigen-dev/apigen/generators/engine"
 )
 
 // sourceExts are the files the go command reads while listing a package: Go files, and the
@@ -21,27 +19,23 @@ var sourceExts = map[string]bool{
 	".s": true, ".S": true, ".sx": true, ".swig": true, ".swigcxx": true,
 }
 
-// hashed reports whether a run may read the content of the file at rel: go.mod and go.sum,
-// source files anywhere (the load reaches any package of the module an API package imports),
-// and the other generated kinds of file (YAML, Markdown) under the generated roots, which the
-// comparison with the tree reads. Every other
-// file counts by its name and kind only; go list stats some (embed patterns, nested go.mod)
-// but reads none.
+// hashed reports whether the key holds the content of the file at rel: go.mod and go.sum, and
+// source files anywhere (the load reaches any package of the module an API package imports,
+// and go list reads the build constraints of files it leaves out). Every other file counts
+// by its name and kind only; go list stats some (embed patterns, nested go.mod) but reads
+// none. The other files a run reads (the generated YAML and Markdown it compares, the files
+// its search for stale files looks into, wherever the project's layout puts them) it
+// records itself, and the entry it stores checks each (Snapshot.Inputs).
 func hashed(rel string) bool {
-	ext := path.Ext(rel)
-	return rel == "go.mod" || rel == "go.sum" || sourceExts[ext] || slices.Contains(engine.GeneratedExts, ext) && underGenerated(rel)
-}
-
-func underGenerated(rel string) bool {
-	first, _, _ := strings.Cut(rel, "/")
-	return slices.Contains(engine.GeneratedRoots, first)
+	return rel == "go.mod" || rel == "go.sum" || sourceExts[path.Ext(rel)]
 }
 
 // walker records a module's tree. It leaves out directories whose names start with a dot:
 // neither the go command (their names are not valid import path elements) nor apigen's search
-// for stale files enters them. It keeps testdata and _ directories, which the go command only
-// leaves out of patterns such as ./..., and which apigen's search enters. A nested module
-// outside the generated roots, which no load can reach without a replace, counts as one entry.
+// for stale files enters them. It keeps testdata and _ directories, which the go command leaves
+// out only of patterns such as ./... (a package may still import one). A nested module,
+// which no load can reach without a replace and apigen's search does not enter, counts as one
+// entry.
 type walker struct {
 	root    string
 	prefix  string // of the entries' names
@@ -57,7 +51,7 @@ func (w *walker) dir(rel string) error {
 	}
 	if rel != "" {
 		kind := "dir"
-		if !underGenerated(rel) && slices.ContainsFunc(list, func(e os.DirEntry) bool { return e.Name() == "go.mod" }) {
+		if slices.ContainsFunc(list, func(e os.DirEntry) bool { return e.Name() == "go.mod" }) {
 			kind = "module"
 		}
 		w.entries[w.prefix+rel] = kind

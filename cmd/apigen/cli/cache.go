@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
 	"slices"
 
 	"github.com/apigen-dev/apigen/generators/engine"
@@ -84,6 +86,9 @@ func (c *resultCache) record(plan *engine.Plan, touched ...[]string) {
 	}
 }
 
+// abs is the absolute name of the project file at rel, as the run's reads name it.
+func (c *resultCache) abs(rel string) string { return filepath.Join(c.root, filepath.FromSlash(rel)) }
+
 func (c *resultCache) put(plan *engine.Plan, touched []string) error {
 	after, err := c.snapshot()
 	if err != nil {
@@ -92,14 +97,22 @@ func (c *resultCache) put(plan *engine.Plan, touched []string) error {
 	if !c.before.SameExcept(after, touched) {
 		return fmt.Errorf("the inputs changed during the run")
 	}
-	inputs, err := after.Inputs(plan.Reads)
+	// What the run wrote or deleted counts as it is now, as the run left it.
+	reads := maps.Clone(plan.Reads)
+	if reads == nil {
+		reads = map[string]string{}
+	}
+	for _, p := range touched {
+		reads[c.abs(p)] = ""
+	}
+	inputs, err := after.Inputs(reads)
 	if err != nil {
 		return fmt.Errorf("an input: %w", err)
 	}
 	out := plan.Output()
 	for _, p := range out.Paths() {
-		if data, _ := out.Get(p); !after.Holds(p, data) {
-			return fmt.Errorf("%s is not among the inputs the cache hashes, or differs from the output", p)
+		if data, _ := out.Get(p); !after.Holds(p, data) && inputs[c.abs(p)] != runcache.Fact(data) {
+			return fmt.Errorf("%s is not among the inputs the cache checks, or differs from the output", p)
 		}
 	}
 	return c.store.Put(after.Key, runcache.Entry{Paths: out.Paths(), Inputs: inputs})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/kube"
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
@@ -66,7 +67,8 @@ func planAt(root string, o pipeline.Options, warn io.Writer) (*engine.Plan, erro
 	}
 	plan, err := engine.NewPlan(root, res.Output)
 	if plan != nil {
-		plan.Warnings, plan.Project, plan.Reads = res.Project.Warnings, res.Project, res.Reads
+		// The result cache keys on the load's reads and on the comparison's alike.
+		plan.Warnings, plan.Project, plan.Reads = res.Project.Warnings, res.Project, loader.MergeReads(res.Reads, plan.Reads)
 	}
 	return plan, err
 }
