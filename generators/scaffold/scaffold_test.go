@@ -285,7 +285,8 @@ func TestInitInExistingModule(t *testing.T) {
 // TestMakefile runs the scaffolded Makefile with make: make help lists every target with what
 // it does, and make -n shows what each target runs: run starts the server with its defaults
 // (state and kubeconfig in .apigen/), deploy makes the certificates first only when they are
-// missing, and fmt, vet, lint, docker-push and undeploy run what their names say.
+// missing, undeploy deletes the APIServices before the rest, and fmt, vet, lint and docker-push
+// run what their names say.
 func TestMakefile(t *testing.T) {
 	makeBin, err := exec.LookPath("make")
 	if err != nil {
@@ -324,7 +325,7 @@ func TestMakefile(t *testing.T) {
 		{"lint", "go run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@" + GolangciLintVersion + " run ./...\n"},
 		{"image", "docker build -t example.com/heldout:v1 .\n"},
 		{"docker-push", "docker push example.com/heldout:v1\n"},
-		{"undeploy", "kubectl delete -k config/default --ignore-not-found\n"},
+		{"undeploy", "kubectl delete -f config/generated/apiservice.yaml --ignore-not-found\nkubectl delete -k config/default --ignore-not-found\n"},
 	} {
 		if got := runMake("-n", tc.target); got != tc.want {
 			t.Errorf("make -n %s runs:\n%s\nwant:\n%s", tc.target, got, tc.want)
