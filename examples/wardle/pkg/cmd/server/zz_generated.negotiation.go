@@ -22,6 +22,7 @@ limitations under the License.
 package server
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -29,6 +30,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/klog/v2"
 )
 
 // GroupSerializer is what the requests and responses of one API group are encoded with: the
@@ -41,9 +43,11 @@ import (
 // acceptable one, answers 406 when none is left, and answers a protobuf request body with 415
 // naming the media types it accepts: what kube-apiserver does for a CRD.
 func GroupSerializer(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) runtime.NegotiatedSerializer {
-	if groupSpeaksProtobuf(scheme, codecs, group) {
+	why := protobufMissing(scheme, codecs, group)
+	if why == "" {
 		return codecs
 	}
+	klog.V(1).InfoS("Serving the group without protobuf", "group", group, "reason", why)
 	return withoutProtobuf{
 		NegotiatedSerializer: codecs,
 		mediaTypes: slices.DeleteFunc(slices.Clone(codecs.SupportedMediaTypes()), func(info runtime.SerializerInfo) bool {
@@ -60,14 +64,14 @@ type withoutProtobuf struct {
 
 func (s withoutProtobuf) SupportedMediaTypes() []runtime.SerializerInfo { return s.mediaTypes }
 
-// groupSpeaksProtobuf reports whether every type registered in an external version of group
-// survives a round trip through the protobuf serializer: the marshalers k8s.io/api's types
-// ship, or ones generated for the project's types. It is the types' method sets that decide,
-// so the answer is the same on every start.
-func groupSpeaksProtobuf(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) bool {
+// protobufMissing says why not every type registered in an external version of group survives
+// a round trip through the protobuf serializer, or "" when all do: the marshalers k8s.io/api's
+// types ship, or ones generated for the project's types. It is the types' method sets that
+// decide, so the answer is the same on every start.
+func protobufMissing(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) string {
 	info, ok := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
 	if !ok {
-		return false
+		return "the codecs have no protobuf serializer"
 	}
 	known := scheme.AllKnownTypes()
 	kinds := slices.SortedFunc(maps.Keys(known), func(a, b schema.GroupVersionKind) int { return strings.Compare(a.String(), b.String()) })
@@ -79,16 +83,19 @@ func groupSpeaksProtobuf(scheme *runtime.Scheme, codecs serializer.CodecFactory,
 		found = true
 		obj, err := scheme.New(gvk)
 		if err != nil {
-			return false
+			return err.Error()
 		}
 		obj.GetObjectKind().SetGroupVersionKind(gvk)
 		data, err := runtime.Encode(info.Serializer, obj)
 		if err != nil {
-			return false
+			return fmt.Sprintf("%s: %v", gvk, err)
 		}
 		if _, _, err := info.Serializer.Decode(data, &gvk, nil); err != nil {
-			return false
+			return fmt.Sprintf("%s: %v", gvk, err)
 		}
 	}
-	return found
+	if !found {
+		return "the group has no types"
+	}
+	return ""
 }
