@@ -13,13 +13,16 @@ import (
 // Controllers are the kube-controller-manager controllers that act on every API of a cluster,
 // aggregated ones included: they delete a namespace's objects, collect garbage across
 // ownerReferences, count objects for ResourceQuotas, create namespaces' default
-// ServiceAccounts and run StorageVersionMigrations.
+// ServiceAccounts and run StorageVersionMigrations. The PersistentVolumeClaim protection
+// controller releases unused claims (the bundled etcd's backup claim), without which their
+// namespace could never be deleted.
 var Controllers = []string{
 	"namespace-controller",
 	"garbage-collector-controller",
 	"resourcequota-controller",
 	"serviceaccount-controller",
 	"storage-version-migrator-controller",
+	"persistentvolumeclaim-protection-controller",
 }
 
 // KubeControllerManager is a kube-controller-manager on 127.0.0.1 that runs Controllers against

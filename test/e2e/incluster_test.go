@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,6 +32,8 @@ type inCluster struct {
 	*aggregation
 	kcm *cluster.KubeControllerManager
 	cs  kubernetes.Interface
+	// top is the whole test's: replicas restarted by a subtest outlive it.
+	top *testing.T
 }
 
 // TestInACluster runs kube-controller-manager (built from k8s.io/kubernetes, its clients
@@ -41,7 +47,7 @@ func TestInACluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &inCluster{aggregation: startAggregation(t, tc, bins)}
+	c := &inCluster{aggregation: startAggregation(t, tc, bins), top: t}
 	c.kcm, err = cluster.StartKubeControllerManager(bins.KubeControllerManager, c.work, c.kas)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +66,15 @@ func TestInACluster(t *testing.T) {
 	t.Run("garbage collection across the API boundary", func(t *testing.T) { c.checkGarbageCollection(t) })
 	t.Run("ResourceQuota counts and limits the server's objects", func(t *testing.T) { c.checkQuota(t) })
 	t.Run("a StorageVersionMigration rewrites every object", func(t *testing.T) { c.checkStorageMigration(t) })
-	// Last: it stops and restarts the replicas.
+	t.Run("a rolling restart under namespace deletion and garbage collection leaves nothing behind", func(t *testing.T) { c.checkRollingRestart(t) })
+	// Last: they stop the replicas, then uninstall.
 	t.Run("a namespace deleted while the server is down finishes when it is back", func(t *testing.T) { c.checkNamespaceDeletionServerDown(t) })
+	t.Run("uninstalled as documented while a namespace is being deleted", func(t *testing.T) { c.checkUninstall(t) })
 	if t.Failed() {
 		t.Logf("kube-controller-manager:\n%s", c.kcm.Process.Describe())
+		for _, r := range c.replicas {
+			t.Logf("replica:\n%s", r.Describe())
+		}
 	}
 }
 
@@ -211,11 +222,46 @@ func (c *inCluster) checkNamespaceDeletionServerDown(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a namespace deleted while the server is down should report NamespaceDeletionDiscoveryFailure: %v", err)
 	}
+	// kube-apiserver marks the APIServices unavailable too: once it has, a later Available is
+	// the restarted replicas'.
+	c.admin.ok(t, append([]string{"wait", "--for=condition=Available=False", "--timeout=120s"}, wardleAPIServices...)...)
 	for i, port := range c.ports {
-		c.replicas[i] = c.startReplica(t, i+len(c.ports), port)
+		c.replicas[i] = c.startReplica(c.top, i+len(c.ports), port)
 	}
 	c.namespaceGone(t, ns, 120*time.Second)
+	c.replicasReady(t)
 	c.noFlunders(t, ns)
+}
+
+// replicasReady waits until every replica answers /readyz, then for the APIServices.
+func (c *inCluster) replicasReady(t *testing.T) {
+	t.Helper()
+	hc := c.replicaClient(t)
+	for _, port := range c.ports {
+		err := poll(90*time.Second, func() error {
+			status, body, err := doRequest(hc, mustRequest(t, "https://127.0.0.1:"+strconv.Itoa(port)+"/readyz"))
+			if err != nil {
+				return err
+			}
+			if status != http.StatusOK {
+				return fmt.Errorf("/readyz: %d %s", status, firstLine(body))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("the replica on port %d is not ready: %v", port, err)
+		}
+	}
+	c.admin.ok(t, append([]string{"wait", "--for=condition=Available", "--timeout=90s"}, wardleAPIServices...)...)
+}
+
+func mustRequest(t *testing.T, url string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
 }
 
 // checkGarbageCollection has the garbage collector follow ownerReferences from ConfigMaps to
@@ -432,5 +478,154 @@ spec:
 		if after[key] != flundersV1beta1.GroupVersion().String() {
 			t.Errorf("after the migration etcd key %s holds %q, want the storage version %s", key, after[key], flundersV1beta1.GroupVersion())
 		}
+	}
+}
+
+// checkUninstall uninstalls as the project's make undeploy does, APIServices first, while a
+// namespace holding a Flunder is being deleted, and stops the replicas as the Deployment's
+// deletion would: the namespace is deleted, none is left Terminating.
+func (c *inCluster) checkUninstall(t *testing.T) {
+	ctx := context.Background()
+	const ns = "deleted-during-uninstall"
+	c.namespace(t, ns)
+	c.flunder(t, flundersV1beta1, ns, "a", map[string]any{"finalizers": []any{"example.com/hold"}})
+	if err := c.cs.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	c.admin.ok(t, "delete", "-f", filepath.Join(c.work, "wardle", "config", "generated", "apiservice.yaml"), "--ignore-not-found")
+	c.admin.ok(t, "delete", "-k", filepath.Join(c.work, "overlay"), "--ignore-not-found")
+	for _, r := range c.replicas {
+		r.Stop(15 * time.Second)
+	}
+	c.namespaceGone(t, ns, 60*time.Second)
+	// The server's own namespace goes with the uninstall.
+	err := poll(60*time.Second, func() error {
+		namespaces, err := c.cs.CoreV1().Namespaces().List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return err
+		}
+		for _, n := range namespaces.Items {
+			if n.Status.Phase == corev1.NamespaceTerminating {
+				return fmt.Errorf("namespace %s is Terminating: %v", n.Name, n.Status.Conditions)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("after the uninstall: %v", err)
+	}
+}
+
+// checkRollingRestart restarts the replicas one after the other, as a Deployment's rolling
+// update does, while namespaces holding Flunders are deleted, Flunders owned by ConfigMaps lose
+// their owners, and Flunders are created: every create acknowledged is kept, every namespace is
+// deleted and every dependent collected.
+func (c *inCluster) checkRollingRestart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const namespaces = 4
+	var doomed []string
+	var owned []string // namespace/name of flunders whose owner is deleted
+	for i := range namespaces {
+		ns := fmt.Sprintf("rolling-%d", i)
+		c.namespace(t, ns)
+		doomed = append(doomed, ns)
+		for j := range 3 {
+			c.flunder(t, flundersV1beta1, ns, fmt.Sprintf("f-%d", j), nil)
+		}
+	}
+	const keep = "rolling-kept"
+	c.namespace(t, keep)
+	configMaps := c.cs.CoreV1().ConfigMaps(keep)
+	var owners []string
+	for i := range 5 {
+		owner, err := configMaps.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("owner-%d", i)}}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("owned-%d", i)
+		c.flunder(t, flundersV1beta1, keep, name, map[string]any{"ownerReferences": []any{map[string]any{
+			"apiVersion": "v1", "kind": "ConfigMap", "name": owner.Name, "uid": string(owner.UID)}}})
+		owners, owned = append(owners, owner.Name), append(owned, name)
+	}
+
+	// Creates go on through the whole restart.
+	var mu sync.Mutex
+	var acked []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ctx.Err() == nil; i++ {
+			name := fmt.Sprintf("during-%04d", i)
+			cctx, ccancel := context.WithTimeout(ctx, 10*time.Second)
+			_, err := c.dyn.Resource(flundersV1beta1).Namespace(keep).Create(cctx, &unstructured.Unstructured{Object: map[string]any{
+				"apiVersion": flundersV1beta1.GroupVersion().String(), "kind": "Flunder", "metadata": map[string]any{"name": name}}}, metav1.CreateOptions{})
+			ccancel()
+			if err == nil {
+				mu.Lock()
+				acked = append(acked, name)
+				mu.Unlock()
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+
+	for i, ns := range doomed {
+		if err := c.cs.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if i < len(owners) {
+			if err := configMaps.Delete(ctx, owners[i], metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i < len(c.replicas) {
+			// One replica at a time: stopped (it drains), started again, ready before the next.
+			c.replicas[i].Stop(15 * time.Second)
+			c.replicas[i] = c.startReplica(c.top, 10+i, c.ports[i])
+			c.replicasReady(t)
+		}
+	}
+	for _, name := range owners[len(doomed):] {
+		if err := configMaps.Delete(ctx, name, metav1.DeleteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(2 * time.Second)
+	cancel()
+	<-done
+
+	for _, ns := range doomed {
+		c.namespaceGone(t, ns, 90*time.Second)
+		c.noFlunders(t, ns)
+	}
+	err := poll(60*time.Second, func() error {
+		for _, name := range owned {
+			if _, err := c.dyn.Resource(flundersV1beta1).Namespace(keep).Get(context.Background(), name, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+				return fmt.Errorf("flunder %s, whose owner is deleted: %v", name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("dependents not collected: %v", err)
+	}
+	list, err := c.dyn.Resource(flundersV1beta1).Namespace(keep).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, obj := range list.Items {
+		have[obj.GetName()] = true
+	}
+	var missing []string
+	for _, name := range acked {
+		if !have[name] {
+			missing = append(missing, name)
+		}
+	}
+	t.Logf("%d creates acknowledged during the rolling restart", len(acked))
+	if len(acked) == 0 || len(missing) > 0 {
+		t.Errorf("%d creates acknowledged, %d of them missing after the rolling restart: %v", len(acked), len(missing), missing)
 	}
 }
