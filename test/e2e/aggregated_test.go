@@ -404,10 +404,7 @@ func (a *aggregation) checkFailover(t *testing.T) {
 		defer close(done)
 		for i := 0; ctx.Err() == nil; i++ {
 			name := fmt.Sprintf("failover-%04d", i)
-			obj := &unstructured.Unstructured{Object: map[string]any{
-				"apiVersion": flundersGVR.GroupVersion().String(), "kind": "Flunder",
-				"metadata": map[string]any{"name": name, "labels": map[string]any{"e2e": "failover"}},
-			}}
+			obj := flunderObject(flundersGVR, map[string]any{"name": name, "labels": map[string]any{"e2e": "failover"}})
 			cctx, ccancel := context.WithTimeout(ctx, 10*time.Second)
 			_, err := flunders.Create(cctx, obj, metav1.CreateOptions{})
 			ccancel()

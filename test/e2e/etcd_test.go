@@ -144,10 +144,8 @@ func TestBundledEtcd(t *testing.T) {
 	flunders := dyn.Resource(flundersGVR).Namespace("default")
 	var created []string // acknowledged creates
 	create := func(name string) error {
-		obj := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": flundersGVR.GroupVersion().String(), "kind": "Flunder",
-			"metadata": map[string]any{"name": name}, "spec": map[string]any{"reference": "etcd"},
-		}}
+		obj := flunderObject(flundersGVR, map[string]any{"name": name})
+		obj.Object["spec"] = map[string]any{"reference": "etcd"}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		_, err := flunders.Create(ctx, obj, metav1.CreateOptions{})
@@ -214,9 +212,7 @@ func TestBundledEtcd(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		obj := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": flundersGVR.GroupVersion().String(), "kind": "Flunder", "metadata": map[string]any{"name": "without-quorum"},
-		}}
+		obj := flunderObject(flundersGVR, map[string]any{"name": "without-quorum"})
 		if _, err := flunders.Create(ctx, obj, metav1.CreateOptions{}); err == nil {
 			t.Error("a create succeeded with two of three etcd members gone")
 		} else {

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -925,4 +926,12 @@ func pruneEmpty(v any) any {
 		return out
 	}
 	return v
+}
+
+// flunderObject is a Flunder of gvr's version with the given metadata, to create with the
+// dynamic client.
+func flunderObject(gvr schema.GroupVersionResource, metadata map[string]any) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": gvr.GroupVersion().String(), "kind": "Flunder", "metadata": metadata,
+	}}
 }

@@ -92,9 +92,7 @@ func (c *inCluster) flunder(t *testing.T, gvr schema.GroupVersionResource, ns, n
 	for k, v := range meta {
 		m[k] = v
 	}
-	obj, err := c.dyn.Resource(gvr).Namespace(ns).Create(context.Background(), &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": gvr.GroupVersion().String(), "kind": "Flunder", "metadata": m,
-	}}, metav1.CreateOptions{})
+	obj, err := c.dyn.Resource(gvr).Namespace(ns).Create(context.Background(), flunderObject(gvr, m), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatalf("creating flunder %s/%s in %s: %v", ns, name, gvr.Version, err)
 	}
@@ -365,9 +363,7 @@ func (c *inCluster) checkQuota(t *testing.T) {
 	if err := used(1); err != nil {
 		t.Errorf("after one flunder: %v", err)
 	}
-	_, ferr := c.dyn.Resource(flundersV1beta1).Namespace(ns).Create(ctx, &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": flundersV1beta1.GroupVersion().String(), "kind": "Flunder", "metadata": map[string]any{"name": "second"},
-	}}, metav1.CreateOptions{})
+	_, ferr := c.dyn.Resource(flundersV1beta1).Namespace(ns).Create(ctx, flunderObject(flundersV1beta1, map[string]any{"name": "second"}), metav1.CreateOptions{})
 	if !apierrors.IsForbidden(ferr) {
 		t.Fatalf("a second flunder beyond the quota: %v, want 403 Forbidden", ferr)
 	}
@@ -558,8 +554,7 @@ func (c *inCluster) checkRollingRestart(t *testing.T) {
 		for i := 0; ctx.Err() == nil; i++ {
 			name := fmt.Sprintf("during-%04d", i)
 			cctx, ccancel := context.WithTimeout(ctx, 10*time.Second)
-			_, err := c.dyn.Resource(flundersV1beta1).Namespace(keep).Create(cctx, &unstructured.Unstructured{Object: map[string]any{
-				"apiVersion": flundersV1beta1.GroupVersion().String(), "kind": "Flunder", "metadata": map[string]any{"name": name}}}, metav1.CreateOptions{})
+			_, err := c.dyn.Resource(flundersV1beta1).Namespace(keep).Create(cctx, flunderObject(flundersV1beta1, map[string]any{"name": name}), metav1.CreateOptions{})
 			ccancel()
 			if err == nil {
 				mu.Lock()

@@ -102,12 +102,9 @@ func TestSQLReplicas(t *testing.T) {
 
 // newFlunder is a v1beta1 Flunder in replicasNS with spec.replicas n.
 func newFlunder(name string, n int64) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": flundersV1beta1.GroupVersion().String(),
-		"kind":       "Flunder",
-		"metadata":   map[string]any{"name": name, "namespace": replicasNS},
-		"spec":       map[string]any{"replicas": n},
-	}}
+	obj := flunderObject(flundersV1beta1, map[string]any{"name": name, "namespace": replicasNS})
+	obj.Object["spec"] = map[string]any{"replicas": n}
+	return obj
 }
 
 // watchEvent is an event a watch delivered: its type, object name and resourceVersion.
