@@ -297,7 +297,11 @@ func newData(p *model.Project) (*data, error) {
 	groups := slices.Clone(p.Groups)
 	slices.SortFunc(groups, func(a, b *model.Group) int { return strings.Compare(a.Name, b.Name) })
 	for _, g := range groups {
-		versions := g.ByPriority()
+		// Only versions that serve a resource: kube-apiserver reports an APIService of any
+		// other unavailable for good, and while one is, every namespace deletion in the
+		// cluster fails discovery (NamespaceDeletionDiscoveryFailure) and so does garbage
+		// collection.
+		versions := g.Served()
 		step := 10
 		if len(versions) > 10 {
 			step = 1

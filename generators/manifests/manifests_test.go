@@ -27,6 +27,8 @@ import (
 )
 
 func toyProject() *model.Project {
+	animal := &model.Kind{Plural: "animals", Scope: model.Namespaced}
+	served := func() []*model.Resource { return []*model.Resource{{Kind: "Animal", Of: animal, Declared: animal}} }
 	return &model.Project{
 		Module: "example.com/toy",
 		Name:   "toy",
@@ -34,11 +36,17 @@ func toyProject() *model.Project {
 		Groups: []*model.Group{
 			// Out of order on purpose: groups and versions are sorted by the generator.
 			{Name: "zoo.example.com", Package: "zoo", Versions: []*model.Version{
-				{Name: "v1alpha1"},
+				{Name: "v1alpha1", Resources: served()},
 			}},
 			{Name: "farm.example.com", Package: "farm", Versions: []*model.Version{
-				{Name: "v1alpha1"},
-				{Name: "v1beta1"},
+				{Name: "v1alpha1", Resources: served()},
+				{Name: "v1beta1", Resources: served()},
+				{Name: "v1", Resources: served()},
+				// Types only (shared types, or a webhook's bodies): registered, not served.
+				{Name: "v2"},
+			}},
+			// A group of no resource, as k8s.io/api's admission.k8s.io.
+			{Name: "hooks.example.com", Package: "hooks", Versions: []*model.Version{
 				{Name: "v1"},
 			}},
 		},
@@ -149,6 +157,8 @@ func TestAPIServices(t *testing.T) {
 		}
 		got = append(got, row{a.Metadata.Name, s.VersionPriority})
 	}
+	// No APIService for a version that serves nothing (farm's v2, hooks' v1): kube-apiserver
+	// would report it unavailable for good, and every namespace deletion would fail discovery.
 	want := []row{
 		{"v1.farm.example.com", 100}, // Kubernetes version priority, whatever the storage version
 		{"v1beta1.farm.example.com", 90},
@@ -299,8 +309,9 @@ func TestNames(t *testing.T) {
 		t.Error("the Deployment does not mount Secret toy-server-serving-cert")
 	}
 	for _, obj := range docs(t, out, "rbac.yaml") {
-		if cr, ok := obj.(*rbacv1.ClusterRole); ok && cr.Name != "toy-server" && cr.Name != "toy-server:metrics-reader" {
-			t.Errorf("ClusterRole %q, want toy-server or toy-server:metrics-reader", cr.Name)
+		want := []string{"toy-server", "toy-server:metrics-reader", "toy-server-admin", "toy-server-edit", "toy-server-view"}
+		if cr, ok := obj.(*rbacv1.ClusterRole); ok && !slices.Contains(want, cr.Name) {
+			t.Errorf("ClusterRole %q, want one of %v", cr.Name, want)
 		}
 	}
 
