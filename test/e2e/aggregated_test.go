@@ -60,7 +60,10 @@ type aggregation struct {
 	serverBin, saKubeconfig string
 	lb                      *cluster.LoadBalancer // the Service: what the APIService points at
 	replicas                []*process
-	ports                   []int // the replicas'
+	ports                   []int    // the replicas'
+	apiServices             []string // apiservice/<name>, as kubectl names them
+	// storage are the replicas' storage flags: the control plane's etcd when nil.
+	storage []string
 	// scrape GETs /metrics at port as Prometheus's ServiceAccount (checkMetricsScrape).
 	scrape func(port int) (int, string, error)
 }
@@ -96,56 +99,105 @@ func TestAggregated(t *testing.T) {
 
 func startAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries) *aggregation {
 	t.Helper()
+	a := newAggregation(t, tc, bins, 3)
+	a.installWardle(t, tc, 2)
+	return a
+}
+
+// installWardle installs a copy of examples/wardle with its replicas.
+func (a *aggregation) installWardle(t *testing.T, tc *toolchain, replicas int) {
+	t.Helper()
+	proj := filepath.Join(a.work, "wardle")
+	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), proj)
+	a.install(t, proj, wardleServer(t, tc), replicas, nil)
+	if !slices.Equal(slices.Sorted(slices.Values(a.apiServices)), slices.Sorted(slices.Values(wardleAPIServices))) {
+		t.Errorf("examples/wardle's config/default deploys the APIServices %v, want one per version: %v", a.apiServices, wardleAPIServices)
+	}
+}
+
+// newAggregation starts etcd (members, TLS) and kube-apiserver with extra flags, and
+// kube-controller-manager's clusterrole-aggregation controller, ready for install.
+func newAggregation(t *testing.T, tc *toolchain, bins cluster.Binaries, members int, kasFlags ...string) *aggregation {
+	t.Helper()
 	work := t.TempDir()
 	a := &aggregation{work: work}
-
-	// The example, built; its certs command mints the serving certificate
-	// and the kustomize component that puts the CA into the APIService.
-	proj := filepath.Join(work, "wardle")
-	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), proj)
-	a.serverBin = wardleServer(t, tc)
-	a.certDir = filepath.Join(proj, "config", "certs")
-	mustSucceed(t, runCmd(cmdOpts{Dir: proj}, a.serverBin, "certs"))
-
 	start := time.Now()
 	var err error
-	a.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), 3)
+	a.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(work, "etcd"), members)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.etcd.Stop)
-	a.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), a.etcd)
+	a.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(work, "kube-apiserver"), a.etcd, kasFlags...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.kas.Stop)
-	t.Logf("etcd (3 members) and kube-apiserver ready in %s", time.Since(start).Round(time.Millisecond))
+	t.Logf("etcd (%d members) and kube-apiserver ready in %s", members, time.Since(start).Round(time.Millisecond))
 	a.admin = &kubectl{bin: tc.kubectl, kubeconfig: a.kas.AdminKubeconfig, cacheDir: filepath.Join(work, "kube-cache")}
 	a.dyn = dynamicFor(t, a.kas.AdminKubeconfig)
 	// kube-controller-manager's part of RBAC: the built-in admin, edit and view roles get the
 	// rules of the ClusterRoles labelled to aggregate into them.
 	startProcess(t, cmdOpts{Dir: work}, filepath.Join(work, "clusterrole-aggregator.log"), bins.ClusterRoleAggregator, "--kubeconfig="+a.kas.AdminKubeconfig)
+	return a
+}
 
-	// Two replicas on their own ports behind one address, as a Service with
-	// two endpoints: the APIService points at the load balancer.
-	ports := []int{freePort(t), freePort(t)}
-	a.ports = ports
-	a.lb, err = cluster.NewLoadBalancer("127.0.0.1:"+strconv.Itoa(ports[0]), "127.0.0.1:"+strconv.Itoa(ports[1]))
+// install deploys the project at proj as its users do: serverBin's certs command mints the
+// serving certificate and the kustomize component that puts the CA into the APIServices, the
+// generated manifests are applied through config/default, and replicas of serverBin run in
+// cluster mode as the Deployment's ServiceAccount, on the control plane's etcd. The objects
+// skip reports true for are left out. It waits until every APIService applied is Available.
+func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int, skip func(obj *unstructured.Unstructured) bool) {
+	t.Helper()
+	a.serverBin = serverBin
+	a.certDir = filepath.Join(proj, "config", "certs")
+	mustSucceed(t, runCmd(cmdOpts{Dir: proj}, a.serverBin, "certs"))
+
+	// The replicas on their own ports behind one address, as a Service with as many
+	// endpoints: the APIServices point at the load balancer.
+	var addrs []string
+	for range replicas {
+		port := freePort(t)
+		a.ports = append(a.ports, port)
+		addrs = append(addrs, "127.0.0.1:"+strconv.Itoa(port))
+	}
+	var err error
+	a.lb, err = cluster.NewLoadBalancer(addrs...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.lb.Close)
 
-	// The generated manifests through the user's config/default, with the
-	// test overlay docs/design.md describes: the Service becomes an ExternalName
-	// for 127.0.0.1 (loopback endpoints are refused) on the balancer's port.
-	overlay := filepath.Join(work, "overlay")
-	writeFile(t, filepath.Join(overlay, "kustomization.yaml"), fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-- ../wardle/config/default
-patches:
-- target: {kind: Service, name: %[1]s}
+	// What the project's config/default deploys: its APIServices and the Service they name.
+	rendered := a.admin.ok(t, "kustomize", filepath.Join(proj, "config", "default"))
+	var namespace, service string
+	var apiServices []string
+	var skipped []*unstructured.Unstructured
+	for _, doc := range strings.Split(rendered, "\n---\n") {
+		obj := &unstructured.Unstructured{}
+		if err := yaml.Unmarshal([]byte(doc), &obj.Object); err != nil || obj.Object == nil {
+			continue
+		}
+		if skip != nil && skip(obj) {
+			skipped = append(skipped, obj)
+			continue
+		}
+		if obj.GetKind() == "APIService" {
+			namespace, _, _ = unstructured.NestedString(obj.Object, "spec", "service", "namespace")
+			service, _, _ = unstructured.NestedString(obj.Object, "spec", "service", "name")
+			apiServices = append(apiServices, "apiservice/"+obj.GetName())
+		}
+	}
+	if service == "" || len(apiServices) == 0 {
+		t.Fatalf("%s/config/default renders no Service or no APIService:\n%s", proj, rendered)
+	}
+	a.apiServices = apiServices
+
+	// The generated manifests through the user's config/default, with the test overlay
+	// docs/design.md describes: the Service becomes an ExternalName for 127.0.0.1 (loopback
+	// endpoints are refused) on the balancer's port.
+	overlay := filepath.Join(a.work, "overlay")
+	patches := fmt.Sprintf(`- target: {kind: Service, name: %[1]s}
   patch: |
     - op: replace
       path: /spec
@@ -155,31 +207,48 @@ patches:
     - op: replace
       path: /spec/service/port
       value: %[2]d
-`, wardleService, a.lb.Port))
+`, service, a.lb.Port)
+	for _, obj := range skipped {
+		patches += fmt.Sprintf(`- patch: |
+    apiVersion: %s
+    kind: %s
+    metadata: {name: %s, namespace: %q}
+    $patch: delete
+`, obj.GetAPIVersion(), obj.GetKind(), obj.GetName(), obj.GetNamespace())
+	}
+	rel, err := filepath.Rel(overlay, filepath.Join(proj, "config", "default"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(overlay, "kustomization.yaml"), fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- %s
+patches:
+%s`, filepath.ToSlash(rel), patches))
 	r := mustSucceed(t, a.admin.run("", "apply", "-k", overlay))
 	if strings.Contains(r.Stderr, "PodSecurity") {
 		t.Errorf("the generated Deployment violates the namespace's Pod Security level:\n%s", r)
 	}
 
 	// The server runs as its ServiceAccount, with only the generated RBAC.
-	token := strings.TrimSpace(a.admin.ok(t, "create", "token", wardleService, "-n", wardleNamespace, "--duration=2h"))
-	if a.saKubeconfig, err = a.kas.TokenKubeconfig("wardle-apiserver", token); err != nil {
+	token := strings.TrimSpace(a.admin.ok(t, "create", "token", service, "-n", namespace, "--duration=2h"))
+	if a.saKubeconfig, err = a.kas.TokenKubeconfig(service, token); err != nil {
 		t.Fatal(err)
 	}
-	for i, port := range ports {
+	for i, port := range a.ports {
 		a.replicas = append(a.replicas, a.startReplica(t, i, port))
 	}
 
-	// kube-apiserver reports the APIService Available once it reached the
-	// server through the Service with the caBundle.
-	start = time.Now()
-	r = a.admin.run("", append([]string{"wait", "--for=condition=Available", "--timeout=90s"}, wardleAPIServices...)...)
+	// kube-apiserver reports the APIServices Available once it reached the server through
+	// the Service with the caBundle.
+	start := time.Now()
+	r = a.admin.run("", append([]string{"wait", "--for=condition=Available", "--timeout=90s"}, apiServices...)...)
 	if r.ExitCode != 0 {
-		t.Fatalf("APIServices %v did not become Available:\n%s\n%s\n%s", wardleAPIServices, r,
-			a.admin.run("", append([]string{"get", "-o", "yaml"}, wardleAPIServices...)...).Stdout, a.replicas[0].Describe())
+		t.Fatalf("APIServices %v did not become Available:\n%s\n%s\n%s", apiServices, r,
+			a.admin.run("", append([]string{"get", "-o", "yaml"}, apiServices...)...).Stdout, a.replicas[0].Describe())
 	}
 	t.Logf("APIServices Available %s after the replicas started", time.Since(start).Round(time.Millisecond))
-	return a
 }
 
 // startReplica starts one replica of the server in cluster mode on port,
@@ -194,6 +263,9 @@ func (a *aggregation) startReplica(t *testing.T, i, port int) *process {
 		"--authentication-kubeconfig=" + a.saKubeconfig,
 		"--authorization-kubeconfig=" + a.saKubeconfig,
 	}, a.etcd.Flags()...)
+	if a.storage != nil {
+		args = append(args[:len(args)-len(a.etcd.Flags())], a.storage...)
+	}
 	return startProcess(t, cmdOpts{Dir: a.work}, filepath.Join(a.work, fmt.Sprintf("replica-%d.log", i)), a.serverBin, args...)
 }
 

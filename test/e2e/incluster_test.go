@@ -65,7 +65,7 @@ func TestInACluster(t *testing.T) {
 	t.Run("a deleted namespace's objects are deleted", func(t *testing.T) { c.checkNamespaceDeletion(t) })
 	t.Run("garbage collection across the API boundary", func(t *testing.T) { c.checkGarbageCollection(t) })
 	t.Run("ResourceQuota counts and limits the server's objects", func(t *testing.T) { c.checkQuota(t) })
-	t.Run("a StorageVersionMigration rewrites every object", func(t *testing.T) { c.checkStorageMigration(t) })
+	t.Run("a StorageVersionMigration rewrites every object", func(t *testing.T) { c.checkStorageMigration(t, etcdStorage{c.etcd}) })
 	t.Run("a rolling restart under namespace deletion and garbage collection leaves nothing behind", func(t *testing.T) { c.checkRollingRestart(t) })
 	// Last: they stop the replicas, then uninstall.
 	t.Run("a namespace deleted while the server is down finishes when it is back", func(t *testing.T) { c.checkNamespaceDeletionServerDown(t) })
@@ -222,7 +222,7 @@ func (c *inCluster) checkNamespaceDeletionServerDown(t *testing.T) {
 	}
 	// kube-apiserver marks the APIServices unavailable too: once it has, a later Available is
 	// the restarted replicas'.
-	c.admin.ok(t, append([]string{"wait", "--for=condition=Available=False", "--timeout=120s"}, wardleAPIServices...)...)
+	c.admin.ok(t, append([]string{"wait", "--for=condition=Available=False", "--timeout=120s"}, c.apiServices...)...)
 	for i, port := range c.ports {
 		c.replicas[i] = c.startReplica(c.top, i+len(c.ports), port)
 	}
@@ -250,7 +250,7 @@ func (c *inCluster) replicasReady(t *testing.T) {
 			t.Fatalf("the replica on port %d is not ready: %v", port, err)
 		}
 	}
-	c.admin.ok(t, append([]string{"wait", "--for=condition=Available", "--timeout=90s"}, wardleAPIServices...)...)
+	c.admin.ok(t, append([]string{"wait", "--for=condition=Available", "--timeout=90s"}, c.apiServices...)...)
 }
 
 func mustRequest(t *testing.T, url string) *http.Request {
@@ -393,41 +393,67 @@ func (c *inCluster) checkQuota(t *testing.T) {
 }
 
 // checkStorageMigration stores Flunders in v1alpha1, as the server did before its storage
-// version became v1beta1 (the bytes an earlier build wrote, put into etcd as they were), then
-// creates a StorageVersionMigration of flunders with kubectl: it succeeds, and etcd holds every
-// object in v1beta1 afterwards.
-func (c *inCluster) checkStorageMigration(t *testing.T) {
+// version became v1beta1 (the bytes an earlier build wrote, put into storage as they were),
+// then creates a StorageVersionMigration of flunders with kubectl: it succeeds, and storage
+// holds every object in v1beta1 afterwards.
+// flunderStorage is the server's storage seen from below, as an operator sees it.
+type flunderStorage interface {
+	// stored returns the storage key of each Flunder of namespace ns and the apiVersion its
+	// bytes are encoded in.
+	stored(ctx context.Context, t *testing.T, ns string) map[string]string
+	// put replaces the bytes stored at key.
+	put(ctx context.Context, t *testing.T, key string, data []byte)
+}
+
+// etcdStorage is the server's etcd, read and written with etcd's client.
+type etcdStorage struct{ etcd *cluster.Etcd }
+
+func (e etcdStorage) client(t *testing.T) *clientv3.Client {
+	t.Helper()
+	tlsConfig, err := e.etcd.TLSConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := clientv3.New(clientv3.Config{Endpoints: e.etcd.Endpoints, TLS: tlsConfig, DialTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close() })
+	return client
+}
+
+func (e etcdStorage) stored(ctx context.Context, t *testing.T, ns string) map[string]string {
+	t.Helper()
+	resp, err := e.client(t).Get(ctx, "/registry/", clientv3.WithPrefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, kv := range resp.Kvs {
+		if key := string(kv.Key); strings.Contains(key, "/"+wardleGroup+"/flunders/"+ns+"/") {
+			var tm metav1.TypeMeta
+			if err := json.Unmarshal(kv.Value, &tm); err != nil {
+				t.Fatalf("etcd key %s is not JSON: %v", key, err)
+			}
+			out[key] = tm.APIVersion
+		}
+	}
+	return out
+}
+
+func (e etcdStorage) put(ctx context.Context, t *testing.T, key string, data []byte) {
+	t.Helper()
+	if _, err := e.client(t).Put(ctx, key, string(data)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (c *inCluster) checkStorageMigration(t *testing.T, storage flunderStorage) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	const ns = "migrated"
 	c.namespace(t, ns)
-	tlsConfig, err := c.etcd.TLSConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	etcd, err := clientv3.New(clientv3.Config{Endpoints: c.etcd.Endpoints, TLS: tlsConfig, DialTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer etcd.Close()
-	stored := func() map[string]string {
-		resp, err := etcd.Get(ctx, "/registry/", clientv3.WithPrefix())
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, kv := range resp.Kvs {
-			if key := string(kv.Key); strings.Contains(key, "/"+wardleGroup+"/flunders/"+ns+"/") {
-				var tm metav1.TypeMeta
-				if err := json.Unmarshal(kv.Value, &tm); err != nil {
-					t.Fatalf("etcd key %s is not JSON: %v", key, err)
-				}
-				out[key] = tm.APIVersion
-			}
-		}
-		return out
-	}
-
+	stored := func() map[string]string { return storage.stored(ctx, t, ns) }
 	const objects = 5
 	for i := range objects {
 		c.flunder(t, flundersGVR, ns, fmt.Sprintf("m-%d", i), nil)
@@ -444,17 +470,15 @@ func (c *inCluster) checkStorageMigration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := etcd.Put(ctx, key, string(data)); err != nil {
-			t.Fatal(err)
-		}
+		storage.put(ctx, t, key, data)
 	}
 	before := stored()
 	if len(before) != objects {
-		t.Fatalf("etcd holds %d flunders of namespace %s, want %d: %v", len(before), ns, objects, before)
+		t.Fatalf("storage holds %d flunders of namespace %s, want %d: %v", len(before), ns, objects, before)
 	}
 	for key, v := range before {
 		if v != old {
-			t.Fatalf("etcd key %s holds %s, want the old version %s", key, v, old)
+			t.Fatalf("stored key %s holds %s, want the old version %s", key, v, old)
 		}
 	}
 
@@ -472,7 +496,7 @@ spec:
 	after := stored()
 	for key := range before {
 		if after[key] != flundersV1beta1.GroupVersion().String() {
-			t.Errorf("after the migration etcd key %s holds %q, want the storage version %s", key, after[key], flundersV1beta1.GroupVersion())
+			t.Errorf("after the migration stored key %s holds %q, want the storage version %s", key, after[key], flundersV1beta1.GroupVersion())
 		}
 	}
 }
