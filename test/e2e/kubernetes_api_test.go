@@ -341,6 +341,12 @@ handler: runsc
 			t.Errorf("%s %s: %s read back %v, want %q", obj.resource, obj.name, obj.field, got, obj.want)
 		}
 	}
+
+	// In a cluster: kube-controller-manager deletes a namespace of every namespaced kind the
+	// generated server serves for kube-apiserver.
+	t.Run("a namespace of every kind is deleted by kube-controller-manager", func(t *testing.T) {
+		checkKubernetesAPINamespaceDeletion(t, tc, bins, proj, filepath.Join(work, "apiserver"), api.Dir)
+	})
 }
 
 // measured is one run of apigen generate: its stderr, wall and CPU time and peak RSS.
