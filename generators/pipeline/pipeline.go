@@ -137,6 +137,9 @@ func Generate(load *loader.Result, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRequirements(load, project); err != nil {
+		return nil, err
+	}
 	ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, o.Year), ScaffoldConversions: o.ScaffoldConversions}
 	out, err := engine.Run(ctx, All())
 	if warnings := append(project.Warnings, ctx.Warnings...).Err(); warnings != nil {
@@ -156,6 +159,22 @@ func Generate(load *loader.Result, o Options) (*Result, error) {
 		}
 	}
 	return &Result{Root: load.Root, Project: project, Output: out, Reads: load.Reads.Files()}, nil
+}
+
+// checkRequirements holds the project's go.mod to the module versions the generated code is
+// built for (scaffold.CheckRequirements): a project that upgraded apigen and not its
+// dependencies learns the go get to run before anything is written.
+func checkRequirements(load *loader.Result, project *model.Project) error {
+	data, err := load.Reads.ReadFile(filepath.Join(load.Root, "go.mod"))
+	if err != nil {
+		return err
+	}
+	errs, warnings := scaffold.CheckRequirements("go.mod", data)
+	project.Warnings = append(project.Warnings, warnings...)
+	if errs != nil {
+		return withWarnings(errs.Err(), project.Warnings)
+	}
+	return nil
 }
 
 // Failure is the error of a run that failed after it found warnings: a run that fails

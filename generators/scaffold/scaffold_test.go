@@ -460,13 +460,7 @@ func TestVersionsMatchApigen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{
-		"k8s.io/apiserver":          KubernetesVersion,
-		"k8s.io/api":                KubernetesVersion,
-		"k8s.io/kube-openapi":       KubeOpenAPIVersion,
-		"go.etcd.io/etcd/server/v3": EtcdVersion,
-		"github.com/k3s-io/kine":    KineVersion,
-	}
+	want := Modules()
 	for _, r := range mf.Require {
 		if v, ok := want[r.Mod.Path]; ok {
 			if r.Mod.Version != v {
