@@ -6,10 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"k8s.io/client-go/kubernetes"
-
-	"github.com/apigen-dev/apigen/test/cluster"
 )
 
 // TestStorageMigrationOnPostgres is TestInACluster's storage-version migration with the
@@ -27,19 +23,10 @@ func TestStorageMigrationOnPostgres(t *testing.T) {
 	a := newAggregation(t, tc, bins, 1)
 	a.storage = []string{"--datastore-endpoint=" + endpoint}
 	a.installWardle(t, tc, 1)
-	kcm, err := cluster.StartKubeControllerManager(bins.KubeControllerManager, a.work, a.kas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kcm.Stop)
-	cfg, err := a.kas.AdminConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &inCluster{aggregation: a, kcm: kcm, cs: kubernetes.NewForConfigOrDie(cfg), top: t}
+	c := withControllerManager(t, bins, a)
 	c.checkStorageMigration(t, postgresStorage{psql: psql, endpoint: endpoint})
 	if t.Failed() {
-		t.Logf("kube-controller-manager:\n%s\nreplica:\n%s", kcm.Process.Describe(), a.replicas[0].Describe())
+		t.Logf("kube-controller-manager:\n%s\nreplica:\n%s", c.kcm.Process.Describe(), a.replicas[0].Describe())
 	}
 }
 

@@ -47,17 +47,11 @@ func TestInACluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &inCluster{aggregation: startAggregation(t, tc, bins), top: t}
-	c.kcm, err = cluster.StartKubeControllerManager(bins.KubeControllerManager, c.work, c.kas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.kcm.Stop)
+	c := withControllerManager(t, bins, startAggregation(t, tc, bins))
 	cfg, err := c.kas.AdminConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.cs = kubernetes.NewForConfigOrDie(cfg)
 
 	t.Run("protobuf-first clients get JSON through kube-apiserver", func(t *testing.T) {
 		checkNegotiation(t, cfg, "default")
@@ -76,6 +70,22 @@ func TestInACluster(t *testing.T) {
 			t.Logf("replica:\n%s", r.Describe())
 		}
 	}
+}
+
+// withControllerManager starts kube-controller-manager beside a's kube-apiserver, stopped when
+// t ends.
+func withControllerManager(t *testing.T, bins cluster.Binaries, a *aggregation) *inCluster {
+	t.Helper()
+	kcm, err := cluster.StartKubeControllerManager(bins.KubeControllerManager, a.work, a.kas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(kcm.Stop)
+	cfg, err := a.kas.AdminConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &inCluster{aggregation: a, kcm: kcm, cs: kubernetes.NewForConfigOrDie(cfg), top: t}
 }
 
 func (c *inCluster) namespace(t *testing.T, name string) {

@@ -13,7 +13,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
 
 	"sigs.k8s.io/yaml"
 
@@ -79,16 +78,11 @@ func checkKubernetesAPINamespaceDeletion(t *testing.T, tc *toolchain, bins clust
 		group := obj.GroupVersionKind().Group
 		return slices.Contains(kubeAPIServerTurnsOff, group)
 	})
-	kcm, err := cluster.StartKubeControllerManager(bins.KubeControllerManager, a.work, a.kas)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(kcm.Stop)
+	c := withControllerManager(t, bins, a)
 	cfg, err := a.kas.AdminConfig()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &inCluster{aggregation: a, kcm: kcm, cs: kubernetes.NewForConfigOrDie(cfg), top: t}
 	t.Logf("the project behind kube-apiserver (%d APIServices) with kube-controller-manager in %s", len(a.apiServices), time.Since(start).Round(time.Millisecond))
 
 	// Every namespaced kind the generated server serves here, read from discovery through
@@ -149,16 +143,7 @@ func checkKubernetesAPINamespaceDeletion(t *testing.T, tc *toolchain, bins clust
 	c.namespaceGone(t, ns, 3*time.Minute)
 
 	// Nothing of the namespace is left in the generated server's storage.
-	tlsConfig, err := a.etcd.TLSConfig()
-	if err != nil {
-		t.Fatal(err)
-	}
-	etcd, err := clientv3.New(clientv3.Config{Endpoints: a.etcd.Endpoints, TLS: tlsConfig, DialTimeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer etcd.Close()
-	resp, err := etcd.Get(ctx, "/registry/", clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	resp, err := etcdStorage{a.etcd}.client(t).Get(ctx, "/registry/", clientv3.WithPrefix(), clientv3.WithKeysOnly())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,6 +157,6 @@ func checkKubernetesAPINamespaceDeletion(t *testing.T, tc *toolchain, bins clust
 		t.Errorf("after namespace %s was deleted, etcd still holds %s", ns, strings.Join(left, ", "))
 	}
 	if t.Failed() {
-		t.Logf("kube-controller-manager:\n%s\nreplica:\n%s", kcm.Process.Describe(), a.replicas[0].Describe())
+		t.Logf("kube-controller-manager:\n%s\nreplica:\n%s", c.kcm.Process.Describe(), a.replicas[0].Describe())
 	}
 }
