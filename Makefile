@@ -45,7 +45,7 @@ examples: build ## Regenerate every example with the apigen just built.
 verify-examples: build ## Fail when an example's generated files are stale.
 	@for ex in $(EXAMPLES); do (cd $$ex && $(BIN)/apigen verify); done
 
-tutorials: build ## Remake examples/toys, the tutorial project, by running the commands of docs/quickstart.md and docs/tutorials/first-api.md (their server listens on 127.0.0.1:8443); TestTutorials fails when they differ.
+tutorials: build ## Remake examples/toys, the tutorial project, by running the commands of docs/quickstart.md, docs/tutorials/first-api.md and versions.md (their server listens on 127.0.0.1:8443); TestTutorials fails when they differ.
 	hack/tools/build.sh kubectl
 	hack/tutorials.sh
 

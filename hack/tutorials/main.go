@@ -1,5 +1,5 @@
 // Command tutorials makes the tutorial project, examples/toys, by running the shell blocks of
-// the quick start and the first tutorial, as a reader would, with bin/apigen and bin/kubectl:
+// the quick start and the tutorials, as a reader would, with bin/apigen and bin/kubectl:
 // the project the pages make replaces examples/toys. hack/tutorials.sh runs it
 // (make tutorials); test/e2e's TestTutorials runs the pages the same way and fails when the
 // project they make differs from examples/toys.
@@ -49,6 +49,9 @@ func run() error {
 	env := []string{
 		"PATH=" + filepath.Join(root, "bin") + string(os.PathListSeparator) + os.Getenv("PATH"),
 		"EDITOR=true", "GOWORK=off", "GOTOOLCHAIN=local",
+		// kubectl's discovery cache is per host and port: another server on 127.0.0.1:8443
+		// before this one must not answer for it.
+		"KUBECACHEDIR=" + filepath.Join(work, "kubecache"),
 	}
 	workdir, out, err := doctest.Run(ctx, doctest.Script(pages...), dir, logs, env)
 	os.Stderr.Write(out)

@@ -9,6 +9,8 @@
 //	<!-- not run: why -->                     the next block is not run (installing a release)
 //	<!-- file: path/in/project.go -->         the next block is that file's whole content,
 //	                                          written relative to the shell's directory
+//	<!-- patch -->                            the next block is a unified diff, applied with
+//	                                          patch -p1 (an edit of a file shown before)
 //	<!-- background: make run; ready: cmd --> in the next block, the line that starts with
 //	                                          "make run" keeps running (a second terminal):
 //	                                          it is started in the background and cmd is
@@ -41,12 +43,13 @@ type Step struct {
 	Line             int    // the fence's line in the page, from 1
 	Skip             string // the reason, when the block is not run
 	File             string // the path the block is written to, for a file block
+	Patch            bool   // the block is a diff to apply
 	Background       string // the line prefix of the command that keeps running
 	Ready            string // the command that succeeds once the background command is ready
 }
 
 var (
-	marker = regexp.MustCompile(`^<!-- (not run|file|background): (.*?) -->$`)
+	marker = regexp.MustCompile(`^<!-- (not run|file|background|patch)(?:: (.*?))? -->$`)
 	fence  = regexp.MustCompile("^```([a-z]*)")
 )
 
@@ -68,6 +71,8 @@ func Parse(page string, data []byte) ([]Step, error) {
 				pending.Skip = m[2]
 			case "file":
 				pending.File = strings.TrimSpace(m[2])
+			case "patch":
+				pending.Patch = true
 			case "background":
 				cmd, ready, ok := strings.Cut(m[2], "; ready: ")
 				if !ok {
@@ -107,7 +112,7 @@ func Parse(page string, data []byte) ([]Step, error) {
 		if step.Background != "" && !strings.Contains("\n"+step.Body, "\n"+step.Background) {
 			return nil, fmt.Errorf("%s:%d: no line of the block starts with %q", page, step.Line, step.Background)
 		}
-		if step.File != "" || step.Lang == "sh" {
+		if step.File != "" || step.Patch || step.Lang == "sh" {
 			steps = append(steps, step)
 		}
 	}
@@ -130,6 +135,12 @@ stop_background() {
 	for pid in "${background[@]}"; do
 		kill -TERM -- "-$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
+		# make exits at once; the server it started takes a moment to stop and free its port.
+		local deadline=$((SECONDS + 60))
+		while kill -0 -- "-$pid" 2>/dev/null; do
+			if ((SECONDS > deadline)); then kill -KILL -- "-$pid" 2>/dev/null || true; fi
+			sleep 0.2
+		done
 	done
 	background=()
 }
@@ -158,6 +169,9 @@ wait_ready() { # wait_ready <pid> <log> <command>: retry the command until it su
 			case s.File != "":
 				fmt.Fprintf(&b, "echo %s >&2\nmkdir -p \"$(dirname %s)\"\ncat > %s <<'DOCTEST_EOF'\n%sDOCTEST_EOF\n",
 					shellQuote("doctest: "+s.Page+": writing "+s.File), shellQuote(s.File), shellQuote(s.File), s.Body)
+			case s.Patch:
+				fmt.Fprintf(&b, "echo %s >&2\npatch -p1 --forward --no-backup-if-mismatch <<'DOCTEST_EOF'\n%sDOCTEST_EOF\n",
+					shellQuote(fmt.Sprintf("doctest: %s:%d: patch", s.Page, s.Line)), s.Body)
 			default:
 				fmt.Fprintf(&b, "echo %s >&2\n", shellQuote(fmt.Sprintf("doctest: %s:%d", s.Page, s.Line)))
 				body := s.Body
@@ -202,7 +216,7 @@ func Run(ctx context.Context, script, dir, logs string, env []string) (workdir s
 // Pages are the pages that make the tutorial project, in the order a reader follows them, and
 // Project is where the project they make is kept, relative to the repository's root.
 var (
-	Pages   = []string{"docs/quickstart.md", "docs/tutorials/first-api.md"}
+	Pages   = []string{"docs/quickstart.md", "docs/tutorials/first-api.md", "docs/tutorials/versions.md"}
 	Project = "examples/toys"
 )
 

@@ -16,7 +16,8 @@ const page = "# A page\n\n" +
 	"<!-- file: dir/b.txt -->\n```text\nwritten $NOT_EXPANDED\n```\n\n" +
 	"<!-- background: sh -c; ready: test -f started -->\n```sh\n" +
 	"sh -c 'touch started; sleep 600'   # keeps running\ncat dir/b.txt > c.txt\n```\n\n" +
-	"```sh\nfalse | cat   # a pipeline's status is its last command's\n```\n"
+	"```sh\nfalse | cat   # a pipeline's status is its last command's\n```\n\n" +
+	"<!-- patch -->\n```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n one\n+two\n```\n"
 
 // TestRun runs a page: blocks in order in one shell, a skipped block left out, a file written
 // verbatim, a background command started, waited for and stopped at the page's end.
@@ -25,7 +26,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(steps) != 5 || steps[0].Skip != "installs a release" || steps[2].File != "dir/b.txt" ||
+	if len(steps) != 6 || !steps[5].Patch || steps[0].Skip != "installs a release" || steps[2].File != "dir/b.txt" ||
 		steps[3].Background != "sh -c" || steps[3].Ready != "test -f started" || steps[1].Line != 8 {
 		t.Fatalf("steps: %+v", steps)
 	}
@@ -43,7 +44,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(files["a.txt"]) != "one\n" || string(files["c.txt"]) != "written $NOT_EXPANDED\n" {
+	if string(files["a.txt"]) != "one\ntwo\n" || string(files["c.txt"]) != "written $NOT_EXPANDED\n" {
 		t.Errorf("files: %q", files)
 	}
 	if !strings.Contains(string(out), "doctest: page.md:8") {

@@ -13,13 +13,15 @@ import (
 	"github.com/apigen-dev/apigen/internal/doctest"
 )
 
-// TestTutorials runs the quick start and the first tutorial from the pages themselves, as a
+// TestTutorials runs the quick start and the tutorials from the pages themselves, as a
 // reader would: their shell blocks in order, in one shell, in an empty directory, with the apigen
 // built from this tree and bin/kubectl on PATH, the Go files they show written where they say,
 // and `make run` kept running in the background until the next one or the page's end (the
 // comments that say so are in the pages; internal/doctest says how they read). Every command
 // must succeed: the project is initialised, generated, built and served, and kubectl creates,
-// lists, scales and explains a Widget, and sees the tutorial's Go hook refuse one. Then the
+// lists, scales and explains a Widget, and sees the tutorial's Go hook refuse one; a v2 with a
+// renamed field gets its conversion written, serves the same object in both versions, and
+// becomes the storage version, the hook moving with it. Then the
 // project the pages made must be examples/toys, file for file (hack/tutorials.sh remakes it), so
 // that the code the pages show is the code that is built, tested and verified there.
 func TestTutorials(t *testing.T) {
@@ -48,7 +50,9 @@ func TestTutorials(t *testing.T) {
 	}
 	path := filepath.Dir(tc.apigen) + string(os.PathListSeparator) + filepath.Dir(tc.kubectl) +
 		string(os.PathListSeparator) + os.Getenv("PATH")
-	env := append([]string{"PATH=" + path, "EDITOR=true"}, goEnv...)
+	// kubectl's discovery cache is per host and port: another server that listened on
+	// 127.0.0.1:8443 before this one must not answer for it.
+	env := append([]string{"PATH=" + path, "EDITOR=true", "KUBECACHEDIR=" + filepath.Join(work, "kubecache")}, goEnv...)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	start := time.Now()

@@ -24,6 +24,7 @@ package apiserver
 import (
 	toysinstall "example.com/toys/pkg/apis/toys/install"
 	toysv1 "example.com/toys/pkg/apis/toys/v1"
+	toysv2 "example.com/toys/pkg/apis/toys/v2"
 	"example.com/toys/pkg/cmd/server"
 	"example.com/toys/pkg/generated/openapi"
 	toysgadget "example.com/toys/pkg/registry/toys/gadget"
@@ -62,7 +63,7 @@ func APIs() server.APIs {
 		Codecs: Codecs,
 		StorageVersions: server.StorageVersions{
 			schema.GroupKind{Group: "toys.example.com", Kind: "Gadget"}: toysv1.SchemeGroupVersion,
-			schema.GroupKind{Group: "toys.example.com", Kind: "Widget"}: toysv1.SchemeGroupVersion,
+			schema.GroupKind{Group: "toys.example.com", Kind: "Widget"}: toysv2.SchemeGroupVersion,
 		},
 		OpenAPIDefinitions: openapi.GetOpenAPIDefinitions,
 		Schemas: server.Schemas{
@@ -76,6 +77,11 @@ func APIs() server.APIs {
 				Kind:    "Widget",
 				Version: "v1",
 			}: toyswidget.Schemas["v1"],
+			{
+				Group:   "toys.example.com",
+				Kind:    "Widget",
+				Version: "v2",
+			}: toyswidget.Schemas["v2"],
 		},
 		Deprecations: nil,
 		Install:      installAPIGroups,
@@ -94,9 +100,9 @@ func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.R
 
 // installToys installs the toys.example.com API group.
 func installToys(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
-	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(toysv1.GroupName, Scheme, metav1.ParameterCodec, Codecs)
+	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(toysv2.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	// Protobuf is offered only if every type of the group has protobuf marshalers.
-	apiGroupInfo.NegotiatedSerializer = server.GroupSerializer(Scheme, Codecs, toysv1.GroupName)
+	apiGroupInfo.NegotiatedSerializer = server.GroupSerializer(Scheme, Codecs, toysv2.GroupName)
 	gadgetStorage, gadgetStatusStorage, err := toysgadget.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err
@@ -106,6 +112,11 @@ func installToys(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOp
 		return err
 	}
 	widgetScaleStorage := toyswidget.NewScaleREST(widgetStorage)
+	apiGroupInfo.VersionedResourcesStorageMap["v2"] = map[string]rest.Storage{
+		"widgets":        widgetStorage,
+		"widgets/scale":  widgetScaleStorage,
+		"widgets/status": widgetStatusStorage,
+	}
 	apiGroupInfo.VersionedResourcesStorageMap["v1"] = map[string]rest.Storage{
 		"gadgets":        gadgetStorage,
 		"gadgets/status": gadgetStatusStorage,

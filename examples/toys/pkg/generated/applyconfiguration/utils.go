@@ -22,8 +22,10 @@ package applyconfiguration
 
 import (
 	v1 "example.com/toys/pkg/apis/toys/v1"
+	v2 "example.com/toys/pkg/apis/toys/v2"
 	internal "example.com/toys/pkg/generated/applyconfiguration/internal"
 	toysv1 "example.com/toys/pkg/generated/applyconfiguration/toys/v1"
+	toysv2 "example.com/toys/pkg/generated/applyconfiguration/toys/v2"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	managedfields "k8s.io/apimachinery/pkg/util/managedfields"
@@ -46,6 +48,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &toysv1.WidgetSpecApplyConfiguration{}
 	case v1.SchemeGroupVersion.WithKind("WidgetStatus"):
 		return &toysv1.WidgetStatusApplyConfiguration{}
+
+		// Group=toys.example.com, Version=v2
+	case v2.SchemeGroupVersion.WithKind("Widget"):
+		return &toysv2.WidgetApplyConfiguration{}
+	case v2.SchemeGroupVersion.WithKind("WidgetSpec"):
+		return &toysv2.WidgetSpecApplyConfiguration{}
+	case v2.SchemeGroupVersion.WithKind("WidgetStatus"):
+		return &toysv2.WidgetStatusApplyConfiguration{}
 
 	}
 	return nil

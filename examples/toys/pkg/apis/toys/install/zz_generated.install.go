@@ -23,17 +23,19 @@ package install
 
 import (
 	toysv1 "example.com/toys/pkg/apis/toys/v1"
+	toysv2 "example.com/toys/pkg/apis/toys/v2"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
-// Install registers every version of toys.example.com in a scheme, in version priority (v1 first),
+// Install registers every version of toys.example.com in a scheme, in version priority (v2 first),
 // and each kind's hub type as the group's internal version.
 func Install(scheme *runtime.Scheme) {
+	utilruntime.Must(toysv2.AddToScheme(scheme))
 	utilruntime.Must(toysv1.AddToScheme(scheme))
 	utilruntime.Must(addInternalTypes(scheme))
-	utilruntime.Must(scheme.SetVersionPriority(toysv1.SchemeGroupVersion))
+	utilruntime.Must(scheme.SetVersionPriority(toysv2.SchemeGroupVersion, toysv1.SchemeGroupVersion))
 }
 
 // addInternalTypes registers each kind's hub, the Go type of its storage version, as the
@@ -50,8 +52,8 @@ func addInternalTypes(scheme *runtime.Scheme) error {
 		internal,
 		&toysv1.Gadget{},
 		&toysv1.GadgetList{},
-		&toysv1.Widget{},
-		&toysv1.WidgetList{},
+		&toysv2.Widget{},
+		&toysv2.WidgetList{},
 	)
 	return nil
 }

@@ -25,6 +25,7 @@ import (
 
 	"example.com/toys/pkg/apis/toys/install"
 	toysv1 "example.com/toys/pkg/apis/toys/v1"
+	toysv2 "example.com/toys/pkg/apis/toys/v2"
 	"k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
 	"k8s.io/apimachinery/pkg/api/apitesting/roundtrip"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -52,7 +53,7 @@ func defaulted(scheme *runtime.Scheme) fuzzer.FuzzerFuncs {
 				c.FillNoCustom(obj)
 				scheme.Default(obj)
 			},
-			func(obj *toysv1.Widget, c randfill.Continue) {
+			func(obj *toysv2.Widget, c randfill.Continue) {
 				c.FillNoCustom(obj)
 				scheme.Default(obj)
 			},

@@ -120,6 +120,50 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: replicas
       type:
         scalar: numeric
+- name: com.example.toys.pkg.apis.toys.v2.Widget
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.example.toys.pkg.apis.toys.v2.WidgetSpec
+    - name: status
+      type:
+        namedType: com.example.toys.pkg.apis.toys.v2.WidgetStatus
+- name: com.example.toys.pkg.apis.toys.v2.WidgetSpec
+  map:
+    fields:
+    - name: paint
+      type:
+        scalar: string
+    - name: replicas
+      type:
+        scalar: numeric
+    - name: size
+      type:
+        scalar: numeric
+- name: com.example.toys.pkg.apis.toys.v2.WidgetStatus
+  map:
+    fields:
+    - name: conditions
+      type:
+        list:
+          elementType:
+            namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
+          elementRelationship: associative
+          keys:
+          - type
+    - name: replicas
+      type:
+        scalar: numeric
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Condition
   map:
     fields:

@@ -25,6 +25,7 @@ import (
 	http "net/http"
 
 	toysv1 "example.com/toys/pkg/generated/clientset/versioned/typed/toys/v1"
+	toysv2 "example.com/toys/pkg/generated/clientset/versioned/typed/toys/v2"
 	discovery "k8s.io/client-go/discovery"
 	rest "k8s.io/client-go/rest"
 	flowcontrol "k8s.io/client-go/util/flowcontrol"
@@ -33,17 +34,24 @@ import (
 type Interface interface {
 	Discovery() discovery.DiscoveryInterfaces
 	ToysV1() toysv1.ToysV1Interface
+	ToysV2() toysv2.ToysV2Interface
 }
 
 // Clientset contains the clients for groups.
 type Clientset struct {
 	*discovery.DiscoveryClient
 	toysV1 *toysv1.ToysV1Client
+	toysV2 *toysv2.ToysV2Client
 }
 
 // ToysV1 retrieves the ToysV1Client
 func (c *Clientset) ToysV1() toysv1.ToysV1Interface {
 	return c.toysV1
+}
+
+// ToysV2 retrieves the ToysV2Client
+func (c *Clientset) ToysV2() toysv2.ToysV2Interface {
+	return c.toysV2
 }
 
 // Discovery retrieves the DiscoveryClient
@@ -94,6 +102,10 @@ func NewForConfigAndClient(c *rest.Config, httpClient *http.Client) (*Clientset,
 	if err != nil {
 		return nil, err
 	}
+	cs.toysV2, err = toysv2.NewForConfigAndClient(&configShallowCopy, httpClient)
+	if err != nil {
+		return nil, err
+	}
 
 	cs.DiscoveryClient, err = discovery.NewDiscoveryClientForConfigAndClient(&configShallowCopy, httpClient)
 	if err != nil {
@@ -116,6 +128,7 @@ func NewForConfigOrDie(c *rest.Config) *Clientset {
 func New(c rest.Interface) *Clientset {
 	var cs Clientset
 	cs.toysV1 = toysv1.New(c)
+	cs.toysV2 = toysv2.New(c)
 
 	cs.DiscoveryClient = discovery.NewDiscoveryClient(c)
 	return &cs

@@ -24,6 +24,7 @@ import (
 	fmt "fmt"
 
 	v1 "example.com/toys/pkg/apis/toys/v1"
+	v2 "example.com/toys/pkg/apis/toys/v2"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
@@ -59,6 +60,10 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Toys().V1().Gadgets().Informer()}, nil
 	case v1.SchemeGroupVersion.WithResource("widgets"):
 		return &genericInformer{resource: resource.GroupResource(), informer: f.Toys().V1().Widgets().Informer()}, nil
+
+		// Group=toys.example.com, Version=v2
+	case v2.SchemeGroupVersion.WithResource("widgets"):
+		return &genericInformer{resource: resource.GroupResource(), informer: f.Toys().V2().Widgets().Informer()}, nil
 
 	}
 

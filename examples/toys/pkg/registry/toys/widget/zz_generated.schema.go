@@ -23,7 +23,8 @@ package widget
 // Schemas are the OpenAPI v3 schemas of widgets in each version, as their CustomResourceDefinition
 // would carry them (from the validation markers of the version's types): what requests in that
 // version must satisfy, and the constraints the served OpenAPI documents show.
-var Schemas = map[string]string{"v1": `{
+var Schemas = map[string]string{
+	"v1": `{
   "type": "object",
   "properties": {
     "apiVersion": {
@@ -123,4 +124,106 @@ var Schemas = map[string]string{"v1": `{
       }
     }
   }
-}`}
+}`,
+	"v2": `{
+  "type": "object",
+  "properties": {
+    "apiVersion": {
+      "type": "string"
+    },
+    "kind": {
+      "type": "string"
+    },
+    "metadata": {
+      "type": "object"
+    },
+    "spec": {
+      "type": "object",
+      "required": [
+        "size"
+      ],
+      "properties": {
+        "paint": {
+          "type": "string",
+          "default": "red",
+          "enum": [
+            "red",
+            "green",
+            "blue"
+          ]
+        },
+        "replicas": {
+          "type": "integer",
+          "format": "int32"
+        },
+        "size": {
+          "type": "integer",
+          "format": "int32",
+          "maximum": 100,
+          "minimum": 1
+        }
+      }
+    },
+    "status": {
+      "type": "object",
+      "properties": {
+        "conditions": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "required": [
+              "lastTransitionTime",
+              "message",
+              "reason",
+              "status",
+              "type"
+            ],
+            "properties": {
+              "lastTransitionTime": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "message": {
+                "type": "string",
+                "maxLength": 32768
+              },
+              "observedGeneration": {
+                "type": "integer",
+                "format": "int64",
+                "minimum": 0
+              },
+              "reason": {
+                "type": "string",
+                "maxLength": 1024,
+                "minLength": 1,
+                "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$"
+              },
+              "status": {
+                "type": "string",
+                "enum": [
+                  "True",
+                  "False",
+                  "Unknown"
+                ]
+              },
+              "type": {
+                "type": "string",
+                "maxLength": 316,
+                "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$"
+              }
+            }
+          },
+          "x-kubernetes-list-map-keys": [
+            "type"
+          ],
+          "x-kubernetes-list-type": "map"
+        },
+        "replicas": {
+          "type": "integer",
+          "format": "int32"
+        }
+      }
+    }
+  }
+}`,
+}

@@ -25,7 +25,7 @@ import (
 	"context"
 	"fmt"
 
-	v1 "example.com/toys/pkg/apis/toys/v1"
+	v2 "example.com/toys/pkg/apis/toys/v2"
 	server "example.com/toys/pkg/cmd/server"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -70,14 +70,17 @@ func (strategy) NamespaceScoped() bool {
 // GetResetFields returns the fields that server-side apply leaves alone on the main resource:
 // status belongs to the status subresource.
 func (strategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return map[fieldpath.APIVersion]*fieldpath.Set{"toys.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status"))}
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"toys.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+		"toys.example.com/v2": fieldpath.NewSet(fieldpath.MakePathOrDie("status")),
+	}
 }
 
 // PrepareForCreate clears status, which only the status subresource sets, and starts the generation at 1.
 func (s strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 	s.validation.Prune(ctx, obj)
-	widget := obj.(*v1.Widget)
-	widget.Status = v1.WidgetStatus{}
+	widget := obj.(*v2.Widget)
+	widget.Status = v2.WidgetStatus{}
 	widget.Generation = 1
 }
 
@@ -85,8 +88,8 @@ func (s strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
 // generation on any other change outside metadata, as for a custom resource.
 func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
 	s.validation.Prune(ctx, obj)
-	newWidget := obj.(*v1.Widget)
-	oldWidget := old.(*v1.Widget)
+	newWidget := obj.(*v2.Widget)
+	oldWidget := old.(*v2.Widget)
 	newWidget.Status = oldWidget.Status
 	// Compare shallow copies without metadata: every other field, whatever the kind has.
 	newContent, oldContent := *newWidget, *oldWidget
@@ -101,7 +104,7 @@ func (s strategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
 // version's schema.
 // Then its Validate method checks it.
 func (s strategy) Validate(ctx context.Context, obj runtime.Object) field.ErrorList {
-	widget := obj.(*v1.Widget)
+	widget := obj.(*v2.Widget)
 	allErrs := s.validation.Validate(ctx, obj)
 	return append(allErrs, widget.Validate(ctx)...)
 }
@@ -130,7 +133,7 @@ func (strategy) AllowUnconditionalUpdate(ctx context.Context) bool {
 // does not fail the update.
 // Then its Validate method checks it.
 func (s strategy) ValidateUpdate(ctx context.Context, obj, old runtime.Object) field.ErrorList {
-	newWidget := obj.(*v1.Widget)
+	newWidget := obj.(*v2.Widget)
 	allErrs := s.validation.ValidateUpdate(ctx, obj, old)
 	allErrs = append(allErrs, newWidget.Validate(ctx)...)
 	return allErrs
@@ -155,14 +158,17 @@ var (
 // GetResetFields returns the fields that server-side apply leaves alone on the status subresource:
 // everything the subresource does not write, metadata and every field but status.
 func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
-	return map[fieldpath.APIVersion]*fieldpath.Set{"toys.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec"))}
+	return map[fieldpath.APIVersion]*fieldpath.Set{
+		"toys.example.com/v1": fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")),
+		"toys.example.com/v2": fieldpath.NewSet(fieldpath.MakePathOrDie("metadata"), fieldpath.MakePathOrDie("spec")),
+	}
 }
 
 // PrepareForUpdate keeps everything of the stored object but the new status (and the managed
 // fields, which record who set it).
 func (s statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
-	newWidget := obj.(*v1.Widget)
-	oldWidget := old.(*v1.Widget)
+	newWidget := obj.(*v2.Widget)
+	oldWidget := old.(*v2.Widget)
 	status, managedFields := newWidget.Status, newWidget.ManagedFields
 	*newWidget = *oldWidget.DeepCopy()
 	newWidget.Status, newWidget.ManagedFields = status, managedFields
@@ -183,7 +189,7 @@ func (statusStrategy) WarningsOnUpdate(ctx context.Context, obj, old runtime.Obj
 
 // getAttrs returns the labels and fields that lists and watches of widgets select on.
 func getAttrs(obj runtime.Object) (labels.Set, fields.Set, error) {
-	widget, ok := obj.(*v1.Widget)
+	widget, ok := obj.(*v2.Widget)
 	if !ok {
 		return nil, nil, fmt.Errorf("not a Widget: %T", obj)
 	}
@@ -220,43 +226,59 @@ var (
 func NewREST(scheme *runtime.Scheme, optsGetter generic.RESTOptionsGetter) (*REST, *StatusREST, error) {
 	// What each version accepts: the schema of its validation markers, enforced as for a CRD.
 	validation, err := server.NewSchemaValidation(scheme, server.ValidatedKind{
-		Group:             v1.GroupName,
+		Group:             v2.GroupName,
 		Kind:              "Widget",
 		Namespaced:        true,
 		StatusSubresource: true,
-		StorageVersion:    "v1",
+		StorageVersion:    "v2",
 		Schemas:           Schemas,
-		Scales: map[string]server.ScalePaths{"v1": {
-			SpecReplicasPath:   ".spec.replicas",
-			StatusReplicasPath: ".status.replicas",
-			LabelSelectorPath:  "",
-		}},
+		Scales: map[string]server.ScalePaths{
+			"v1": {
+				SpecReplicasPath:   ".spec.replicas",
+				StatusReplicasPath: ".status.replicas",
+				LabelSelectorPath:  "",
+			},
+			"v2": {
+				SpecReplicasPath:   ".spec.replicas",
+				StatusReplicasPath: ".status.replicas",
+				LabelSelectorPath:  "",
+			},
+		},
 	})
 	if err != nil {
 		return nil, nil, err
 	}
 	strategy := newStrategy(scheme, validation)
 	// What kubectl get prints in each version: its print columns, or NAME and AGE.
-	table, err := server.NewTableConvertor(scheme, v1.GroupName, map[string][]server.Column{"v1": {
-		{
-			JSONPath: ".spec.size",
-			Name:     "Size",
-			Type:     "integer",
+	table, err := server.NewTableConvertor(scheme, v2.GroupName, map[string][]server.Column{
+		"v1": {
+			{
+				JSONPath: ".spec.size",
+				Name:     "Size",
+				Type:     "integer",
+			},
 		},
-	}})
+		"v2": {
+			{
+				JSONPath: ".spec.size",
+				Name:     "Size",
+				Type:     "integer",
+			},
+		},
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	store := &genericregistry.Store{
 		NewFunc: func() runtime.Object {
-			return &v1.Widget{}
+			return &v2.Widget{}
 		},
 		NewListFunc: func() runtime.Object {
-			return &v1.WidgetList{}
+			return &v2.WidgetList{}
 		},
 		PredicateFunc:             match,
-		DefaultQualifiedResource:  schema.GroupResource{Group: v1.GroupName, Resource: "widgets"},
-		SingularQualifiedResource: schema.GroupResource{Group: v1.GroupName, Resource: "widget"},
+		DefaultQualifiedResource:  schema.GroupResource{Group: v2.GroupName, Resource: "widgets"},
+		SingularQualifiedResource: schema.GroupResource{Group: v2.GroupName, Resource: "widget"},
 		CreateStrategy:            strategy,
 		UpdateStrategy:            strategy,
 		DeleteStrategy:            strategy,
@@ -303,7 +325,7 @@ var (
 
 // New returns an empty object to decode a request into.
 func (r *StatusREST) New() runtime.Object {
-	return &v1.Widget{}
+	return &v2.Widget{}
 }
 
 // Destroy does nothing: the main resource's store owns the storage.
@@ -332,9 +354,12 @@ func (r *StatusREST) ConvertToTable(ctx context.Context, object runtime.Object, 
 // NewScaleREST returns the storage of the widgets/scale subresource, an autoscaling/v1 Scale of
 // the objects in the main resource's store.
 func NewScaleREST(main *REST) *server.ScaleREST {
-	return server.NewScaleREST(main.Store, v1.SchemeGroupVersion, server.ScalePaths{
+	return server.NewScaleREST(main.Store, v2.SchemeGroupVersion, server.ScalePaths{
 		SpecReplicasPath:   ".spec.replicas",
 		StatusReplicasPath: ".status.replicas",
 		LabelSelectorPath:  "",
-	}, map[string]string{"v1": ".spec.replicas"})
+	}, map[string]string{
+		"v1": ".spec.replicas",
+		"v2": ".spec.replicas",
+	})
 }

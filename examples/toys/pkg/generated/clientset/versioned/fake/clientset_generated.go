@@ -25,6 +25,8 @@ import (
 	clientset "example.com/toys/pkg/generated/clientset/versioned"
 	toysv1 "example.com/toys/pkg/generated/clientset/versioned/typed/toys/v1"
 	faketoysv1 "example.com/toys/pkg/generated/clientset/versioned/typed/toys/v1/fake"
+	toysv2 "example.com/toys/pkg/generated/clientset/versioned/typed/toys/v2"
+	faketoysv2 "example.com/toys/pkg/generated/clientset/versioned/typed/toys/v2/fake"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -141,4 +143,9 @@ var (
 // ToysV1 retrieves the ToysV1Client
 func (c *Clientset) ToysV1() toysv1.ToysV1Interface {
 	return &faketoysv1.FakeToysV1{Fake: &c.Fake}
+}
+
+// ToysV2 retrieves the ToysV2Client
+func (c *Clientset) ToysV2() toysv2.ToysV2Interface {
+	return &faketoysv2.FakeToysV2{Fake: &c.Fake}
 }

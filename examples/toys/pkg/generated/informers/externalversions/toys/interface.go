@@ -23,12 +23,15 @@ package toys
 import (
 	internalinterfaces "example.com/toys/pkg/generated/informers/externalversions/internalinterfaces"
 	v1 "example.com/toys/pkg/generated/informers/externalversions/toys/v1"
+	v2 "example.com/toys/pkg/generated/informers/externalversions/toys/v2"
 )
 
 // Interface provides access to each of this group's versions.
 type Interface interface {
 	// V1 provides access to shared informers for resources in V1.
 	V1() v1.Interface
+	// V2 provides access to shared informers for resources in V2.
+	V2() v2.Interface
 }
 
 type group struct {
@@ -45,4 +48,9 @@ func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakList
 // V1 returns a new v1.Interface.
 func (g *group) V1() v1.Interface {
 	return v1.New(g.factory, g.namespace, g.tweakListOptions)
+}
+
+// V2 returns a new v2.Interface.
+func (g *group) V2() v2.Interface {
+	return v2.New(g.factory, g.namespace, g.tweakListOptions)
 }

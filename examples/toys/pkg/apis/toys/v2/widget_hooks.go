@@ -1,4 +1,4 @@
-package v1
+package v2
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 // Validate checks a Widget on create and update.
 func (w *Widget) Validate(ctx context.Context) field.ErrorList {
-	if w.Spec.Color == "blue" && w.Spec.Size > 50 {
+	if w.Spec.Paint == "blue" && w.Spec.Size > 50 {
 		return field.ErrorList{field.Invalid(field.NewPath("spec", "size"), w.Spec.Size, "blue widgets are at most 50 cm")}
 	}
 	return nil
