@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples demo bench bench-kapi bench-server bench-crd bench-dv bench-storage bench-patches clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples tutorials demo bench bench-kapi bench-server bench-crd bench-dv bench-storage bench-patches clean
 
 all: build
 
@@ -44,6 +44,10 @@ examples: build ## Regenerate every example with the apigen just built.
 
 verify-examples: build ## Fail when an example's generated files are stale.
 	@for ex in $(EXAMPLES); do (cd $$ex && $(BIN)/apigen verify); done
+
+tutorials: build ## Remake examples/toys, the tutorial project, by running the commands of docs/quickstart.md, docs/tutorials/first-api.md and versions.md (their server listens on 127.0.0.1:8443); TestTutorials fails when they differ.
+	hack/tools/build.sh kubectl
+	hack/tutorials.sh
 
 demo: build ## Regenerate examples/wardle, start it on embedded etcd and talk to it with kubectl.
 	@# Only kubectl: etcd is embedded in the server, and kube-apiserver (minutes to build) is for the aggregation tests.

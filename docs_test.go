@@ -252,6 +252,35 @@ func TestCommandsReference(t *testing.T) {
 	checkGenerated(t, "docs/reference/apigen.md", "apigen --help", strings.ReplaceAll(b.String(), year, "(default: this year)"))
 }
 
+// TestServerFlagsReference keeps docs/reference/server-flags.md equal to the --help of
+// examples/wardle's server and of its certs command, built as a user builds it.
+func TestServerFlagsReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds examples/wardle's server")
+	}
+	bin := filepath.Join(t.TempDir(), "apiserver")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/apiserver")
+	build.Dir = filepath.Join("examples", "wardle")
+	build.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/apiserver in examples/wardle: %v\n%s", err, out)
+	}
+	help := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = t.TempDir() // --help must write nothing, but if it did, not into the tree
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || stderr.Len() != 0 {
+			t.Fatalf("apiserver %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return stdout.String()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## apiserver\n\n```\n%s```\n", help("--help"))
+	fmt.Fprintf(&b, "\n## apiserver certs\n\n```\n%s```\n", help("certs", "--help"))
+	checkGenerated(t, "docs/reference/server-flags.md", "apiserver --help", b.String())
+}
+
 // TestContributingListsEveryTarget: CONTRIBUTING.md names every target of the Makefile, so a
 // new target is documented where contributors look.
 func TestContributingListsEveryTarget(t *testing.T) {

@@ -2,9 +2,12 @@ package apigen_test
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,4 +225,94 @@ func TestMissingListSuggestionCompiles(t *testing.T) {
 	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("generate with the suggested list type pasted: exit %d:\n%s", code, stderr.String())
 	}
+}
+
+// TestErrorsReference keeps docs/reference/errors.md equal to what testdata/errors and
+// testdata/warnings hold: for each case, what apigen generate prints (its stderr.txt, which
+// TestErrors and TestWarningCases check against the real run), the input files the messages
+// point at, and what to do (the case's fix.md, or the message's own remedy when it has none).
+func TestErrorsReference(t *testing.T) {
+	var b strings.Builder
+	for _, section := range []struct{ title, dir, intro string }{
+		{"Errors", "testdata/errors", "`apigen generate` exits 1, prints the errors and changes no file."},
+		{"Warnings", "testdata/warnings", "`apigen generate` prints the warnings and generates: the input is one that the tool it was written for accepts."},
+	} {
+		fmt.Fprintf(&b, "## %s\n\n%s\n", section.title, section.intro)
+		cases, err := filepath.Glob(filepath.Join(section.dir, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dir := range cases {
+			writeCase(t, &b, dir)
+		}
+		b.WriteString("\n")
+	}
+	checkGenerated(t, "docs/reference/errors.md", "testdata cases", strings.TrimSuffix(b.String(), "\n"))
+}
+
+// positionedFile is the file a message starts with, as in pkg/apis/toys/v1/toy_types.go:6:1.
+var positionedFile = regexp.MustCompile(`(?m)^(?:apigen: [a-z]+: )?([^\s:]+\.go):[0-9]+:[0-9]+: `)
+
+// writeCase writes one case of the errors reference.
+func writeCase(t *testing.T, b *strings.Builder, dir string) {
+	t.Helper()
+	name := filepath.Base(dir)
+	title := strings.ToUpper(name[:1]) + strings.ReplaceAll(name[1:], "_", " ")
+	stderr, err := os.ReadFile(filepath.Join(dir, "stderr.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(b, "\n### %s\n\n", title)
+	if len(stderr) == 0 {
+		b.WriteString("`apigen generate` prints nothing:\n")
+	} else {
+		fmt.Fprintf(b, "```\n%s```\n", stderr)
+	}
+	// The files the messages point at, in the order they first appear; the case's directory
+	// has the rest (doc.go files with +groupName, mostly).
+	var files []string
+	for _, m := range positionedFile.FindAllStringSubmatch(string(stderr), -1) {
+		if !slices.Contains(files, m[1]) {
+			files = append(files, m[1])
+		}
+	}
+	if len(files) == 0 {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".go") || strings.HasSuffix(path, ".go.txt")) {
+				rel, _ := filepath.Rel(dir, path)
+				files = append(files, strings.TrimSuffix(filepath.ToSlash(rel), ".txt"))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if os.IsNotExist(err) {
+			src, err = os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)+".txt"))
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		fmt.Fprintf(b, "\n<details><summary><code>%s</code></summary>\n\n```go\n%s```\n\n</details>\n", f, ensureNewline(string(src)))
+	}
+	fix, err := os.ReadFile(filepath.Join(dir, "fix.md"))
+	switch {
+	case err == nil:
+		fmt.Fprintf(b, "\n**What to do:** %s", ensureNewline(strings.TrimSpace(string(fix))))
+	case os.IsNotExist(err):
+		b.WriteString("\n**What to do:** what the message says.\n")
+	default:
+		t.Fatal(err)
+	}
+	fmt.Fprintf(b, "\nThe whole case: [%s](../../%s).\n", filepath.ToSlash(dir), filepath.ToSlash(dir))
+}
+
+func ensureNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
 }
