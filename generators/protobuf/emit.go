@@ -419,7 +419,12 @@ func (g *goFile) unmarshalField(m *message, f *field) {
 		g.p("%s = make(%s)", x, g.typ(f.goType))
 		g.p("}")
 		g.p("var mapkey %s", g.typ(f.mapKey.typ))
-		g.p("var mapvalue %s", g.typ(f.value.typ))
+		if f.value.kind == kBytes {
+			// An entry without a value holds empty bytes, not nil, as gogo's code decodes it.
+			g.p("mapvalue := %s{}", g.typ(f.value.typ))
+		} else {
+			g.p("var mapvalue %s", g.typ(f.value.typ))
+		}
 		g.p("entry := dAtA[:end]")
 		g.p("for i := start; i < end; {")
 		g.p("key, next, err := protoVarint(entry, i)")

@@ -143,28 +143,38 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 			errs = append(errs, err)
 			continue
 		}
-		goPkg := msgs[0].named.Obj().Pkg()
-		f := newGoFile(goPkg)
-		f.use("io")
-		f.use("fmt")
-		f.use("math/bits")
-		for _, m := range msgs {
-			f.emitMessage(m)
-		}
-		f.b.WriteString(helpers)
-		src, err := engine.FormatGo(path.Join(dir, goFileName), append(append([]byte{}, ctx.GoHeader...), f.source(goPkg.Name())...))
+		goSrc, protoSrc, err := render(ctx.GoHeader, dir, msgs, old)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if err := out.Add(path.Join(dir, goFileName), src); err != nil {
+		if err := out.Add(path.Join(dir, goFileName), goSrc); err != nil {
 			errs = append(errs, err)
 		}
-		if err := out.Add(protoPath, idl(goPkg, msgs, old)); err != nil {
+		if err := out.Add(protoPath, protoSrc); err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// render writes the files of one package's messages, numbered: its Go methods behind header,
+// and its generated.proto.
+func render(header []byte, dir string, msgs []*message, old recorded) (goSrc, protoSrc []byte, err error) {
+	goPkg := msgs[0].named.Obj().Pkg()
+	f := newGoFile(goPkg)
+	f.use("io")
+	f.use("fmt")
+	f.use("math/bits")
+	for _, m := range msgs {
+		f.emitMessage(m)
+	}
+	f.b.WriteString(helpers)
+	goSrc, err = engine.FormatGo(path.Join(dir, goFileName), append(append([]byte{}, header...), f.source(goPkg.Name())...))
+	if err != nil {
+		return nil, nil, err
+	}
+	return goSrc, idl(goPkg, msgs, old), nil
 }
 
 // typesPackage finds the go/types package of a package of the universe through its types.
