@@ -23,6 +23,7 @@ import (
 	gengotypes "k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -100,10 +101,12 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 
 	// A kind that cannot be encoded is served without protobuf (the server offers protobuf
 	// for a group only when every kind has it): each says why, at the field that stops it.
+	// The kind's warning says it all; its list's would say it again.
 	for _, rt := range roots {
 		for _, m := range rt.kinds {
 			if m.broken != "" {
 				ctx.Warn(m.brokenPos, "%s (kind %s of %s) has no protobuf encoding, so the group is served without protobuf: %s; mark the kind +apigen:protobuf=false to leave it out knowingly", m.name, rt.r.Kind, rt.group.Name, m.broken)
+				break
 			}
 		}
 	}
@@ -212,7 +215,7 @@ func propagate(msgs []*message) {
 			}
 			for _, f := range m.fields {
 				if f.value.msg != nil && f.value.msg.broken != "" {
-					m.broken, m.brokenPos = fmt.Sprintf("field %s: %s", f.goName, f.value.msg.broken), f.pos
+					m.broken, m.brokenPos = fmt.Sprintf("field %s: %s", f.goName, f.value.msg.broken), f.value.msg.brokenPos
 					changed = true
 					break
 				}
@@ -221,14 +224,10 @@ func propagate(msgs []*message) {
 	}
 }
 
-// OptOut is the marker that leaves a package or a kind out of protobuf.
-const OptOut = "apigen:protobuf"
-
-// optedOut reports whether comment lines hold +apigen:protobuf=false.
+// optedOut reports whether comment lines hold +apigen:protobuf=false, on a package or a kind.
 func optedOut(lines []string) bool {
 	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if l == "+"+OptOut+"=false" {
+		if strings.ReplaceAll(strings.TrimSpace(l), " ", "") == "+"+markers.ProtobufMarker+"=false" {
 			return true
 		}
 	}

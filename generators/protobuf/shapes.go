@@ -190,6 +190,9 @@ func (w *walker) message(t *gotypes.Named) *message {
 		}
 		if why := w.shape(f, v.Type()); why != "" {
 			m.broken, m.brokenPos = fmt.Sprintf("field %s (%s): %s", v.Name(), gotypes.TypeString(v.Type(), relativeTo(m.pkg)), why), f.pos
+			if f.value.msg != nil && f.value.msg.broken != "" {
+				m.brokenPos = f.value.msg.brokenPos // where the shape is, under the field
+			}
 			return m
 		}
 		m.fields = append(m.fields, f)
@@ -230,7 +233,8 @@ func (w *walker) shape(f *field, t gotypes.Type) string {
 		}
 		return ""
 	}
-	_, why := w.elem(t)
+	e, why := w.elem(t)
+	f.value = e
 	return why
 }
 
@@ -242,6 +246,7 @@ func (w *walker) elem(t gotypes.Type) (elem, string) {
 		if _, isStruct := n.Underlying().(*gotypes.Struct); isStruct || hasProtoMethods(n) {
 			m := w.message(n)
 			if m.broken != "" {
+				e.msg = m
 				return e, m.broken
 			}
 			e.kind, e.msg = kMessage, m
