@@ -37,7 +37,9 @@ func TestShapesAndOptOut(t *testing.T) {
 		"pkg/apis/quiet/v1/doc.go":   "// +groupName=quiet.example.com\n// +apigen:protobuf=false\npackage v1\n",
 		"pkg/apis/quiet/v1/types.go": typesHeader + "\n" + kind("Hush", "", "\tName string `json:\"name\"`\n"),
 		"pkg/apis/fine/v1/doc.go":    "// +groupName=fine.example.com\npackage v1\n",
-		"pkg/apis/fine/v1/types.go":  typesHeader + "\n" + kind("Okay", "", "\tCount map[string]int64 `json:\"count\"`\n"),
+		"pkg/apis/fine/v1/types.go": typesHeader + "\nimport \"example.com/wardle/pkg/shared\"\n\n" +
+			kind("Okay", "", "\tCount map[string]int64 `json:\"count\"`\n\tRef shared.Ref `json:\"ref\"`\n"),
+		"pkg/shared/ref.go": "package shared\n\ntype Ref struct {\n\tName string `json:\"name\"`\n}\n",
 	}
 	for _, name := range []string{"go.mod", "go.sum"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "examples", "wardle", name))
@@ -87,8 +89,12 @@ func TestShapesAndOptOut(t *testing.T) {
 		t.Error("a package marked +apigen:protobuf=false has a generated.proto")
 	}
 	fine, _ := res.Output.Get("pkg/apis/fine/v1/generated.proto")
-	if !strings.Contains(string(fine), "map<string, int64> count = 1;") {
+	if !strings.Contains(string(fine), "map<string, int64> count = 1;") || !strings.Contains(string(fine), "optional example.com.wardle.pkg.shared.Ref ref = 2;") {
 		t.Errorf("fine's generated.proto:\n%s", fine)
+	}
+	// A type of another package of the project gets its methods in its own package.
+	if shared, _ := res.Output.Get("pkg/shared/zz_generated.protobuf.go"); !strings.Contains(string(shared), "func (m *Ref) MarshalToSizedBuffer(") {
+		t.Errorf("pkg/shared has no protobuf methods for Ref:\n%s", shared)
 	}
 	for _, g := range res.Project.Groups {
 		if want := g.Name == "fine.example.com"; g.Protobuf != want {
