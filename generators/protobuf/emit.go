@@ -4,10 +4,14 @@ import (
 	"fmt"
 	gotypes "go/types"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 )
+
+// versionName is the last element of a version package's path.
+var versionName = regexp.MustCompile(`^v\d+((alpha|beta)\d+)?$`)
 
 // goFile writes the Go source of one package's protobuf methods.
 type goFile struct {
@@ -28,8 +32,8 @@ func (g *goFile) use(p string) string {
 		return n
 	}
 	base := path.Base(p)
-	if base == "v1" || base == "v1beta1" || base == "v1alpha1" || strings.HasPrefix(base, "v") && strings.Trim(base[1:], "0123456789alphabet") == "" {
-		base = path.Base(path.Dir(p)) + base
+	if versionName.MatchString(base) {
+		base = path.Base(path.Dir(p)) + base // metav1, corev1, as Kubernetes code names them
 	}
 	base = strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,6 +50,48 @@ func TestContentNegotiation(t *testing.T) {
 	proj := filepath.Join(work, "wardle")
 	copyTree(t, filepath.Join(tc.root, "examples", "wardle"), proj)
 	checkProtobufTypedClient(t, proj, kubeconfig)
+
+	// A kind left out with +apigen:protobuf=false: its group falls back to JSON for the same
+	// clients, never an encoding error, and refuses what it cannot read or write.
+	t.Run("a group with a kind opted out", func(t *testing.T) {
+		fischer := filepath.Join(proj, "pkg", "apis", "wardle", "v1alpha1", "fischer_types.go")
+		src, err := os.ReadFile(fischer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := strings.Replace(string(src), "\ntype Fischer struct", "\n// +apigen:protobuf=false\ntype Fischer struct", 1)
+		if marked == string(src) {
+			t.Fatal("no Fischer type to mark")
+		}
+		writeFile(t, fischer, marked)
+		mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, tc.apigen, "generate"))
+		bin := filepath.Join(work, "wardle-optout-apiserver")
+		buildServer(t, proj, bin)
+		optout := filepath.Join(work, "optout")
+		if err := os.MkdirAll(optout, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		kc := filepath.Join(optout, "kubeconfig")
+		startServer(t, bin, optout, freePort(t), filepath.Join(optout, "data"), kc, filepath.Join(optout, "server.log"))
+		hc, err := rest.HTTPClientFor(restConfig(t, kc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := &negotiation{t: t, hc: hc, host: strings.TrimSuffix(restConfig(t, kc).Host, "/")}
+		flunders := "/apis/wardle.example.com/v1beta1/namespaces/default/flunders"
+		n.json("create", http.MethodPost, flunders, protobufFirst, "application/json",
+			`{"apiVersion":"wardle.example.com/v1beta1","kind":"Flunder","metadata":{"name":"json-a"}}`, http.StatusCreated, "Flunder")
+		n.json("get", http.MethodGet, flunders+"/json-a", protobufFirst, "", "", http.StatusOK, "Flunder")
+		n.json("list", http.MethodGet, flunders, protobufFirst, "", "", http.StatusOK, "FlunderList")
+		n.json("list the kind opted out", http.MethodGet, "/apis/wardle.example.com/v1alpha1/fischers", protobufFirst, "", "", http.StatusOK, "FischerList")
+		if a := n.do(http.MethodGet, flunders, protobufOnly, "", ""); a.status != http.StatusNotAcceptable {
+			t.Errorf("list with only protobuf acceptable: status %d, want 406: %s", a.status, firstLine(a.body))
+		}
+		if a := n.do(http.MethodPost, flunders, protobufFirst, protobufContent, "\x6b\x38\x73\x00"); a.status != http.StatusUnsupportedMediaType ||
+			!strings.Contains(a.body, "application/json") {
+			t.Errorf("create with a protobuf body: status %d, want 415 naming the media types accepted: %s", a.status, firstLine(a.body))
+		}
+	})
 }
 
 // negotiation sends raw requests with chosen Accept and Content-Type headers.
