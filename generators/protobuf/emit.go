@@ -503,8 +503,8 @@ func (g *goFile) unmarshalField(m *message, f *field) {
 	}
 }
 
-// helpers are the functions every generated file of a package shares (declared once per package).
-const helpers = `
+// packageFuncs are the functions every generated file of a package shares (declared once per package).
+const packageFuncs = `
 // protoSizeVarint is the number of bytes x takes as a varint.
 func protoSizeVarint(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 

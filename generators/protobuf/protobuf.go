@@ -172,7 +172,7 @@ func render(header []byte, dir string, msgs []*message, old recorded) (goSrc, pr
 	for _, m := range msgs {
 		f.emitMessage(m)
 	}
-	f.b.WriteString(helpers)
+	f.b.WriteString(packageFuncs)
 	goSrc, err = engine.FormatGo(path.Join(dir, goFileName), append(append([]byte{}, header...), f.source(goPkg.Name())...))
 	if err != nil {
 		return nil, nil, err
