@@ -327,7 +327,8 @@ func metaProtobuf() *protobuf.Serializer {
 
 // protobufTypedClient lists, watches, creates, gets and deletes Flunders with examples/wardle's
 // generated clientset configured for protobuf, as kube-controller-manager configures its
-// clients: bodies go in protobuf and answers come back in it, decoded by the generated methods.
+// clients, and syncs an informer and reads its lister over it: bodies go in protobuf and answers
+// come back in it, decoded by the generated methods.
 const protobufTypedClient = `package main
 
 import (
@@ -336,10 +337,12 @@ import (
 	"os"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"example.com/wardle/pkg/apis/wardle/v1beta1"
 	"example.com/wardle/pkg/generated/clientset/versioned"
+	"example.com/wardle/pkg/generated/informers/externalversions"
 )
 
 func main() {
@@ -377,6 +380,21 @@ func main() {
 		panic(err)
 	}
 	fmt.Println("create and get", *got.Spec.Replicas, got.Spec.Reference.Name, got.Labels["a"], got.UID == created.UID)
+	// An informer and its lister over the same protobuf clientset.
+	factory := externalversions.NewSharedInformerFactory(versioned.NewForConfigOrDie(cfg), 0)
+	informer := factory.Wardle().V1beta1().Flunders()
+	lister := informer.Lister()
+	stop := make(chan struct{})
+	factory.Start(stop)
+	if !cache.WaitForCacheSync(stop, informer.Informer().HasSynced) {
+		panic("the informer did not sync")
+	}
+	cached, err := lister.Flunders("default").Get(created.Name)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("informer and lister", *cached.Spec.Replicas, cached.Spec.Reference.Name)
+	close(stop)
 	if err := flunders.Delete(ctx, created.Name, metav1.DeleteOptions{}); err != nil {
 		panic(err)
 	}
@@ -396,7 +414,7 @@ func checkProtobufTypedClient(t *testing.T, proj, kubeconfig string) {
 	t.Helper()
 	writeFile(t, filepath.Join(proj, "hack", "protobufclient", "main.go"), protobufTypedClient)
 	out := mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", "run", "./hack/protobufclient", kubeconfig)).Stdout
-	if want := "list ok\nwatch ok\ncreate and get 3 other b true\ndelete ok\nprotobuf only ok\n"; out != want {
+	if want := "list ok\nwatch ok\ncreate and get 3 other b true\ninformer and lister 3 other\ndelete ok\nprotobuf only ok\n"; out != want {
 		t.Errorf("the generated clientset configured for protobuf:\n%s\nwant:\n%s", out, want)
 	}
 }
