@@ -283,7 +283,7 @@ func (g *goFile) marshalField(f *field) {
 		if f.value.kind == kMessage {
 			g.encode(f.value, x, f.num)
 		} else {
-			g.encode(f.value, "(*"+x+")", f.num)
+			g.encode(f.value, "*"+x, f.num)
 		}
 		g.p("}")
 	case f.value.kind == kBytes:
@@ -325,7 +325,7 @@ func (g *goFile) sizeField(f *field) {
 		if f.value.kind == kMessage {
 			g.p("n += %s", size(f.value, x, n))
 		} else {
-			g.p("n += %s", size(f.value, "(*"+x+")", len(tagBytes(f.num, f.value.kind.wire()))))
+			g.p("n += %s", size(f.value, "*"+x, len(tagBytes(f.num, f.value.kind.wire()))))
 		}
 		g.p("}")
 	case f.value.kind == kBytes:

@@ -542,14 +542,14 @@ func (m *FlunderSpec) MarshalTo(dAtA []byte) (int, error) {
 func (m *FlunderSpec) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	i := len(dAtA)
 	if m.Replicas != nil {
-		i = protoPutVarint(dAtA, i, uint64((*m.Replicas)))
+		i = protoPutVarint(dAtA, i, uint64(*m.Replicas))
 		i--
 		dAtA[i] = 0x18
 	}
 	if m.ReferenceType != nil {
-		i -= len((*m.ReferenceType))
-		copy(dAtA[i:], (*m.ReferenceType))
-		i = protoPutVarint(dAtA, i, uint64(len((*m.ReferenceType))))
+		i -= len(*m.ReferenceType)
+		copy(dAtA[i:], *m.ReferenceType)
+		i = protoPutVarint(dAtA, i, uint64(len(*m.ReferenceType)))
 		i--
 		dAtA[i] = 0x12
 	}
@@ -568,10 +568,10 @@ func (m *FlunderSpec) Size() (n int) {
 	}
 	n += 1 + protoSizeLen(len(m.Reference))
 	if m.ReferenceType != nil {
-		n += 1 + protoSizeLen(len((*m.ReferenceType)))
+		n += 1 + protoSizeLen(len(*m.ReferenceType))
 	}
 	if m.Replicas != nil {
-		n += 1 + protoSizeVarint(uint64((*m.Replicas)))
+		n += 1 + protoSizeVarint(uint64(*m.Replicas))
 	}
 	return n
 }

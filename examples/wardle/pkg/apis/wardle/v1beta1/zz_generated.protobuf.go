@@ -409,7 +409,7 @@ func (m *FlunderSpec) MarshalTo(dAtA []byte) (int, error) {
 func (m *FlunderSpec) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	i := len(dAtA)
 	if m.Replicas != nil {
-		i = protoPutVarint(dAtA, i, uint64((*m.Replicas)))
+		i = protoPutVarint(dAtA, i, uint64(*m.Replicas))
 		i--
 		dAtA[i] = 0x10
 	}
@@ -437,7 +437,7 @@ func (m *FlunderSpec) Size() (n int) {
 		n += 1 + protoSizeLen(m.Reference.Size())
 	}
 	if m.Replicas != nil {
-		n += 1 + protoSizeVarint(uint64((*m.Replicas)))
+		n += 1 + protoSizeVarint(uint64(*m.Replicas))
 	}
 	return n
 }
