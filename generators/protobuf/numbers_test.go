@@ -120,6 +120,20 @@ type Spec struct {
 	if f := fieldsOf(second); f != want {
 		t.Errorf("fields:\n%s\nwant:\n%s\nfrom:\n%s", f, want, second)
 	}
+	// A JSON name that is no proto identifier is made one, and keeps its number too.
+	odd := "package v1\ntype Odd struct {\n\tA string `json:\"x-a\"`\n\tB string `json:\"$b\"`\n}\n"
+	once, err := numbered(t, odd, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice, err := numbered(t, strings.Replace(odd, "\tA string", "\tC int32 `json:\"c\"`\n\tA string", 1), once)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, want := fieldsOf(twice), "optional string x_a = 1;\noptional string _b = 2;\noptional int32 c = 3;"; f != want {
+		t.Errorf("fields:\n%s\nwant:\n%s", f, want)
+	}
+
 	// A field added later never takes a removed field's number, and what is reserved stays so.
 	third, err := numbered(t, `package v1
 type Spec struct {

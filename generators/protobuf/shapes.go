@@ -188,6 +188,7 @@ func (w *walker) message(t *gotypes.Named) *message {
 		if f.name == "" {
 			f.name = strings.ToLower(v.Name()[:1]) + v.Name()[1:]
 		}
+		f.name = protoIdent(f.name)
 		if why := w.shape(f, v.Type()); why != "" {
 			m.broken, m.brokenPos = fmt.Sprintf("field %s (%s): %s", v.Name(), gotypes.TypeString(v.Type(), relativeTo(m.pkg)), why), f.pos
 			if f.value.msg != nil && f.value.msg.broken != "" {
@@ -290,6 +291,21 @@ func (w *walker) elem(t gotypes.Type) (elem, string) {
 		return e, "an interface has no protobuf encoding: use runtime.RawExtension"
 	}
 	return e, fmt.Sprintf("%s has no protobuf encoding", t.Underlying())
+}
+
+// protoIdent makes a JSON name a proto field name ("x-color" is x_color), which generated.proto
+// declares and is read back by.
+func protoIdent(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, name)
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		name = "_" + name
+	}
+	return name
 }
 
 // qualified is a named type's import path and name.
