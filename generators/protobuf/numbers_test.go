@@ -134,6 +134,19 @@ type Spec struct {
 		t.Errorf("fields:\n%s\nwant:\n%s", f, want)
 	}
 
+	// Two fields of one JSON name are two proto fields, each read back to its number.
+	twin := "package v1\ntype Twin struct {\n\tA string `json:\"name\"`\n\tB string `json:\"name\"`\n}\n"
+	once, err = numbered(t, twin, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if twice, err = numbered(t, twin, once); err != nil || twice != once {
+		t.Errorf("generated again (%v):\n%s\nwant:\n%s", err, twice, once)
+	}
+	if f, want := fieldsOf(once), "optional string name = 1;\noptional string b_name = 2;"; f != want {
+		t.Errorf("fields:\n%s\nwant:\n%s", f, want)
+	}
+
 	// A field added later never takes a removed field's number, and what is reserved stays so.
 	third, err := numbered(t, `package v1
 type Spec struct {

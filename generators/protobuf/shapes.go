@@ -6,6 +6,7 @@ import (
 	gotypes "go/types"
 	"path"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -189,6 +190,11 @@ func (w *walker) message(t *gotypes.Named) *message {
 			f.name = strings.ToLower(v.Name()[:1]) + v.Name()[1:]
 		}
 		f.name = protoIdent(f.name)
+		// Two fields of one JSON name (one hides the other from encoding/json, under an inlined
+		// struct) are two fields here: the later takes its Go name.
+		if slices.ContainsFunc(m.fields, func(o *field) bool { return o.name == f.name }) {
+			f.name = protoIdent(strings.ToLower(v.Name()[:1]) + v.Name()[1:] + "_" + f.name)
+		}
 		if why := w.shape(f, v.Type()); why != "" {
 			m.broken, m.brokenPos = fmt.Sprintf("field %s (%s): %s", v.Name(), gotypes.TypeString(v.Type(), relativeTo(m.pkg)), why), f.pos
 			if f.value.msg != nil && f.value.msg.broken != "" {
