@@ -48,6 +48,10 @@ func IsGenerated(name string, content []byte) bool {
 		}
 		return false
 	}
+	if strings.HasSuffix(name, ".proto") {
+		first, _, _ := strings.Cut(string(content), "\n")
+		return first == "// "+GeneratedLine
+	}
 	if strings.HasSuffix(name, ".md") {
 		first, _, _ := strings.Cut(string(content), "\n")
 		return first == "<!-- "+GeneratedLine+" -->"

@@ -18,8 +18,8 @@ import (
 )
 
 // GeneratedExts are the kinds of file apigen generates (Go, YAML manifests, the Markdown
-// reference); only these are searched for stale generated files (under Output.Roots).
-var GeneratedExts = []string{".go", ".yaml", ".md"}
+// reference, protobuf declarations); only these are searched for stale generated files (under Output.Roots).
+var GeneratedExts = []string{".go", ".yaml", ".md", ".proto"}
 
 // Summary says what a write did, by project-relative path.
 type Summary struct {

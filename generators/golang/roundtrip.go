@@ -56,8 +56,12 @@ func (roundTrip) Generate(ctx *engine.Context, out *engine.Output) error {
 
 func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 	fuzzerDir := path.Join(path.Dir(installDir(g)), "fuzzer")
+	through := "JSON"
+	if g.Protobuf {
+		through = "JSON and protobuf"
+	}
 	f.Comment(fmt.Sprintf("TestRoundTrip fills every kind of %s with random values in its hub version, converts", g.Name))
-	f.Comment("it to each version that serves it and back through JSON, and fails on any difference, as")
+	f.Comment(fmt.Sprintf("it to each version that serves it and back through %s, and fails on any difference, as", through))
 	f.Comment("Kubernetes tests its own API groups: a conversion that loses a field fails it. Values a")
 	f.Comment("version cannot hold, or that its defaulting changes, need fuzzer functions of your own:")
 	f.Comment(fmt.Sprintf("declare them as Funcs in package %s, as Kubernetes' groups do.", fuzzerDir))
@@ -68,7 +72,11 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 		if g.Fuzzer != "" {
 			funcs = jen.Qual(apitestingFuzzerPkg, "MergeFuzzerFuncs").Call(funcs, jen.Qual(g.Fuzzer, "Funcs"))
 		}
-		b.Qual(roundtripPkg, "RoundTripTestForScheme").Call(jen.Id("t"), jen.Id("scheme"), funcs)
+		test := "RoundTripTestForScheme"
+		if g.Protobuf {
+			test = "RoundTripProtobufTestForScheme"
+		}
+		b.Qual(roundtripPkg, test).Call(jen.Id("t"), jen.Id("scheme"), funcs)
 	})
 	f.Line()
 	f.Comment("defaulted fills each hub kind at random, then defaults it as the server defaults every")

@@ -307,6 +307,7 @@ const (
 	DomainMarker            = "apigen:domain"
 	DeployMarker            = "apigen:deploy"
 	ClientsMarker           = "apigen:clients"
+	ProtobufMarker          = "apigen:protobuf"
 	SkipVersionMarker       = "kubebuilder:skipversion"
 	UnservedVersionMarker   = "kubebuilder:unservedversion"
 )
@@ -429,6 +430,20 @@ func Apigen() *Registry {
 		Name: "kubebuilder:object:generate", Target: Type, Value: true, Args: reflect.TypeFor[bool](),
 		Help:    objectGenerateHelp,
 		Example: "+kubebuilder:object:generate=false",
+	})
+	// The protobuf generator reads both forms itself.
+	const protobufHelp = "=false leaves the package's kinds, or this kind and its list, without the protobuf methods apigen " +
+		"generates (zz_generated.protobuf.go, generated.proto): the group is then served in JSON only, as the server offers " +
+		"protobuf for a group only when every kind of it has protobuf"
+	r.Register(&Definition{
+		Name: ProtobufMarker, Target: Package, Value: true, Args: reflect.TypeFor[bool](),
+		Help:    protobufHelp,
+		Example: "+apigen:protobuf=false",
+	})
+	r.Register(&Definition{
+		Name: ProtobufMarker, Target: Type, Value: true, Args: reflect.TypeFor[bool](),
+		Help:    protobufHelp,
+		Example: "+apigen:protobuf=false",
 	})
 	registerFieldDefaults(r)
 	registerSchemaMarkers(r)

@@ -132,8 +132,12 @@ type Group struct {
 	// FillsRawJSON says the group's types reach apiextensions' JSON (raw JSON, as kubebuilder
 	// APIs hold free-form values): the generated round-trip test fills it with valid JSON,
 	// where random bytes would not encode.
-	FillsRawJSON bool           `json:"fillsRawJSON,omitempty"`
-	Pos          token.Position `json:"pos"`
+	FillsRawJSON bool `json:"fillsRawJSON,omitempty"`
+	// Protobuf says every kind and list of every served version of the group has protobuf
+	// methods (generated, or the types' own): the generated round-trip test covers protobuf
+	// too. The protobuf generator sets it.
+	Protobuf bool           `json:"-"`
+	Pos      token.Position `json:"pos"`
 }
 
 // Version is one version of a group; its Go package holds the types.

@@ -18,6 +18,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/manifests"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/generators/parse"
+	"github.com/apigen-dev/apigen/generators/protobuf"
 	"github.com/apigen-dev/apigen/generators/scaffold"
 	"github.com/apigen-dev/apigen/generators/schema"
 )
@@ -26,7 +27,8 @@ import (
 // then apigen's own emitters.
 func All() []engine.Generator { return append(upstreamGenerators(), emitters()...) }
 
-// upstreamGenerators run the Kubernetes generators over the load, in this order (conversion-gen
+// upstreamGenerators run the Kubernetes generators over the load, then apigen's protobuf
+// generator (which reads the load's types too), in this order (conversion-gen
 // and openapi-gen read the defaults defaulter-gen's step tags). Besides their files they fill
 // the model facts only they can know: which kinds have object defaulters
 // (Resource.ObjectDefaulter) and declarative validation (Resource.DeclarativeValidation).
@@ -38,6 +40,7 @@ func upstreamGenerators() []engine.Generator {
 		kube.Conversion(),
 		kube.OpenAPI(),
 		kube.Clients(),
+		protobuf.New(),
 	}
 }
 

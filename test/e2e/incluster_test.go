@@ -53,7 +53,7 @@ func TestInACluster(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	t.Run("protobuf-first clients get JSON through kube-apiserver", func(t *testing.T) {
+	t.Run("protobuf-first clients get protobuf through kube-apiserver", func(t *testing.T) {
 		checkNegotiation(t, cfg, "default")
 	})
 	t.Run("a deleted namespace's objects are deleted", func(t *testing.T) { c.checkNamespaceDeletion(t) })

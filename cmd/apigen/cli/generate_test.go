@@ -116,6 +116,7 @@ func TestVerifyAndGenerate(t *testing.T) {
 		t.Fatalf("verify on a stale tree: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	for _, want := range []string{"--- a/pkg/apis/wardle/v1alpha1/zz_generated.deepcopy.go", "--- a/pkg/apis/wardle/v1alpha1/zz_generated.conversion.go", "+++ b/pkg/generated/openapi/zz_generated.openapi.go",
+		"+++ b/pkg/apis/wardle/v1alpha1/zz_generated.protobuf.go", "+  optional int32 size = 4;",
 		"+++ b/pkg/generated/applyconfiguration/wardle/v1alpha1/flunderspec.go", "+++ b/docs/api-reference.md"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verify's diff lacks %q", want)
@@ -123,7 +124,7 @@ func TestVerifyAndGenerate(t *testing.T) {
 	}
 
 	code, out, errOut = run("generate")
-	if code != 0 || !regexp.MustCompile(`^apigen: 7 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
+	if code != 0 || !regexp.MustCompile(`^apigen: 9 written, \d+ unchanged, 0 deleted in [0-9.]+s\n$`).MatchString(out) {
 		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if fi, _ := os.Stat(register); !fi.ModTime().Equal(old) {
@@ -143,6 +144,29 @@ func TestVerifyAndGenerate(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pkg/registry/wardle/fischer")); !os.IsNotExist(err) {
 		t.Error("the removed kind's registry directory is still there")
+	}
+}
+
+// TestVerifyNamesARenumberedField renames a field's JSON name, which would give it another
+// protobuf number than the one generated.proto records: verify fails, naming the field.
+func TestVerifyNamesARenumberedField(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	types := filepath.Join(dir, "pkg/apis/wardle/v1beta1/flunder_types.go")
+	src, _ := os.ReadFile(types)
+	edited := strings.Replace(string(src), "Name string `json:\"name\"`", "Name string `json:\"title\"`", 1)
+	if edited == string(src) {
+		t.Fatal("FlunderReference's Name field is not where the test looks")
+	}
+	if err := os.WriteFile(types, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("verify")
+	want := `pkg/apis/wardle/v1beta1/flunder_types.go:`
+	if code == 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, `field Name of FlunderReference: its JSON name changed from "name" to "title"`) {
+		t.Fatalf("verify after a JSON rename: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
 
