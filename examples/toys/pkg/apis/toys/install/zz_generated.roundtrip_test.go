@@ -34,14 +34,14 @@ import (
 )
 
 // TestRoundTrip fills every kind of toys.example.com with random values in its hub version, converts
-// it to each version that serves it and back through JSON, and fails on any difference, as
+// it to each version that serves it and back through JSON and protobuf, and fails on any difference, as
 // Kubernetes tests its own API groups: a conversion that loses a field fails it. Values a
 // version cannot hold, or that its defaulting changes, need fuzzer functions of your own:
 // declare them as Funcs in package pkg/apis/toys/fuzzer, as Kubernetes' groups do.
 func TestRoundTrip(t *testing.T) {
 	scheme := runtime.NewScheme()
 	install.Install(scheme)
-	roundtrip.RoundTripTestForScheme(t, scheme, defaulted(scheme))
+	roundtrip.RoundTripProtobufTestForScheme(t, scheme, defaulted(scheme))
 }
 
 // defaulted fills each hub kind at random, then defaults it as the server defaults every
