@@ -14,6 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -47,9 +51,12 @@ type matrixSet struct {
 	// requires are the modules the copied packages import, at the version the set's own
 	// go.mod requires (controller-runtime at the project's Kubernetes line).
 	requires []string
-	crds     []string // globs of the CRD YAML the module ships, relative to it
-	samples  []string // globs of the module's own sample objects
-	invalid  []string // globs of the module's samples its CRDs refuse
+	// shipped is the module (path@version) whose files crds, samples and invalid name, when
+	// the API module ships none of them: the project's main module.
+	shipped string
+	crds    []string // globs of the CRD YAML the module ships, relative to it
+	samples []string // globs of the module's own sample objects
+	invalid []string // globs of the module's samples its CRDs refuse
 	// objects are YAML objects of the test's own, created and read back as the samples are,
 	// for a set whose module ships no samples.
 	objects string
@@ -69,7 +76,11 @@ type matrixCopy struct{ from, to string }
 // controllerRuntime is the controller-runtime release of the project's Kubernetes line.
 const controllerRuntime = "sigs.k8s.io/controller-runtime@v0.25.2"
 
-var matrixSets = []matrixSet{
+// testName is the name of the row's subtest: its name with the slashes (which would split it
+// into levels of -run's pattern) as underscores.
+func (s matrixSet) testName() string { return strings.ReplaceAll(s.name, "/", "_") }
+
+var allMatrixSets = []matrixSet{
 	{
 		name:   "sigs.k8s.io/gateway-api",
 		module: "sigs.k8s.io/gateway-api@v1.6.3",
@@ -140,11 +151,21 @@ var matrixSets = []matrixSet{
 		requires: []string{controllerRuntime},
 	},
 	{
-		name:     "github.com/fluxcd/source-controller/api",
-		module:   "github.com/fluxcd/source-controller/api@v1.9.6",
-		served:   map[string]int{"source.toolkit.fluxcd.io/v1": 6},
-		copies:   []matrixCopy{{"v1", "pkg/apis/source/v1"}},
+		// Two versions and no conversion code at all (no Hub, no ConvertTo/ConvertFrom, no
+		// Convert_ functions): its CRDs convert with strategy None, and so does the server.
+		name:   "github.com/fluxcd/source-controller/api",
+		module: "github.com/fluxcd/source-controller/api@v1.7.0",
+		served: map[string]int{"source.toolkit.fluxcd.io/v1": 6, "source.toolkit.fluxcd.io/v1beta2": 5},
+		copies: []matrixCopy{
+			{"v1", "pkg/apis/source/v1"},           // the storage version
+			{"v1beta2", "pkg/apis/source/v1beta2"}, // served, +kubebuilder:deprecatedversion
+		},
 		requires: []string{controllerRuntime, "github.com/fluxcd/pkg/apis/meta@v1.30.2", "github.com/fluxcd/pkg/apis/acl@v0.10.0"},
+		shipped:  "github.com/fluxcd/source-controller@v1.7.0",
+		crds:     []string{"config/crd/bases/*.yaml"},
+		samples:  []string{"config/samples/*.yaml"},
+		readme: "%[1]d objects of its `config/samples` created and read back, %[3]d of them read back in v1beta2 too, as its CRDs' conversion strategy None gives them " +
+			"(what v1beta2's schema lacks pruned)",
 	},
 	{
 		name:     "github.com/fluxcd/kustomize-controller/api",
@@ -365,6 +386,13 @@ func allPaths(what string, f func(string) bool) bool {
 // generate, build, serve, discovery and schema against the module's CRDs, its samples created
 // and read back, and its invalid samples refused.
 func TestKubebuilderMatrix(t *testing.T) {
+	// -run TestKubebuilderMatrix/<row> takes only the rows it names into the project: each
+	// row's checks are a subtest of that name, and so is its selection.
+	var matrixSets []matrixSet
+	for _, set := range allMatrixSets {
+		t.Run(set.testName(), func(*testing.T) { matrixSets = append(matrixSets, set) })
+	}
+	every := len(matrixSets) == len(allMatrixSets)
 	tc := tools(t)
 	start := time.Now()
 	work := t.TempDir()
@@ -372,9 +400,16 @@ func TestKubebuilderMatrix(t *testing.T) {
 
 	// The modules download side by side.
 	dirs := make([]string, len(matrixSets))
+	shipped := make([]string, len(matrixSets)) // where crds, samples and invalid are
 	var wg sync.WaitGroup
 	for i, set := range matrixSets {
-		wg.Go(func() { dirs[i] = moduleDir(t, work, set.module) })
+		wg.Go(func() {
+			dirs[i] = moduleDir(t, work, set.module)
+			shipped[i] = dirs[i]
+			if set.shipped != "" {
+				shipped[i] = moduleDir(t, work, set.shipped)
+			}
+		})
 	}
 	wg.Wait()
 	if t.Failed() {
@@ -405,15 +440,16 @@ func TestKubebuilderMatrix(t *testing.T) {
 	defer stop()
 	cfg := restConfig(t, k.kubeconfig)
 	seen := map[string]int{}
+	var rowT *testing.T // the subtest of the row being checked
 	report := func(key, what string) {
 		for _, k := range matrixKnown {
 			if k.match(key, what) {
 				seen[k.name]++
-				t.Logf("known (%s): %s: %s", k.name, key, what)
+				rowT.Logf("known (%s): %s: %s", k.name, key, what)
 				return
 			}
 		}
-		t.Errorf("%s: %s", key, what)
+		rowT.Errorf("%s: %s", key, what)
 	}
 
 	dyn, err := dynamic.NewForConfig(cfg)
@@ -429,74 +465,81 @@ func TestKubebuilderMatrix(t *testing.T) {
 	counts := map[string][3]int{} // set → samples created and read back equal, invalid refused, read in another version
 	readme := readFile(t, filepath.Join(tc.root, "docs", "reference", "compatibility.md"))
 	for i, set := range matrixSets {
-		for gv, want := range set.served {
-			n := 0
-			for name := range discoveryResources(t, cfg, gv) {
-				if !strings.Contains(name, "/") {
-					n++
+		t.Run(set.testName(), func(t *testing.T) {
+			rowT = t
+			for gv, want := range set.served {
+				n := 0
+				for name := range discoveryResources(t, cfg, gv) {
+					if !strings.Contains(name, "/") {
+						n++
+					}
+				}
+				if n != want {
+					t.Errorf("%s: %s serves %d resources, want %d", set.name, gv, n, want)
 				}
 			}
-			if n != want {
-				t.Errorf("%s: %s serves %d resources, want %d", set.name, gv, n, want)
+			// The module's CRDs against discovery and the served schema; the schemas of those
+			// that convert with strategy None give what a sample reads back as in another version.
+			none := map[string]*structuralschema.Structural{}
+			for _, crd := range globAll(t, shipped[i], set.crds) {
+				compareWithCRD(t, cfg, crd, set.served, report)
+				maps.Copy(none, strategyNoneSchemas(t, crd))
 			}
-		}
-		// The module's CRDs against discovery and the served schema.
-		for _, crd := range globAll(t, dirs[i], set.crds) {
-			compareWithCRD(t, cfg, crd, set.served, report)
-		}
-		// The module's samples: every object of a kind the server serves.
-		for _, file := range globAll(t, dirs[i], set.samples) {
-			for _, obj := range yamlObjects(readFile(t, file)) {
-				rel, _ := filepath.Rel(dirs[i], file)
-				key := fmt.Sprintf("sample %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
-				ok, others, what := roundTrip(dyn, mapper, obj, set.served)
-				if what != "" {
+			// The module's samples: every object of a kind the server serves.
+			for _, file := range globAll(t, shipped[i], set.samples) {
+				for _, obj := range yamlObjects(readFile(t, file)) {
+					rel, _ := filepath.Rel(shipped[i], file)
+					key := fmt.Sprintf("sample %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
+					ok, others, what := roundTrip(dyn, mapper, obj, set.served, none)
+					if what != "" {
+						report(key, what)
+					} else if ok {
+						c := counts[set.name]
+						c[0]++
+						if others > 0 {
+							c[2]++
+						}
+						counts[set.name] = c
+					}
+				}
+			}
+			for _, obj := range yamlObjects(set.objects) {
+				key := fmt.Sprintf("object %s %s/%s", set.name, obj.GetKind(), obj.GetName())
+				if ok, _, what := roundTrip(dyn, mapper, obj, set.served, none); what != "" {
 					report(key, what)
-				} else if ok {
+				} else if !ok {
+					report(key, "its kind is not served")
+				} else {
 					c := counts[set.name]
 					c[0]++
-					if others > 0 {
-						c[2]++
+					counts[set.name] = c
+				}
+			}
+			for _, file := range globAll(t, shipped[i], set.invalid) {
+				for _, obj := range yamlObjects(readFile(t, file)) {
+					rel, _ := filepath.Rel(shipped[i], file)
+					key := fmt.Sprintf("invalid %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
+					if ok, what := refused(dyn, mapper, obj); what != "" {
+						report(key, what)
+					} else if ok {
+						c := counts[set.name]
+						c[1]++
+						counts[set.name] = c
 					}
-					counts[set.name] = c
 				}
 			}
-		}
-		for _, obj := range yamlObjects(set.objects) {
-			key := fmt.Sprintf("object %s %s/%s", set.name, obj.GetKind(), obj.GetName())
-			if ok, _, what := roundTrip(dyn, mapper, obj, set.served); what != "" {
-				report(key, what)
-			} else if !ok {
-				report(key, "its kind is not served")
-			} else {
-				c := counts[set.name]
-				c[0]++
-				counts[set.name] = c
-			}
-		}
-		for _, file := range globAll(t, dirs[i], set.invalid) {
-			for _, obj := range yamlObjects(readFile(t, file)) {
-				rel, _ := filepath.Rel(dirs[i], file)
-				key := fmt.Sprintf("invalid %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
-				if ok, what := refused(dyn, mapper, obj); what != "" {
-					report(key, what)
-				} else if ok {
-					c := counts[set.name]
-					c[1]++
-					counts[set.name] = c
+			c := counts[set.name]
+			t.Logf("%s: %d samples created and read back (%d in another version too), %d invalid samples refused", set.name, c[0], c[2], c[1])
+			if set.readme != "" {
+				if claim := fmt.Sprintf(set.readme, c[0], c[1], c[2]); !strings.Contains(readme, claim) {
+					t.Errorf("docs/reference/compatibility.md's compatibility matrix should say of %s: %q", set.name, claim)
 				}
 			}
-		}
-		c := counts[set.name]
-		t.Logf("%s: %d samples created and read back (%d in another version too), %d invalid samples refused", set.name, c[0], c[2], c[1])
-		if set.readme != "" {
-			if claim := fmt.Sprintf(set.readme, c[0], c[1], c[2]); !strings.Contains(readme, claim) {
-				t.Errorf("docs/reference/compatibility.md's compatibility matrix should say of %s: %q", set.name, claim)
-			}
-		}
+
+		})
 	}
 	for _, k := range matrixKnown {
-		if seen[k.name] == 0 {
+		if seen[k.name] == 0 && every {
 			t.Errorf("the known difference %q (%s) no longer happens; remove it", k.name, k.why)
 		}
 		t.Logf("known difference %q: %d reports", k.name, seen[k.name])
@@ -581,7 +624,11 @@ func resourceFor(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructure
 // set's group-versions) that serves its kind, then deletes it. ok says the server serves its
 // kind; others is the number of other versions it was read back equal in; what says what went
 // wrong ("" for nothing): the create refused, or a field the sample sets read back otherwise.
-func roundTrip(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured, served map[string]int) (ok bool, others int, what string) {
+//
+// Read in another version of a CRD that converts with strategy None (none holds its
+// structural schema by "group/version/Kind"), the object must be what kube-apiserver would
+// serve: the object sent, with that apiVersion, pruned by that version's schema.
+func roundTrip(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.Unstructured, served map[string]int, none map[string]*structuralschema.Structural) (ok bool, others int, what string) {
 	ri, ok := resourceFor(dyn, mapper, obj)
 	if !ok {
 		return false, 0, ""
@@ -616,7 +663,13 @@ func roundTrip(dyn dynamic.Interface, mapper meta.RESTMapper, obj *unstructured.
 		if err != nil {
 			return true, others, "get as " + version + ": " + err.Error()
 		}
-		if path := sentDiff(sent, got); path != "" {
+		want := sent
+		if schema := none[gv+"/"+gvk.Kind]; schema != nil {
+			want = sent.DeepCopy()
+			want.SetAPIVersion(gv)
+			pruning.Prune(want.Object, schema, true)
+		}
+		if path := sentDiff(want, got); path != "" {
 			return true, others, "read back as " + version + " differs at " + path
 		}
 		others++
@@ -666,7 +719,8 @@ func normalized(v any) any {
 }
 
 // subsetDiff is the first path at which have lacks or differs from a value want sets ("" when
-// none). Quantities that are equal compare equal ("1000m" and "1").
+// none). Quantities that are equal compare equal ("1000m" and "1"), and so do durations ("1m"
+// and "1m0s").
 func subsetDiff(want, have any, path string) string {
 	switch w := want.(type) {
 	case map[string]any:
@@ -702,9 +756,43 @@ func subsetDiff(want, have any, path string) string {
 			if err1 == nil && err2 == nil && wq.Cmp(hq) == 0 {
 				return ""
 			}
+			wd, err1 := time.ParseDuration(ws)
+			hd, err2 := time.ParseDuration(hs)
+			if err1 == nil && err2 == nil && wd == hd {
+				return "" // metav1.Duration writes its own form: 1m reads back as 1m0s
+			}
 		}
 	}
 	return fmt.Sprintf("%s (sent %v, read %v)", path, want, have)
+}
+
+// strategyNoneSchemas are the structural schemas of the versions of the CRD in file, by
+// "group/version/Kind", when it converts with strategy None (the default).
+func strategyNoneSchemas(t *testing.T, file string) map[string]*structuralschema.Structural {
+	t.Helper()
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal([]byte(readFile(t, file)), &crd); err != nil || crd.Spec.Group == "" {
+		return nil
+	}
+	if c := crd.Spec.Conversion; c != nil && c.Strategy != apiextensionsv1.NoneConverter {
+		return nil
+	}
+	out := map[string]*structuralschema.Structural{}
+	for _, v := range crd.Spec.Versions {
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil {
+			continue
+		}
+		var internal apiextensions.JSONSchemaProps
+		if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(v.Schema.OpenAPIV3Schema, &internal, nil); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		s, err := structuralschema.NewStructural(&internal)
+		if err != nil {
+			t.Fatalf("%s: %s's schema: %v", file, v.Name, err)
+		}
+		out[crd.Spec.Group+"/"+v.Name+"/"+crd.Spec.Names.Kind] = s
+	}
+	return out
 }
 
 // crdVersion is a version of a CustomResourceDefinition, as compareWithCRD reads it.
