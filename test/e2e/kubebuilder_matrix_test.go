@@ -60,6 +60,9 @@ type matrixSet struct {
 	// objects are YAML objects of the test's own, created and read back as the samples are,
 	// for a set whose module ships no samples.
 	objects string
+	// sideBySide installs the set's CRDs in a real kube-apiserver and sends each sample to it
+	// and to the server: read in every version the CRD serves, the two must agree.
+	sideBySide bool
 	// served are the group-versions the set's packages are served as, each with the number
 	// of resources its discovery lists (subresources left out).
 	served map[string]int
@@ -160,10 +163,11 @@ var allMatrixSets = []matrixSet{
 			{"v1", "pkg/apis/source/v1"},           // the storage version
 			{"v1beta2", "pkg/apis/source/v1beta2"}, // served, +kubebuilder:deprecatedversion
 		},
-		requires: []string{controllerRuntime, "github.com/fluxcd/pkg/apis/meta@v1.30.2", "github.com/fluxcd/pkg/apis/acl@v0.10.0"},
-		shipped:  "github.com/fluxcd/source-controller@v1.7.0",
-		crds:     []string{"config/crd/bases/*.yaml"},
-		samples:  []string{"config/samples/*.yaml"},
+		requires:   []string{controllerRuntime, "github.com/fluxcd/pkg/apis/meta@v1.30.2", "github.com/fluxcd/pkg/apis/acl@v0.10.0"},
+		shipped:    "github.com/fluxcd/source-controller@v1.7.0",
+		crds:       []string{"config/crd/bases/*.yaml"},
+		samples:    []string{"config/samples/*.yaml"},
+		sideBySide: true,
 		readme: "%[1]d objects of its `config/samples` created and read back, %[3]d of them read back in v1beta2 too, as its CRDs' conversion strategy None gives them " +
 			"(what v1beta2's schema lacks pruned)",
 	},
@@ -528,6 +532,10 @@ func TestKubebuilderMatrix(t *testing.T) {
 					}
 				}
 			}
+			if set.sideBySide {
+				n := sideBySide(t, tc, work, globAll(t, shipped[i], set.crds), globAll(t, shipped[i], set.samples), dyn, mapper, set.served)
+				t.Logf("%s: %d samples read alike from kube-apiserver with the CRDs installed and from the server", set.name, n)
+			}
 			c := counts[set.name]
 			t.Logf("%s: %d samples created and read back (%d in another version too), %d invalid samples refused", set.name, c[0], c[2], c[1])
 			if set.readme != "" {
@@ -545,6 +553,83 @@ func TestKubebuilderMatrix(t *testing.T) {
 		t.Logf("known difference %q: %d reports", k.name, seen[k.name])
 	}
 	t.Logf("the matrix took %s", time.Since(start).Round(time.Second))
+}
+
+// sideBySide starts etcd and kube-apiserver, installs the CRDs there, creates each sample in
+// kube-apiserver and in the server (dyn), and reads it from both in every version of served
+// that serves its kind: each field either sets must read back alike from the other (durations
+// and quantities by value). It returns the number of samples that did, in every version.
+func sideBySide(t *testing.T, tc *toolchain, work string, crds, samples []string, dyn dynamic.Interface, mapper meta.RESTMapper, served map[string]int) int {
+	t.Helper()
+	dir := filepath.Join(work, "side-by-side")
+	_, kas := startControlPlane(t, dir)
+	k := &kubectl{bin: tc.kubectl, kubeconfig: kas.AdminKubeconfig, cacheDir: filepath.Join(dir, "kube-cache")}
+	var names []string
+	for _, file := range crds {
+		k.ok(t, "create", "-f", file) // too large for the last-applied annotation of kubectl apply
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.Unmarshal([]byte(readFile(t, file)), &crd); err == nil && crd.Name != "" {
+			names = append(names, "crd/"+crd.Name)
+		}
+	}
+	k.ok(t, append([]string{"wait", "--for=condition=Established", "--timeout=60s"}, names...)...)
+	crdDyn := dynamicFor(t, kas.AdminKubeconfig)
+	ctx := context.Background()
+	alike := 0
+	for _, file := range samples {
+		for _, obj := range yamlObjects(readFile(t, file)) {
+			key := fmt.Sprintf("%s %s/%s", filepath.Base(file), obj.GetKind(), obj.GetName())
+			ours, ok := resourceFor(dyn, mapper, obj)
+			if !ok {
+				continue
+			}
+			theirs, _ := resourceFor(crdDyn, mapper, obj)
+			if _, err := theirs.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{}); err != nil {
+				t.Errorf("%s: kube-apiserver refuses it: %v", key, err)
+				continue
+			}
+			if _, err := ours.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{}); err != nil {
+				t.Errorf("%s: the server refuses it: %v", key, err)
+				continue
+			}
+			same := true
+			gvk := obj.GroupVersionKind()
+			for _, gv := range slices.Sorted(maps.Keys(served)) {
+				group, _, _ := strings.Cut(gv, "/")
+				if group != gvk.Group {
+					continue
+				}
+				as := obj.DeepCopy()
+				as.SetAPIVersion(gv)
+				ours, ok := resourceFor(dyn, mapper, as)
+				if !ok {
+					continue
+				}
+				theirs, _ := resourceFor(crdDyn, mapper, as)
+				a, err1 := theirs.Get(ctx, obj.GetName(), metav1.GetOptions{})
+				b, err2 := ours.Get(ctx, obj.GetName(), metav1.GetOptions{})
+				if err1 != nil || err2 != nil {
+					t.Errorf("%s as %s: kube-apiserver: %v; the server: %v", key, gv, err1, err2)
+					same = false
+					continue
+				}
+				if path := sentDiff(a, b); path != "" {
+					t.Errorf("%s as %s: the server lacks or differs from kube-apiserver's at %s", key, gv, path)
+					same = false
+				}
+				if path := sentDiff(b, a); path != "" {
+					t.Errorf("%s as %s: kube-apiserver lacks or differs from the server's at %s", key, gv, path)
+					same = false
+				}
+			}
+			if same {
+				alike++
+			}
+			ours.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+			theirs.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+		}
+	}
+	return alike
 }
 
 // copyRewritten copies the Go files of from (tests left out) to to, rewriting the paths of the
