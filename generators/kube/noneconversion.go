@@ -82,7 +82,7 @@ func noneConversionSource(ctx *engine.Context, v *model.Version, list []Conversi
 	for i := 2; v.DeclPos != nil && hasDecl(v, helper); i++ {
 		helper = fmt.Sprintf("convertThroughJSON%d", i)
 	}
-	imports := map[string]string{"json": "encoding/json", "errors": "errors", "conversion": "k8s.io/apimachinery/pkg/conversion"}
+	imports := map[string]string{"json": "encoding/json", "errors": "errors", "reflect": "reflect", "strings": "strings", "conversion": "k8s.io/apimachinery/pkg/conversion"}
 	for _, s := range list {
 		maps.Copy(imports, s.Imports)
 	}
@@ -104,19 +104,55 @@ func noneConversionSource(ctx *engine.Context, v *model.Version, list []Conversi
 		fmt.Fprintf(&b, "%s {\n\t*out = %s{}\n\treturn %s(in, out)\n}\n", s.Signature(), s.Out, helper)
 	}
 	fmt.Fprintf(&b, `
-// %[1]s marshals in and unmarshals the JSON into out. A field whose type differs in out is
-// left empty, as the rest of out is filled (encoding/json reports the first such field); it is
-// what a CustomResourceDefinition with conversion strategy None would serve unpruned.
+// %[1]s marshals in and unmarshals the JSON into out. A field whose JSON is of another type
+// in out is left out, as the rest of out is filled: the value a CustomResourceDefinition with
+// conversion strategy None would serve unpruned, which out cannot hold.
 func %[1]s(in, out any) error {
 	data, err := json.Marshal(in)
 	if err != nil {
 		return err
 	}
-	var typeErr *json.UnmarshalTypeError
-	if err := json.Unmarshal(data, out); err != nil && !errors.As(err, &typeErr) {
-		return err
+	var tree any
+	for {
+		reflect.ValueOf(out).Elem().SetZero()
+		err := json.Unmarshal(data, out)
+		var typeErr *json.UnmarshalTypeError
+		if err == nil || !errors.As(err, &typeErr) {
+			return err
+		}
+		if tree == nil {
+			if err := json.Unmarshal(data, &tree); err != nil {
+				return err
+			}
+		}
+		if !%[1]sDrop(tree, strings.Split(typeErr.Field, ".")) {
+			return nil // what encoding/json could fill is filled
+		}
+		if data, err = json.Marshal(tree); err != nil {
+			return err
+		}
 	}
-	return nil
+}
+
+// %[1]sDrop deletes the field at path from the JSON tree, in every item of the arrays on its
+// way, and reports whether there was one.
+func %[1]sDrop(tree any, path []string) bool {
+	switch t := tree.(type) {
+	case map[string]any:
+		if len(path) == 1 {
+			_, ok := t[path[0]]
+			delete(t, path[0])
+			return ok
+		}
+		return %[1]sDrop(t[path[0]], path[1:])
+	case []any:
+		dropped := false
+		for _, item := range t {
+			dropped = %[1]sDrop(item, path) || dropped
+		}
+		return dropped
+	}
+	return false
 }
 `, helper)
 	return engine.FormatGo(path.Join(v.Dir, noneConversionFile), b.Bytes())
