@@ -79,7 +79,7 @@ func convertLikeStrategyNone(ctx *engine.Context, out *engine.Output, stubs map[
 // noneConversionSource is the Go file of version v's functions list.
 func noneConversionSource(ctx *engine.Context, v *model.Version, list []ConversionStub) ([]byte, error) {
 	helper := "convertThroughJSON"
-	for i := 2; v.DeclPos != nil && hasDecl(v, helper); i++ {
+	for i := 2; hasDecl(v, helper) || hasDecl(v, helper+"Drop"); i++ {
 		helper = fmt.Sprintf("convertThroughJSON%d", i)
 	}
 	imports := map[string]string{"json": "encoding/json", "errors": "errors", "reflect": "reflect", "strings": "strings", "conversion": "k8s.io/apimachinery/pkg/conversion"}
