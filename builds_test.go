@@ -25,7 +25,12 @@ import (
 // Review, served with create only, converted the controller-runtime way, whose v1 declares a
 // list type its hub, v2, does not (the kind has no list, so v1's converts to nothing). Its
 // install package's own test converts v1 → hub → v1 through the generated scheme, and the
-// generated round-trip test runs over every kind. declarative_validation has +k8s: validation
+// generated round-trip test runs over every kind. hub_not_stored is the same but for CronJob's
+// storage version, v1 (its hub stays v2, as kueue v0.15 ships its kinds): its test encodes the
+// hub for etcd in v1 and reads it back. strategy_none has a kind in two versions with no
+// conversion code and fields that differ (one missing from each, one of another type): its
+// test converts both ways as a CRD with conversion strategy None would, and the generated
+// round-trip test passes. declarative_validation has +k8s: validation
 // tags of every family in two versions, and types of the same name in two of the project's
 // other packages whose paths end alike (pkg/apis/shared, pkg/legacy/apis/shared), whose
 // Validate_ functions each version package copies; its own tests run each rule through the
@@ -61,6 +66,8 @@ var buildCases = map[string]struct {
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
 	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+	"hub_not_stored":                {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+	"strategy_none":                 {packages: []string{"./pkg/apis/..."}},
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
 	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},

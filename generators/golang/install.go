@@ -125,9 +125,15 @@ func emitInstall(f *jen.File, g *model.Group) {
 	}
 	f.Line()
 	if g.Internal == nil {
-		f.Comment("addInternalTypes registers each kind's hub, the Go type of its storage version, as the")
-		f.Comment("group's internal version too: the server converts every request to it, and from it to")
-		f.Comment("the storage version.")
+		if hubsStored(g) {
+			f.Comment("addInternalTypes registers each kind's hub, the Go type of its storage version, as the")
+			f.Comment("group's internal version too: the server converts every request to it, and from it to")
+			f.Comment("the storage version.")
+		} else {
+			f.Comment("addInternalTypes registers each kind's hub, the Go type of its storage version or of the")
+			f.Comment("version whose type has Hub(), as the group's internal version too: the server converts")
+			f.Comment("every request to it, and from it to the storage version.")
+		}
 		f.Comment("")
 		f.Comment("Registering an external type as " + `"__internal"` + " is safe: between two versions of one Go type")
 		f.Comment("the scheme converts by copying the object and setting its kind, so hub and storage version")
@@ -152,4 +158,14 @@ func emitInstall(f *jen.File, g *model.Group) {
 		}),
 		jen.Return(jen.Nil()),
 	)
+}
+
+// hubsStored reports whether every kind of group g is stored in its hub's version.
+func hubsStored(g *model.Group) bool {
+	for _, h := range g.Hubs() {
+		if v, _ := g.Stored(h.Resource.Kind); v != h.Version {
+			return false
+		}
+	}
+	return true
 }

@@ -46,7 +46,7 @@ func (roundTrip) Generate(ctx *engine.Context, out *engine.Output) error {
 		if g.Fuzzer != "" {
 			f.ImportAlias(g.Fuzzer, sanitize(g.Package)+"fuzzer")
 		}
-		emitRoundTrip(f, g, path.Join(ctx.Project.Module, dir))
+		emitRoundTrip(f, g, path.Join(ctx.Project.Module, dir), ctx.ConversionDrops)
 		if err := add(ctx, out, path.Join(dir, "zz_generated.roundtrip_test.go"), f); err != nil {
 			return err
 		}
@@ -54,7 +54,7 @@ func (roundTrip) Generate(ctx *engine.Context, out *engine.Output) error {
 	return nil
 }
 
-func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
+func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[string][]model.HiddenField) {
 	fuzzerDir := path.Join(path.Dir(installDir(g)), "fuzzer")
 	through := "JSON"
 	if g.Protobuf {
@@ -82,7 +82,15 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 	f.Comment("defaulted fills each hub kind at random, then defaults it as the server defaults every")
 	f.Comment("object it decodes: a default filled in on the way back is no loss.")
 	hidden := hiddenByType(g)
-	hides, inlinesPointers := false, false
+	dropsAny := false
+	for _, v := range g.Versions {
+		for _, d := range drops[v.Package] {
+			ref := typeRef{v.Package, d.Type}
+			hidden[ref] = append(hidden[ref], d)
+			dropsAny = true
+		}
+	}
+	hides, inlinesPointers := dropsAny, false
 	for _, fields := range hidden {
 		for _, h := range fields {
 			hides, inlinesPointers = hides || !h.EmptyBecomesNil, inlinesPointers || h.EmptyBecomesNil
@@ -91,6 +99,11 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string) {
 	if hides {
 		f.Comment("Fields that encoding/json never encodes (a field of the same JSON name hides them, under")
 		f.Comment("an inlined struct) are left empty: no value of theirs survives JSON.")
+	}
+	if dropsAny {
+		f.Comment("Fields that a version without conversion code has no place for are left empty: such a")
+		f.Comment("version converts as a CustomResourceDefinition with conversion strategy None, which drops")
+		f.Comment("them (apigen generate warns of each).")
 	}
 	if inlinesPointers {
 		f.Comment("A pointer to an empty value that comes back nil is nil: an inlined pointer to an empty struct")

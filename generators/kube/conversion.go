@@ -93,7 +93,7 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			return err
 		}
 	}
-	return nil
+	return convertLikeStrategyNone(ctx, out, missing.None)
 }
 
 // dropUnloadedPeers leaves out of the run, with a warning, a +k8s:conversion-gen tag of the
@@ -158,7 +158,7 @@ func runConversionGen(ctx *engine.Context, inputs []string, dirs map[string]stri
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading %s: %w", name, err)
 		}
-		missing.find(f, v, ctx.Load.Universe[v.Package].Functions)
+		missing.find(f, v, ctx.Load.Universe[v.Package].Functions, !ctx.ScaffoldConversions && withoutConversionCode(ctx.Project, v))
 		if len(missing.Errors) == 0 {
 			warnLostFields(ctx, f, v)
 		}
@@ -292,6 +292,10 @@ func versionInDir(p *model.Project, dir string) *model.Version {
 type MissingConversions struct {
 	Errors model.ErrorList
 	Stubs  map[string][]ConversionStub
+	// None holds, per version directory, the functions of a version without conversion code
+	// of its own (withoutConversionCode): apigen writes them, converting as a
+	// CustomResourceDefinition's conversion strategy None does, and they are no error.
+	None map[string][]ConversionStub
 }
 
 // ConversionStub is one conversion function the user must write in a version package.
@@ -323,8 +327,9 @@ var warning = regexp.MustCompile(`^// WARNING: (in\.\S+ requires manual conversi
 
 // find records the conversion functions that the generated file src of version v registers
 // but the package's own functions (userFuncs) lack, and the user's Convert_ functions whose
-// signature conversion-gen did not recognise.
-func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[string]*types.Type) {
+// signature conversion-gen did not recognise. With none, the functions missing are recorded
+// in None rather than as errors.
+func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[string]*types.Type, none bool) {
 	imports := fileImports(f)
 	generated := funcDecls(f)
 	// stubFor describes the function name converting *in to *out, both as the generated file
@@ -402,6 +407,13 @@ func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[s
 		}
 		if len(stub.Reasons) == 0 {
 			stub.Reasons = []string{"conversion-gen could not convert it"}
+		}
+		if none {
+			if m.None == nil {
+				m.None = map[string][]ConversionStub{}
+			}
+			m.None[v.Dir] = append(m.None[v.Dir], stub)
+			return true
 		}
 		m.Errors.Add(v.DeclPos[local], "conversion-gen cannot convert %s to %s by itself (%s); write %s in a file of package %s (apigen generate --scaffold-conversions writes %s with a stub)",
 			stub.In, stub.Out, strings.Join(stub.Reasons, "; "), stub.Signature(), path.Base(v.Package), path.Join(v.Dir, ConversionStubFile))

@@ -609,14 +609,24 @@ func (g *Group) Stored(kind string) (*Version, *Resource) {
 }
 
 // Hub returns the version whose Go type is a kind's hub (the group's internal version in the
-// server) and the kind's resource there: the internal version when the group has one, the
-// storage version otherwise.
+// server) and the kind's resource there: the internal version when the group has one, else
+// the version whose type has controller-runtime's Hub() method, else the storage version. A
+// hub that is not the storage version (kueue v0.15's) converts on the way to and from etcd, as
+// a CRD's conversion webhook does.
 func (g *Group) Hub(kind string) (*Version, *Resource) {
 	if g.Internal != nil {
 		if r := g.Internal.Kind(kind); r != nil {
 			return g.Internal, r
 		}
 		return nil, nil
+	}
+	if stored, _ := g.Stored(kind); stored == nil {
+		return nil, nil
+	}
+	for _, v := range g.Versions {
+		if r := v.Kind(kind); r != nil && r.Conversion == ConversionHub {
+			return v, r
+		}
 	}
 	return g.Stored(kind)
 }
@@ -632,7 +642,12 @@ func (g *Group) Hubs() []Hub {
 		slices.SortFunc(out, func(a, b Hub) int { return strings.Compare(a.Resource.Kind, b.Resource.Kind) })
 		return out
 	}
-	return g.StoredKinds()
+	out := g.StoredKinds()
+	for i, h := range out {
+		v, r := g.Hub(h.Resource.Kind)
+		out[i] = Hub{v, r}
+	}
+	return out
 }
 
 // StoredKinds returns every kind of the group that has a storage version once, as the

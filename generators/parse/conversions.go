@@ -120,9 +120,10 @@ func (p *parser_) conversionRole(t *gengotypes.Type) (model.ConversionRole, toke
 }
 
 // checkMethodConversions checks the controller-runtime conversions of a group's kinds. The
-// hub, the version whose type has Hub(), must be the kind's storage version: that type is the
-// internal version every request converts through (kubebuilder marks it
-// +kubebuilder:storageversion too). A spoke needs a hub to convert to. A group with internal
+// hub, the version whose type has Hub(), is the internal version every request converts
+// through; it may be another version than the storage version (kueue v0.15 stores in v1beta1
+// and has Hub() on v1beta2), which then converts on the way to and from etcd through its own
+// ConvertTo/ConvertFrom. A spoke needs a hub to convert to. A group with internal
 // types converts through them, with Convert_ functions, so Hub() and ConvertTo there would
 // never be called.
 func (p *parser_) checkMethodConversions(g *model.Group) {
@@ -139,15 +140,13 @@ func (p *parser_) checkMethodConversions(g *model.Group) {
 					r.Kind, method, g.Name, g.Internal.Dir, v.Name)
 			case stored == nil:
 				// No storage version: validation reports it.
-			case r.Conversion == model.ConversionHub && stored != v:
-				p.errs.Add(r.ConversionPos, "method %s.Hub makes %s the hub of %s, but its storage version is %s; the server converts every version through the storage version: move Hub() to %s's %s (and ConvertTo/ConvertFrom to %s's), or make %s the storage version",
-					r.Kind, v.Name, r.Kind, stored.Name, stored.Name, r.Kind, v.Name, v.Name)
+			case r.Conversion == model.ConversionSpoke && stored == v && !hasHub(g, r.Kind):
+				p.errs.Add(r.ConversionPos, "method %s.ConvertTo is never called: %s is %s's storage version, which is its hub; give %s's %s a Hub() method instead, and ConvertTo/ConvertFrom to the other versions",
+					r.Kind, v.Name, r.Kind, v.Name, r.Kind)
 			case r.Conversion == model.ConversionSpoke && stored == v:
-				if !hasHub(g, r.Kind) { // else reported at the Hub method
-					p.errs.Add(r.ConversionPos, "method %s.ConvertTo is never called: %s is %s's storage version, which is its hub; give %s's %s a Hub() method instead, and ConvertTo/ConvertFrom to the other versions",
-						r.Kind, v.Name, r.Kind, v.Name, r.Kind)
-				}
-			case r.Conversion == model.ConversionSpoke && stored.Kind(r.Kind).Conversion != model.ConversionHub:
+				// The hub is another version: objects are stored in this one, converted to and
+				// from the hub by its ConvertTo/ConvertFrom, as a CRD's webhook converts them.
+			case r.Conversion == model.ConversionSpoke && stored.Kind(r.Kind).Conversion != model.ConversionHub && !hasHub(g, r.Kind):
 				p.errs.Add(r.ConversionPos, "method %s.ConvertTo converts %s to its hub, but %s's storage version %s declares no Hub() on %s; add func (*%s) Hub() {} in %s",
 					r.Kind, v.Name, r.Kind, stored.Name, r.Kind, r.Kind, stored.Dir)
 			}

@@ -109,14 +109,31 @@ func TestControllerRuntimeConversionRoles(t *testing.T) {
 	}
 }
 
-// Hub() must be on the storage version; a spoke needs a hub; Convertible needs both methods,
+// A hub that is not the storage version is the kind's hub all the same: the storage version
+// converts to and from it with its own ConvertTo and ConvertFrom, as kueue v0.15 ships it.
+func TestHubThatIsNotTheStorageVersion(t *testing.T) {
+	p, err := load(t, crProject(t, groupFiles("hubnotstored", hubMethod, convertTo+convertFrom)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := p.Groups[0]
+	hub, _ := g.Hub("CronJob")
+	stored, _ := g.Stored("CronJob")
+	if hub == nil || stored == nil || hub.Name != "v1" || stored.Name != "v2" {
+		t.Errorf("hub %v, storage version %v; want v1 and v2", hub, stored)
+	}
+	if hubs := g.Hubs(); len(hubs) != 1 || hubs[0].Version != hub {
+		t.Errorf("Hubs() = %v, want CronJob's hub v1", hubs)
+	}
+}
+
+// A spoke needs a hub; Convertible needs both methods,
 // with controller-runtime's signature; a group with internal types converts through them, so
 // Hub() and ConvertTo there are never called. A method named so with another signature and
 // no twin of Convertible's signature is some other method.
 func TestControllerRuntimeConversionErrors(t *testing.T) {
 	files := map[string]string{}
 	for group, methods := range map[string][2]string{
-		"hubnotstored": {hubMethod, convertTo + convertFrom},
 		"nohub":        {convertTo + convertFrom, ""},
 		"onlyto":       {convertTo, hubMethod},
 		"badfrom":      {convertTo + "\nfunc (c *CronJob) ConvertFrom(src *CronJob) error { return nil }\n", hubMethod},
@@ -136,7 +153,6 @@ func TestControllerRuntimeConversionErrors(t *testing.T) {
 	}
 	want := strings.Join([]string{
 		"pkg/apis/badfrom/v1/types.go:24:19: method CronJob.ConvertFrom has signature func(*CronJob) error; with CronJob.ConvertTo it must implement controller-runtime's conversion.Convertible, which needs func(sigs.k8s.io/controller-runtime/pkg/conversion.Hub) error",
-		"pkg/apis/hubnotstored/v1/types.go:22:17: method CronJob.Hub makes v1 the hub of CronJob, but its storage version is v2; the server converts every version through the storage version: move Hub() to v2's CronJob (and ConvertTo/ConvertFrom to v1's), or make v1 the storage version",
 		"pkg/apis/nohub/v1/types.go:22:19: method CronJob.ConvertTo converts v1 to its hub, but CronJob's storage version v2 declares no Hub() on CronJob; add func (*CronJob) Hub() {} in pkg/apis/nohub/v2",
 		"pkg/apis/onlyto/v1/types.go:22:19: CronJob has ConvertTo but no ConvertFrom; controller-runtime's conversion.Convertible needs both, so that the server converts CronJob to its hub and back: add func (*CronJob) ConvertFrom(src conversion.Hub) error",
 		"pkg/apis/storedspoke/v2/types.go:23:19: method CronJob.ConvertTo is never called: v2 is CronJob's storage version, which is its hub; give v2's CronJob a Hub() method instead, and ConvertTo/ConvertFrom to the other versions",

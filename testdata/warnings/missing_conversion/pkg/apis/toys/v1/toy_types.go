@@ -15,6 +15,13 @@ type Toy struct {
 // ToySpec is the desired state.
 type ToySpec struct {
 	Colour string `json:"colour,omitempty"`
+	// Size is an object here and a string in v1alpha1.
+	Size *ToySize `json:"size,omitempty"`
+}
+
+// ToySize is a toy's size.
+type ToySize struct {
+	Width int32 `json:"width,omitempty"`
 }
 
 // ToyList is a list of Toy.

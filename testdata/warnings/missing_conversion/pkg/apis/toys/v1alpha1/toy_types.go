@@ -14,6 +14,8 @@ type Toy struct {
 // ToySpec is the desired state.
 type ToySpec struct {
 	Color string `json:"color,omitempty"`
+	// Size is a string here and an object in v1.
+	Size string `json:"size,omitempty"`
 }
 
 // ToyList is a list of Toy.

@@ -1,0 +1,35 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Toy is a test kind.
+// +apigen:resource
+// +apigen:storageversion
+type Toy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec ToySpec `json:"spec,omitempty"`
+}
+
+// ToySpec is the desired state.
+type ToySpec struct {
+	// Name is the same in both versions: it carries over.
+	Name   string `json:"name,omitempty"`
+	Colour string `json:"colour,omitempty"`
+	// Size is an object here and a string in v1alpha1.
+	Size *ToySize `json:"size,omitempty"`
+}
+
+// ToySize is a toy's size.
+type ToySize struct {
+	Width int32 `json:"width,omitempty"`
+}
+
+// ToyList is a list of Toy.
+type ToyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Toy `json:"items"`
+}
