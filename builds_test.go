@@ -56,6 +56,9 @@ import (
 // one JSON name tie at one depth, so encoding/json writes neither: the apply configurations
 // pass go vet (they once repeated the JSON tag at one depth), and its test compares the keys
 // the apply configuration writes with what encoding/json writes for the Go type.
+// protobuf_shapes has lists of fixed-size values and a spec with a String of its own (as
+// k8s.io/api's resource/v1 has, where the generated protobuf code once failed to compile): its
+// test encodes a kind through the protobuf serializer and back.
 var buildCases = map[string]struct {
 	requires, packages []string
 	// base is a model case whose types the build case's own files are added to, so one
@@ -68,6 +71,7 @@ var buildCases = map[string]struct {
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"hub_not_stored":                {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"strategy_none":                 {packages: []string{"./pkg/apis/..."}},
+	"protobuf_shapes":               {packages: []string{"./pkg/apis/..."}},
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
 	"struct_defaults":               {packages: []string{"./pkg/apis/...", "./pkg/registry/..."}},
 	"kubernetes_versions":           {packages: []string{"./pkg/apis/..."}},

@@ -210,14 +210,17 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("func (m *%s) Reset() { *m = %s{} }\n", name, name)
 	g.p("// ProtoMessage marks the %s a protobuf message.", name)
 	g.p("func (*%s) ProtoMessage() {}\n", name)
-	g.p("// String prints the %s's fields.", name)
-	g.p("func (m *%s) String() string {", name)
-	g.p("if m == nil {")
-	g.p(`return "nil"`)
-	g.p("}")
-	g.p("type fields %s", name)
-	g.p("return %s.Sprintf(\"%%+v\", *(*fields)(m))", g.use("fmt"))
-	g.p("}\n")
+	// A String of the type's own (k8s.io/api's DeviceTaint has one) serves protobuf as well.
+	if !declaresMethod(m.named, "String") {
+		g.p("// String prints the %s's fields.", name)
+		g.p("func (m *%s) String() string {", name)
+		g.p("if m == nil {")
+		g.p(`return "nil"`)
+		g.p("}")
+		g.p("type fields %s", name)
+		g.p("return %s.Sprintf(\"%%+v\", *(*fields)(m))", g.use("fmt"))
+		g.p("}\n")
+	}
 
 	g.p("// Unmarshal decodes the %s from protobuf, merging into what it holds.", name)
 	g.p("func (m *%s) Unmarshal(dAtA []byte) error {", name)
@@ -317,8 +320,13 @@ func (g *goFile) sizeField(f *field) {
 		g.p("n += %d + protoSizeLen(entry)", n)
 		g.p("}")
 	case f.repeated:
-		g.p("for iNdEx := range %s {", x)
-		g.p("n += %s", size(f.value, x+"[iNdEx]", len(tagBytes(f.num, f.value.kind.wire()))))
+		each := size(f.value, x+"[iNdEx]", len(tagBytes(f.num, f.value.kind.wire())))
+		if strings.Contains(each, "iNdEx") {
+			g.p("for iNdEx := range %s {", x)
+		} else { // an element of fixed size (bool, float)
+			g.p("for range %s {", x)
+		}
+		g.p("n += %s", each)
 		g.p("}")
 	case f.pointer:
 		g.p("if %s != nil {", x)

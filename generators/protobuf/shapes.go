@@ -94,14 +94,19 @@ var protoMethods = []string{"Size", "MarshalToSizedBuffer", "Unmarshal"}
 // hasProtoMethods reports whether *t declares the methods protobuf needs of it: methods an
 // embedded field promotes (ListMeta's, in a list type) encode that field alone.
 func hasProtoMethods(t *gotypes.Named) bool {
-	ms := gotypes.NewMethodSet(gotypes.NewPointer(t))
 	for _, name := range protoMethods {
-		sel := ms.Lookup(nil, name)
-		if sel == nil || len(sel.Index()) != 1 {
+		if !declaresMethod(t, name) {
 			return false
 		}
 	}
 	return true
+}
+
+// declaresMethod reports whether t or *t declares the method name itself (not promoted from
+// an embedded field): the generated code must not declare it again.
+func declaresMethod(t *gotypes.Named, name string) bool {
+	sel := gotypes.NewMethodSet(gotypes.NewPointer(t)).Lookup(nil, name)
+	return sel != nil && len(sel.Index()) == 1
 }
 
 // droppedTypes are the embedded types go-to-protobuf leaves out (its --drop-embedded-fields):
