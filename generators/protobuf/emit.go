@@ -160,7 +160,7 @@ func size(e elem, x string, n int) string {
 	case kFloat32:
 		return fmt.Sprintf("%d + 4", n)
 	}
-	return fmt.Sprintf("%d + protoSizeLen(%s.Size())", n, x)
+	return fmt.Sprintf("%d + protoSizeLen(%s.%s())", n, x, e.msg.sizer())
 }
 
 // emitMessage writes the methods of one message.
@@ -169,9 +169,10 @@ func (g *goFile) emitMessage(m *message) {
 	slices.SortFunc(fields, func(a, b *field) int { return a.num - b.num })
 	name := m.name
 
+	sizer := m.sizer()
 	g.p("// Marshal encodes the %s in protobuf, as the Kubernetes protobuf serializer does.", name)
 	g.p("func (m *%s) Marshal() (dAtA []byte, err error) {", name)
-	g.p("size := m.Size()")
+	g.p("size := m.%s()", sizer)
 	g.p("dAtA = make([]byte, size)")
 	g.p("n, err := m.MarshalToSizedBuffer(dAtA[:size])")
 	g.p("if err != nil {")
@@ -180,9 +181,9 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("return dAtA[:n], nil")
 	g.p("}\n")
 
-	g.p("// MarshalTo encodes the %s at the start of dAtA, which holds at least Size() bytes.", name)
+	g.p("// MarshalTo encodes the %s at the start of dAtA, which holds at least %s() bytes.", name, sizer)
 	g.p("func (m *%s) MarshalTo(dAtA []byte) (int, error) {", name)
-	g.p("size := m.Size()")
+	g.p("size := m.%s()", sizer)
 	g.p("return m.MarshalToSizedBuffer(dAtA[:size])")
 	g.p("}\n")
 
@@ -195,8 +196,8 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("return len(dAtA) - i, nil")
 	g.p("}\n")
 
-	g.p("// Size is the number of bytes the %s takes in protobuf.", name)
-	g.p("func (m *%s) Size() (n int) {", name)
+	g.p("// %s is the number of bytes the %s takes in protobuf.", sizer, name)
+	g.p("func (m *%s) %s() (n int) {", name, sizer)
 	g.p("if m == nil {")
 	g.p("return 0")
 	g.p("}")
@@ -211,7 +212,7 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("// ProtoMessage marks the %s a protobuf message.", name)
 	g.p("func (*%s) ProtoMessage() {}\n", name)
 	// A String of the type's own (k8s.io/api's DeviceTaint has one) serves protobuf as well.
-	if !declaresMethod(m.named, "String") {
+	if !declaresMethod(m.named, "String") && !hasField(m.named, "String") {
 		g.p("// String prints the %s's fields.", name)
 		g.p("func (m *%s) String() string {", name)
 		g.p("if m == nil {")

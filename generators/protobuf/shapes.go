@@ -77,6 +77,9 @@ type message struct {
 	named *gotypes.Named
 	pkg   string
 	name  string
+	// protoSize says the type's size method is ProtoSize, as gogo-protobuf's protosizer option
+	// names it, since a field of the type is named Size.
+	protoSize bool
 	// ready says the type has its protobuf methods already (k8s.io/apimachinery's, k8s.io/api's,
 	// or its package's own): nothing is generated for it.
 	ready  bool
@@ -100,6 +103,35 @@ func hasProtoMethods(t *gotypes.Named) bool {
 		}
 	}
 	return true
+}
+
+// sizer is the name of the message's size method: Size, as the Kubernetes protobuf
+// serializer calls it on an object, or ProtoSize for a type with a field named Size (a nested
+// type; the serializer marshals an object of such a kind through Marshal).
+func (m *message) sizer() string {
+	if m != nil && m.protoSize {
+		return "ProtoSize"
+	}
+	return "Size"
+}
+
+// generatedMethods are the methods the generated code declares on a message that a field of
+// the same name would make impossible (Size has ProtoSize instead; String is left out).
+var generatedMethods = []string{"Marshal", "MarshalTo", "MarshalToSizedBuffer", "Unmarshal", "Reset", "ProtoMessage", "ProtoSize"}
+
+// hasField reports whether the struct t declares a field of that name itself (an embedded
+// struct's fields are promoted below the methods, and do not clash).
+func hasField(t *gotypes.Named, name string) bool {
+	st, ok := t.Underlying().(*gotypes.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == name {
+			return true
+		}
+	}
+	return false
 }
 
 // declaresMethod reports whether t or *t declares the method name itself (not promoted from
@@ -149,6 +181,13 @@ func (w *walker) message(t *gotypes.Named) *message {
 		m.broken, m.brokenPos = fmt.Sprintf("%s is generic", qualified(t)), m.pos
 		return m
 	}
+	for _, name := range generatedMethods {
+		if hasField(t, name) {
+			m.broken, m.brokenPos = fmt.Sprintf("%s has a field %s, the name of a method the protobuf encoding declares", qualified(t), name), m.pos
+			return m
+		}
+	}
+	m.protoSize = hasField(t, "Size")
 	for i := range st.NumFields() {
 		v := st.Field(i)
 		if !v.Exported() {

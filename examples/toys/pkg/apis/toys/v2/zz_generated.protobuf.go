@@ -87,7 +87,7 @@ func (m *Widget) Size() (n int) {
 		return 0
 	}
 	n += 1 + protoSizeLen(m.ObjectMeta.Size())
-	n += 1 + protoSizeLen(m.Spec.Size())
+	n += 1 + protoSizeLen(m.Spec.ProtoSize())
 	n += 1 + protoSizeLen(m.Status.Size())
 	return n
 }
@@ -288,7 +288,7 @@ func (m *WidgetList) Unmarshal(dAtA []byte) error {
 
 // Marshal encodes the WidgetSpec in protobuf, as the Kubernetes protobuf serializer does.
 func (m *WidgetSpec) Marshal() (dAtA []byte, err error) {
-	size := m.Size()
+	size := m.ProtoSize()
 	dAtA = make([]byte, size)
 	n, err := m.MarshalToSizedBuffer(dAtA[:size])
 	if err != nil {
@@ -297,9 +297,9 @@ func (m *WidgetSpec) Marshal() (dAtA []byte, err error) {
 	return dAtA[:n], nil
 }
 
-// MarshalTo encodes the WidgetSpec at the start of dAtA, which holds at least Size() bytes.
+// MarshalTo encodes the WidgetSpec at the start of dAtA, which holds at least ProtoSize() bytes.
 func (m *WidgetSpec) MarshalTo(dAtA []byte) (int, error) {
-	size := m.Size()
+	size := m.ProtoSize()
 	return m.MarshalToSizedBuffer(dAtA[:size])
 }
 
@@ -320,8 +320,8 @@ func (m *WidgetSpec) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	return len(dAtA) - i, nil
 }
 
-// Size is the number of bytes the WidgetSpec takes in protobuf.
-func (m *WidgetSpec) Size() (n int) {
+// ProtoSize is the number of bytes the WidgetSpec takes in protobuf.
+func (m *WidgetSpec) ProtoSize() (n int) {
 	if m == nil {
 		return 0
 	}

@@ -14,7 +14,7 @@ import (
 func TestGaugeProtobuf(t *testing.T) {
 	scheme := runtime.NewScheme()
 	Install(scheme)
-	in := &v1.Gauge{Spec: v1.GaugeSpec{Color: "red", Flags: []bool{true, false}, Weights: []float64{0.5, 2}}}
+	in := &v1.Gauge{Spec: v1.GaugeSpec{Color: "red", Size: 7, Flags: []bool{true, false}, Weights: []float64{0.5, 2}}}
 	in.Name = "g"
 	s := protobuf.NewSerializer(scheme, scheme)
 	data, err := runtime.Encode(s, in)
@@ -25,7 +25,7 @@ func TestGaugeProtobuf(t *testing.T) {
 	if _, _, err := s.Decode(data, nil, out); err != nil {
 		t.Fatal(err)
 	}
-	if out.Spec.Color != "red" || len(out.Spec.Flags) != 2 || !out.Spec.Flags[0] || out.Spec.Weights[1] != 2 {
+	if out.Spec.Color != "red" || out.Spec.Size != 7 || len(out.Spec.Flags) != 2 || !out.Spec.Flags[0] || out.Spec.Weights[1] != 2 {
 		t.Errorf("decoded %+v, want %+v", out.Spec, in.Spec)
 	}
 	if got := out.Spec.String(); got != "gauge red" {

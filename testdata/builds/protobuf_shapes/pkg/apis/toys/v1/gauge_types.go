@@ -2,11 +2,12 @@ package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-// GaugeSpec holds lists of fixed-size values, whose protobuf size needs no element, and has a
-// String of its own, as k8s.io/api's DeviceTaint has: the protobuf methods must not declare
-// another.
+// GaugeSpec holds lists of fixed-size values, whose protobuf size needs no element, a field
+// named Size (its size method is ProtoSize then), and has a String of its own, as k8s.io/api's
+// DeviceTaint has: the protobuf methods must not declare another.
 type GaugeSpec struct {
 	Color   string    `json:"color,omitempty"`
+	Size    int32     `json:"size,omitempty"`
 	Flags   []bool    `json:"flags,omitempty"`
 	Weights []float64 `json:"weights,omitempty"`
 }
