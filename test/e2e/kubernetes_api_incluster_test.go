@@ -51,6 +51,7 @@ var kubeAPIServerLeaves = "--runtime-config=apps/v1=false,autoscaling/v1=false,a
 var protobufNotYet = map[string]string{
 	"certificates.k8s.io": "CertificateSigningRequestSpec's Extra, map[string]ExtraValue: a named slice in a map value, which go-to-protobuf encodes as a message of items",
 	"extensions":          "the package registers Scale and DeploymentRollback, which no served kind reaches, so they get no methods",
+	"policy":              "the package registers Eviction, the body of pods/eviction, which no served kind reaches, so it gets no methods",
 }
 
 // podTemplate is a valid pod template of the workloads in validSpecs.
