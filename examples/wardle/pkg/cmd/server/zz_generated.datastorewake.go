@@ -321,7 +321,7 @@ func (p *pgWakeups) announce(ctx context.Context, rev int64) error {
 		p.conn = conn
 	}
 	if _, err := p.conn.Exec(ctx, "SELECT pg_notify($1, $2)", kineWakeChannel, strconv.FormatInt(rev, 10)); err != nil {
-		p.conn.Close(context.Background())
+		closePG(p.conn)
 		p.conn = nil
 		return err
 	}
@@ -332,9 +332,17 @@ func (p *pgWakeups) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.conn != nil {
-		p.conn.Close(context.Background())
+		closePG(p.conn)
 		p.conn = nil
 	}
+}
+
+// closePG closes conn, waiting for the database's side at most kineWakeRetry
+// (a connection that broke may never answer).
+func closePG(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), kineWakeRetry)
+	defer cancel()
+	conn.Close(ctx)
 }
 
 // listen listens on kineWakeChannel until ctx ends, connecting again when the
@@ -361,7 +369,7 @@ func (p *pgWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 	if err != nil {
 		return err
 	}
-	defer conn.Close(context.Background())
+	defer closePG(conn)
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{kineWakeChannel}.Sanitize()); err != nil {
 		return err
 	}
