@@ -98,10 +98,14 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 		if err != nil {
 			return nil, err
 		}
-		m := &mysqlWakeups{db: sql.OpenDB(connector)}
-		m.db.SetMaxIdleConns(2)
+		// The waiting connection has a pool of its own that keeps none idle: one
+		// that failed is closed, never handed to the announcer, whose statements
+		// the other replicas' KILL QUERY would end.
+		m := &mysqlWakeups{db: sql.OpenDB(connector), waitDB: sql.OpenDB(connector), peers: map[int64]bool{}}
+		m.db.SetMaxIdleConns(1)
+		m.waitDB.SetMaxIdleConns(0)
 		announce, listen = m.announce, m.listen
-		context.AfterFunc(ctx, func() { m.db.Close() })
+		context.AfterFunc(ctx, func() { m.db.Close(); m.waitDB.Close() })
 	default:
 		return b, nil
 	}
@@ -385,11 +389,13 @@ func kineMySQLConfig(rest string, d *datastoreOptions) (*mysql.Config, error) {
 
 // mysqlWakeups announces by ending the other replicas' waiting queries.
 type mysqlWakeups struct {
-	db *sql.DB
+	db, waitDB *sql.DB
 	// waiter is the connection id of this replica's waiting query.
 	waiter atomic.Int64
-	// peers are the others' waiting queries' connection ids, read at read.
-	peers []int64
+	// peers are the connection ids of the others' waiting queries, as the
+	// process list showed them at read or before: a connection between two
+	// sleeps shows no query, and stays a peer until a KILL finds it gone.
+	peers map[int64]bool
 	read  time.Time
 }
 
@@ -399,7 +405,6 @@ func (m *mysqlWakeups) announce(ctx context.Context, _ int64) error {
 		if err != nil {
 			return err
 		}
-		m.peers = m.peers[:0]
 		for rows.Next() {
 			var id int64
 			if err := rows.Scan(&id); err != nil {
@@ -407,7 +412,7 @@ func (m *mysqlWakeups) announce(ctx context.Context, _ int64) error {
 				return err
 			}
 			if id != m.waiter.Load() {
-				m.peers = append(m.peers, id)
+				m.peers[id] = true
 			}
 		}
 		if err := rows.Close(); err != nil {
@@ -415,11 +420,11 @@ func (m *mysqlWakeups) announce(ctx context.Context, _ int64) error {
 		}
 		m.read = time.Now()
 	}
-	for _, id := range m.peers {
+	for id := range m.peers {
 		if _, err := m.db.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
 			var merr *mysql.MySQLError
 			if errors.As(err, &merr) && merr.Number == 1094 { // unknown thread: that replica is gone
-				m.read = time.Time{}
+				delete(m.peers, id)
 				continue
 			}
 			return err
@@ -447,7 +452,7 @@ func (m *mysqlWakeups) listen(ctx context.Context, w *wakeups) {
 }
 
 func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
-	conn, err := m.db.Conn(ctx)
+	conn, err := m.waitDB.Conn(ctx)
 	if err != nil {
 		return err
 	}
