@@ -142,61 +142,70 @@ func (b *bench) datastoreServers(bin string, durable bool) (servers []server, st
 	return servers, storage, closeAll, nil
 }
 
-// The -replicas comparison's servers: one server on a Postgres database, and
-// two on another database of the same Postgres.
-const (
-	dsPostgresOne = "postgres-1"
-	dsPostgresTwo = "postgres-2"
-)
+// The -replicas comparison's sides: one server on a database, and
+// -replica-count servers on another database of the same database server.
+func replicaSides(o *options) (one, several string) {
+	return o.replicasDB + "-1", fmt.Sprintf("%s-%d", o.replicasDB, o.replicaCount)
+}
 
-// replicaServers starts one Postgres (durable or not) and returns the two
-// sides of the replica comparison: dsPostgresOne, one server on its database
-// kine, and dsPostgresTwo, two servers (replicas a and b, each with its own
-// --data-dir and port, started at once as a Deployment's replicas are) on its
-// database kine2. The workload's workers alternate between the two replicas
-// (worker w writes and reads through replica w mod 2, so each object is
+// replicaServers starts one Postgres or MariaDB (-replicas-db; durable or not)
+// and returns the two sides of the replica comparison: one server on its
+// database kine, and -replica-count servers (replicas a, b, c..., each with
+// its own --data-dir and port, started at once as a Deployment's replicas are)
+// on its database kine2. The workload's workers spread over the replicas
+// (worker w writes and reads through replica w mod n, so each object is
 // written through one of them), as do the watchers of the watch fan-out; the
-// paced watch creates through replica a only and watches on replica b only:
-// the latency of a write seen through another replica, which kine's poll
-// (about once a second) decides. The CPU per operation counts both replicas
-// and Postgres; the memory is replica a's.
-func (b *bench) replicaServers(bin string, durable bool) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
+// paced watch creates through replica a only and watches on the others only:
+// the latency of a write seen through another replica (kine's poll, about
+// once a second, without the servers' wake-ups). The CPU per operation counts
+// every replica and the database; the memory is replica a's.
+func (b *bench) replicaServers(o *options, bin string) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
 	closeAll = func() {}
-	log.Printf("starting postgres ...")
-	d, err := cluster.StartPostgres(cluster.DatabaseOptions{Durable: durable})
+	start := cluster.StartPostgres
+	if o.replicasDB == "mariadb" {
+		start = cluster.StartMariaDB
+	}
+	log.Printf("starting %s ...", o.replicasDB)
+	d, err := start(cluster.DatabaseOptions{Durable: o.durable})
 	if err != nil {
-		return nil, nil, closeAll, fmt.Errorf("postgres: %w", err)
+		return nil, nil, closeAll, fmt.Errorf("%s: %w", o.replicasDB, err)
 	}
 	closeAll = func() {
 		if err := d.Close(); err != nil {
 			log.Print(err)
 		}
 	}
-	pg := storageProc{d.Name + " server", d.Process.Pid(), true}
-	storage = map[string]storageProc{dsPostgresOne: pg, dsPostgresTwo: pg}
+	one, several := replicaSides(o)
+	db := storageProc{d.Name + " server", d.Process.Pid(), true}
+	storage = map[string]storageProc{one: db, several: db}
+	// postgres://...:port/kine?sslmode=disable, mysql://root@tcp(...)/kine
 	second := strings.Replace(d.Endpoint, "/kine?", "/kine2?", 1)
-	if second == d.Endpoint {
-		return nil, nil, closeAll, fmt.Errorf("postgres endpoint %s has no /kine? to make a second database of", d.Endpoint)
+	if strings.HasSuffix(d.Endpoint, "/kine") {
+		second = d.Endpoint + "2"
 	}
-	servers = append(servers, server{Name: dsPostgresOne, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
-		return b.startLocal(ctx, dsPostgresOne, bin, filepath.Join(b.dir, dsPostgresOne+"-data"), d.Endpoint, logName, pg)
+	if second == d.Endpoint {
+		return nil, nil, closeAll, fmt.Errorf("endpoint %s has no /kine to make a second database of", d.Endpoint)
+	}
+	servers = append(servers, server{Name: one, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+		return b.startLocal(ctx, one, bin, filepath.Join(b.dir, one+"-data"), d.Endpoint, logName, db)
 	}})
-	servers = append(servers, server{Name: dsPostgresTwo, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
-		return b.startReplicas(ctx, dsPostgresTwo, bin, second, logName, pg)
+	servers = append(servers, server{Name: several, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+		return b.startReplicas(ctx, several, bin, second, logName, db, o.replicaCount)
 	}})
 	return servers, storage, closeAll, nil
 }
 
-// startReplicas starts two servers in local mode on endpoint at once (each on
+// startReplicas starts n servers in local mode on endpoint at once (each on
 // its own --data-dir), and returns them as one side: a target whose replicas
-// are the two, whose CPU is both servers' and the storage's, and whose
-// start-up is until both answer /readyz.
-func (b *bench) startReplicas(ctx context.Context, name, bin, endpoint, logName string, sp storageProc) (*running, error) {
-	rs := make([]*running, 2)
-	errs := make([]error, 2)
+// are the n, whose CPU is every server's and the storage's, and whose
+// start-up is until all answer /readyz.
+func (b *bench) startReplicas(ctx context.Context, name, bin, endpoint, logName string, sp storageProc, n int) (*running, error) {
+	rs := make([]*running, n)
+	errs := make([]error, n)
 	begin := time.Now()
 	var wg sync.WaitGroup
-	for i, r := range []string{"a", "b"} {
+	for i := range n {
+		r := string(rune('a' + i))
 		wg.Go(func() {
 			rs[i], errs[i] = b.startLocal(ctx, name+"-"+r, bin, filepath.Join(b.dir, name+"-"+r+"-data"), endpoint, logName+"-"+r, storageProc{})
 		})
@@ -211,9 +220,12 @@ func (b *bench) startReplicas(ctx context.Context, name, bin, endpoint, logName 
 		return nil, err
 	}
 	a := rs[0]
-	t := &target{name: name, k: a.k, rc: a.rc, newClient: a.newClient,
-		replicas: []*target{rs[0].target, rs[1].target},
-		procs:    []*proc{rs[0].procs[0], rs[1].procs[0], {Name: sp.name, Pid: sp.pid, Tree: sp.tree}}}
+	t := &target{name: name, k: a.k, rc: a.rc, newClient: a.newClient}
+	for _, r := range rs {
+		t.replicas = append(t.replicas, r.target)
+		t.procs = append(t.procs, r.procs[0])
+	}
+	t.procs = append(t.procs, &proc{Name: sp.name, Pid: sp.pid, Tree: sp.tree})
 	return &running{target: t, proc: a.proc, startup: time.Since(begin), also: rs[1:]}, nil
 }
 
@@ -402,11 +414,11 @@ func runDatastores(ctx context.Context, o *options, root, dir string) error {
 		return err
 	}
 	defer stop()
-	start := b.datastoreServers
+	start := func() ([]server, map[string]storageProc, func(), error) { return b.datastoreServers(bin, o.durable) }
 	if o.replicas {
-		start = b.replicaServers
+		start = func() ([]server, map[string]storageProc, func(), error) { return b.replicaServers(o, bin) }
 	}
-	servers, storage, closeDBs, err := start(bin, o.durable)
+	servers, storage, closeDBs, err := start()
 	defer closeDBs()
 	if err != nil {
 		return err
@@ -466,8 +478,9 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 		settings = "every SQL database durable at each commit (postgres fsync=on and synchronous_commit=on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL)"
 	}
 	if o.replicas {
-		p("The generated server (examples/wardle) on Postgres: one server (%s) against two replicas on one database (%s; each worker and watcher on replica w mod 2, the paced watch creating through replica a and watching on replica b), %d rounds, %s, %s; %s.\n",
-			dsPostgresOne, dsPostgresTwo, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
+		one, several := replicaSides(o)
+		p("The generated server (examples/wardle) on %s: one server (%s) against %d replicas on one database (%s; each worker and watcher on replica w mod %d, the paced watch creating through replica a and watching on the others), %d rounds, %s, %s; %s.\n",
+			o.replicasDB, one, o.replicaCount, several, o.replicaCount, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
 	} else {
 		p("The generated server (examples/wardle) on each storage, one process each, %d rounds, %s, %s; %s.\n",
 			len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
@@ -537,7 +550,8 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 	row("start-up to /readyz (exec → 200)", func(r *runResult) float64 { return r.Startup.Seconds() }, ms)
 	which := "server"
 	if o.replicas {
-		which = "server (" + dsPostgresTwo + ": replica a)"
+		_, several := replicaSides(o)
+		which = "server (" + several + ": replica a)"
 	}
 	row(which+" RSS (VmRSS) after the round", func(r *runResult) float64 { return float64(r.Memory.RSS) }, func(x float64) string { return mib(int64(x)) })
 	row(which+" peak RSS (VmHWM)", func(r *runResult) float64 { return float64(r.Memory.HWM) }, func(x float64) string { return mib(int64(x)) })

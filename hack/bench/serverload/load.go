@@ -606,7 +606,7 @@ func (s *session) watchPaced(ctx context.Context) (*phaseResult, error) {
 	}
 	r, err := watchFanOut(ctx, s.t, writers, watchers, s.c, s.namespace(2), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout)
 	if r != nil && len(s.t.all()) > 1 {
-		r.Note = joinNote(r.Note, "creates through one replica, watchers on the other")
+		r.Note = joinNote(r.Note, "creates through one replica, watchers on the others")
 	}
 	return r, err
 }

@@ -40,7 +40,8 @@
 //	go run ./hack/bench/serverload -crd -storage-media-type application/cbor   (JSON against CBOR storage, two servers direct)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
-//	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database)
+//	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database;
+//	                                                      -replicas-db mariadb, -replica-count 3)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
 package main
@@ -80,6 +81,8 @@ type options struct {
 	crd, dv           bool
 	datastores        bool
 	durable, replicas bool
+	replicasDB        string
+	replicaCount      int
 	rounds            int
 	startupRuns       int
 	only              string
@@ -119,7 +122,9 @@ func main() {
 	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
 	flag.BoolVar(&o.datastores, "datastores", false, "the storage comparison instead: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite, Postgres and MariaDB (local mode, kine), one process each; with -only NAME, embedded etcd and NAME only")
 	flag.BoolVar(&o.durable, "durable", false, "with -datastores: every SQL database makes each commit durable before it acknowledges it, as etcd does (postgres fsync and synchronous_commit on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL); without it they run with the e2e tests' throwaway settings")
-	flag.BoolVar(&o.replicas, "replicas", false, "with -datastores: the replica comparison instead, one server on a Postgres database against two replicas on one database of the same Postgres (the load split between them; the paced watch writes through one replica and watches on the other)")
+	flag.BoolVar(&o.replicas, "replicas", false, "with -datastores: the replica comparison instead, one server on a database against -replica-count replicas on one database of the same database server (the load split between them; the paced watch writes through one replica and watches on the others)")
+	flag.StringVar(&o.replicasDB, "replicas-db", "postgres", "with -replicas: postgres or mariadb")
+	flag.IntVar(&o.replicaCount, "replica-count", 2, "with -replicas: how many replicas share the second database (2 or more)")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
 	flag.StringVar(&o.storageMediaType, "storage-media-type", "", "with -crd: the storage encoding comparison instead: a second generated server with --storage-media-type=this (on its own etcd prefix) next to the first, which stores JSON, both reached directly (sides direct and direct-<subtype>); no CRD and no aggregated path")
 	flag.IntVar(&o.DescriptionBytes, "description-bytes", 600, "with -crd or -dv: bytes of spec.description (a created object is about this + 600 bytes of JSON; at most 16384 with -crd, 4096 with -dv)")
@@ -155,6 +160,12 @@ func main() {
 	}
 	if o.replicas && o.only != "" {
 		log.Fatal("-only does not apply to -replicas")
+	}
+	if o.replicasDB != "postgres" && o.replicasDB != "mariadb" {
+		log.Fatalf("-replicas-db %q: want postgres or mariadb", o.replicasDB)
+	}
+	if o.replicaCount < 2 || o.replicaCount > 26 {
+		log.Fatalf("-replica-count %d: want 2 to 26", o.replicaCount)
 	}
 	if o.datastores && o.pprofDir != "" {
 		log.Fatal("-pprof does not apply to -datastores")

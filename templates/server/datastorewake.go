@@ -1,0 +1,478 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	kineserver "github.com/k3s-io/kine/pkg/server"
+	"github.com/sirupsen/logrus"
+)
+
+// Cross-replica wake-ups. kine learns of rows other processes insert by
+// polling the database (kinePollInterval); its own writes wake its poll loop
+// at once. Replicas on one database would see each other's writes up to a
+// poll interval late: a controller watching through one replica and writing
+// through another would work on stale objects for up to a second, on every
+// write. Each replica therefore announces its writes to the others, and a
+// replica that hears of a revision it has not seen lists one key through kine,
+// which reads the database's current revision and wakes kine's poll loop when
+// it is ahead (kine's List does so for any list). kine's poll stays as it was,
+// the backstop for an announcement lost (a connection that broke, a replica
+// that started after the write).
+//
+//   - Postgres: NOTIFY on a channel every replica LISTENs to; the payload is
+//     the revision. No query while idle: a listening connection waits.
+//   - MySQL and MariaDB, which have no LISTEN: each replica keeps one query
+//     waiting, SELECT SLEEP(kineWakeSleep), on a connection of its own; a
+//     writer finds the others' waiting queries in the process list (its own
+//     user's sessions, which it may always see and end) and ends them with
+//     KILL QUERY, which returns the sleep at once. Idle, a replica issues one
+//     query per kineWakeSleep.
+
+const (
+	// kineWakeChannel is the Postgres channel writes are announced on (a
+	// channel belongs to its database, as kine's table does).
+	kineWakeChannel = "kine"
+	// kineWakeSleep is how long a MySQL waiting query sleeps before it is
+	// issued again.
+	kineWakeSleep = 30 * time.Second
+	// kineWakePeersTTL is how long a MySQL writer reuses the process list it
+	// read: a replica that starts meanwhile hears of writes by kine's poll.
+	kineWakePeersTTL = time.Second
+	// kineWakeRetry is how long a broken wake-up connection waits before it
+	// connects again.
+	kineWakeRetry = time.Second
+)
+
+// kineWakeQuery is the MySQL waiting query; its text identifies it in the
+// process list.
+var kineWakeQuery = fmt.Sprintf("SELECT SLEEP(%d) AS kine_wake", int(kineWakeSleep/time.Second))
+
+// wakeups announces this replica's writes and wakes kine's poll loop for the
+// others'.
+type wakeups struct {
+	backend kineserver.Backend
+	// seen is the highest revision this replica's poll loop has been told
+	// of: written here, or read by a wake-up list.
+	seen atomic.Int64
+	// written is the highest revision written here; announced is the highest
+	// announced.
+	written, announced atomic.Int64
+	announce           chan struct{} // a write to announce
+	wake               chan struct{} // another replica's write heard
+}
+
+// startWakeups starts announcing the writes through the returned backend (b
+// wrapped) and listening for other replicas' on the database at endpoint, until
+// ctx ends. Endpoints other than postgres and mysql (sqlite: one server) get b
+// back as it is.
+func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, b kineserver.Backend) (kineserver.Backend, error) {
+	scheme, rest, _ := strings.Cut(d.resolved, "://")
+	var announce func(context.Context, int64) error
+	var listen func(context.Context, *wakeups)
+	switch scheme {
+	case "postgres", "postgresql":
+		cfg, err := kinePostgresConfig(rest, d)
+		if err != nil {
+			return nil, err
+		}
+		p := &pgWakeups{cfg: cfg}
+		announce, listen = p.announce, p.listen
+		context.AfterFunc(ctx, p.close)
+	case "mysql":
+		cfg, err := kineMySQLConfig(rest, d)
+		if err != nil {
+			return nil, err
+		}
+		connector, err := mysql.NewConnector(cfg)
+		if err != nil {
+			return nil, err
+		}
+		// The waiting connection has a pool of its own that keeps none idle: one
+		// that failed is closed, never handed to the announcer, whose statements
+		// the other replicas' KILL QUERY would end.
+		m := &mysqlWakeups{db: sql.OpenDB(connector), waitDB: sql.OpenDB(connector), peers: map[int64]bool{}}
+		m.db.SetMaxIdleConns(1)
+		m.waitDB.SetMaxIdleConns(0)
+		announce, listen = m.announce, m.listen
+		context.AfterFunc(ctx, func() { m.db.Close(); m.waitDB.Close() })
+	default:
+		return b, nil
+	}
+	w := &wakeups{backend: b, announce: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		w.announceLoop(ctx, announce)
+	}()
+	go func() {
+		defer wg.Done()
+		listen(ctx, w)
+	}()
+	go func() {
+		defer wg.Done()
+		w.wakeLoop(ctx)
+	}()
+	return announcingBackend{b, w}, nil
+}
+
+// wrote records a write of this replica at rev: its poll loop knows of it,
+// the others are to hear of it.
+func (w *wakeups) wrote(rev int64) {
+	storeMax(&w.seen, rev)
+	storeMax(&w.written, rev)
+	select {
+	case w.announce <- struct{}{}:
+	default:
+	}
+}
+
+// heard records that another replica wrote at rev (0: some revision, not
+// said), and wakes the poll loop unless it knows of rev already.
+func (w *wakeups) heard(rev int64) {
+	if rev != 0 && rev <= w.seen.Load() {
+		return
+	}
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// announceLoop announces the newest revision written here whenever there is
+// one not announced; writes made while an announcement is on its way are
+// announced together, by the next.
+func (w *wakeups) announceLoop(ctx context.Context, announce func(context.Context, int64) error) {
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.announce:
+		}
+		rev := w.written.Load()
+		if rev <= w.announced.Load() {
+			continue
+		}
+		if err := announce(ctx, rev); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if !failing {
+				logrus.Warnf("Announcing a write to the other replicas failed (they see it at their next poll of the database): %v", err)
+			}
+			failing = true
+			continue
+		}
+		if failing {
+			logrus.Warnf("Announcing writes to the other replicas works again")
+		}
+		failing = false
+		storeMax(&w.announced, rev)
+	}
+}
+
+// wakeLoop lists one key through kine for each wake-up (wake-ups that come
+// meanwhile are answered by the next list): kine reads the database's current
+// revision with it and wakes its poll loop when that is ahead of what it read.
+func (w *wakeups) wakeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.wake:
+		}
+		rev, _, err := w.backend.List(ctx, "compact_rev_key", "", 1, 0, true)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			logrus.Debugf("Reading the database's revision after another replica's write: %v", err)
+			continue
+		}
+		storeMax(&w.seen, rev)
+	}
+}
+
+func storeMax(v *atomic.Int64, n int64) {
+	for {
+		old := v.Load()
+		if n <= old || v.CompareAndSwap(old, n) {
+			return
+		}
+	}
+}
+
+// sleepFor waits d or until ctx ends, and reports whether ctx is still going.
+func sleepFor(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// announcingBackend is kine's backend with each write that happened announced.
+type announcingBackend struct {
+	kineserver.Backend
+	w *wakeups
+}
+
+func (b announcingBackend) Create(ctx context.Context, key string, value []byte, lease int64) (int64, error) {
+	rev, err := b.Backend.Create(ctx, key, value, lease)
+	if err == nil {
+		b.w.wrote(rev)
+	}
+	return rev, err
+}
+
+func (b announcingBackend) Update(ctx context.Context, key string, value []byte, revision, lease int64) (int64, *kineserver.KeyValue, bool, error) {
+	rev, kv, ok, err := b.Backend.Update(ctx, key, value, revision, lease)
+	if err == nil && ok {
+		b.w.wrote(rev)
+	}
+	return rev, kv, ok, err
+}
+
+func (b announcingBackend) Delete(ctx context.Context, key string, revision int64) (int64, *kineserver.KeyValue, bool, error) {
+	rev, kv, ok, err := b.Backend.Delete(ctx, key, revision)
+	if err == nil && ok {
+		b.w.wrote(rev)
+	}
+	return rev, kv, ok, err
+}
+
+// kinePostgresConfig is the connection kine's postgres driver makes for the
+// endpoint's address part rest: the database kubernetes unless the path names
+// one (lower-cased, as kine does), the TLS files as its ssl parameters.
+func kinePostgresConfig(rest string, d *datastoreOptions) (*pgx.ConnConfig, error) {
+	u, err := url.Parse("postgres://" + rest)
+	if err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err // never the URL: it may hold a password
+		}
+		return nil, err
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/kubernetes"
+	}
+	u.Path = strings.ToLower(u.Path)
+	q := u.Query()
+	tlsParams := false
+	for param, file := range map[string]string{"sslcert": d.tls.CertFile, "sslkey": d.tls.KeyFile, "sslrootcert": d.tls.CAFile} {
+		if file != "" && !q.Has(param) {
+			q.Set(param, file)
+			tlsParams = true
+		}
+	}
+	if tlsParams && !q.Has("sslmode") {
+		q.Set("sslmode", "verify-full")
+	}
+	u.RawQuery = q.Encode()
+	return pgx.ParseConfig(u.String())
+}
+
+// pgWakeups announces with NOTIFY and listens with LISTEN.
+type pgWakeups struct {
+	cfg  *pgx.ConnConfig
+	mu   sync.Mutex
+	conn *pgx.Conn // the announcing connection, made when first needed
+}
+
+func (p *pgWakeups) announce(ctx context.Context, rev int64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn == nil {
+		conn, err := pgx.ConnectConfig(ctx, p.cfg)
+		if err != nil {
+			return err
+		}
+		p.conn = conn
+	}
+	if _, err := p.conn.Exec(ctx, "SELECT pg_notify($1, $2)", kineWakeChannel, strconv.FormatInt(rev, 10)); err != nil {
+		closePG(p.conn)
+		p.conn = nil
+		return err
+	}
+	return nil
+}
+
+func (p *pgWakeups) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.conn != nil {
+		closePG(p.conn)
+		p.conn = nil
+	}
+}
+
+// closePG closes conn, waiting for the database's side at most kineWakeRetry
+// (a connection that broke may never answer).
+func closePG(conn *pgx.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), kineWakeRetry)
+	defer cancel()
+	conn.Close(ctx)
+}
+
+// listen listens on kineWakeChannel until ctx ends, connecting again when the
+// connection breaks; after each (re)connection it wakes kine's poll loop once
+// for what was written meanwhile.
+func (p *pgWakeups) listen(ctx context.Context, w *wakeups) {
+	for failing := false; ; {
+		err := p.listenOnce(ctx, w)
+		if ctx.Err() != nil {
+			return
+		}
+		if !failing {
+			logrus.Warnf("Listening for the other replicas' writes failed (kine's poll of the database finds them meanwhile): %v", err)
+		}
+		failing = true
+		if !sleepFor(ctx, kineWakeRetry) {
+			return
+		}
+	}
+}
+
+func (p *pgWakeups) listenOnce(ctx context.Context, w *wakeups) error {
+	conn, err := pgx.ConnectConfig(ctx, p.cfg)
+	if err != nil {
+		return err
+	}
+	defer closePG(conn)
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{kineWakeChannel}.Sanitize()); err != nil {
+		return err
+	}
+	w.heard(0)
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		rev, err := strconv.ParseInt(n.Payload, 10, 64)
+		if err != nil {
+			rev = 0
+		}
+		w.heard(rev)
+	}
+}
+
+// kineMySQLConfig is the connection kine's mysql driver makes for the
+// endpoint's address part rest: the database kubernetes unless the DSN names
+// one, the TLS configuration kine registered under its name.
+func kineMySQLConfig(rest string, d *datastoreOptions) (*mysql.Config, error) {
+	cfg, err := mysql.ParseDSN(rest)
+	if err != nil {
+		return nil, err
+	}
+	if d.tls.CAFile != "" || d.tls.CertFile != "" {
+		cfg.TLSConfig = "kine"
+	}
+	if cfg.DBName == "" {
+		cfg.DBName = "kubernetes"
+	}
+	return cfg, nil
+}
+
+// mysqlWakeups announces by ending the other replicas' waiting queries.
+type mysqlWakeups struct {
+	db, waitDB *sql.DB
+	// waiter is the connection id of this replica's waiting query.
+	waiter atomic.Int64
+	// peers are the connection ids of the others' waiting queries, as the
+	// process list showed them at read or before: a connection between two
+	// sleeps shows no query, and stays a peer until a KILL finds it gone.
+	peers map[int64]bool
+	read  time.Time
+}
+
+func (m *mysqlWakeups) announce(ctx context.Context, _ int64) error {
+	if time.Since(m.read) > kineWakePeersTTL {
+		rows, err := m.db.QueryContext(ctx, "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO = ?", kineWakeQuery)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			if id != m.waiter.Load() {
+				m.peers[id] = true
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		m.read = time.Now()
+	}
+	for id := range m.peers {
+		if _, err := m.db.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+			var merr *mysql.MySQLError
+			if errors.As(err, &merr) && merr.Number == 1094 { // unknown thread: that replica is gone
+				delete(m.peers, id)
+				continue
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// listen keeps one waiting query on a connection of its own until ctx ends;
+// a sleep that another replica ended is a wake-up.
+func (m *mysqlWakeups) listen(ctx context.Context, w *wakeups) {
+	for failing := false; ; {
+		err := m.listenOnce(ctx, w)
+		if ctx.Err() != nil {
+			return
+		}
+		if !failing {
+			logrus.Warnf("Waiting for the other replicas' writes failed (kine's poll of the database finds them meanwhile): %v", err)
+		}
+		failing = true
+		if !sleepFor(ctx, kineWakeRetry) {
+			return
+		}
+	}
+}
+
+func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
+	conn, err := m.waitDB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var id int64
+	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return err
+	}
+	m.waiter.Store(id)
+	w.heard(0)
+	for {
+		var interrupted int64
+		err := conn.QueryRowContext(ctx, kineWakeQuery).Scan(&interrupted)
+		var merr *mysql.MySQLError
+		switch {
+		case err == nil && interrupted == 0: // slept its time: nothing to do
+		case err == nil, errors.As(err, &merr) && merr.Number == 1317: // query interrupted
+			w.heard(0)
+		default:
+			return err
+		}
+	}
+}
