@@ -238,7 +238,9 @@ const kineSocket = "kine.sock"
 
 // kine's settings that its command line would default (k3s uses the same).
 const (
-	kinePollInterval   = time.Second     // how often kine polls the database for others' writes
+	// How often kine polls the database for others' writes: the backstop for
+	// the wake-ups of datastorewake.go, which bring them at once.
+	kinePollInterval   = time.Second
 	kineNotifyInterval = 5 * time.Second // watch progress notifications
 	kineMaxIdleConns   = 20
 	kineMaxIdleTime    = 2 * time.Minute
@@ -317,7 +319,12 @@ func startKine(ctx context.Context, d *datastoreOptions, socket string) (*kine, 
 	)
 	// kine answers etcd's Status with this version; the API server reads it to
 	// decide whether it may ask for watch progress, which kine serves.
-	kineserver.New(checkedCreates{backend}, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
+	// Writes through this replica wake the others' kine at once (datastorewake.go).
+	announcing, err := startWakeups(bctx, k.wg, d, checkedCreates{backend})
+	if err != nil {
+		return fail(err)
+	}
+	kineserver.New(announcing, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
 
 	if err := os.Remove(socket); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fail(err)
