@@ -75,4 +75,4 @@ if [[ -n ${BENCH_KEEP:-} ]]; then
 fi
 "$tmp/serverload" "${args[@]}" "$@"
 echo >&2
-echo "figures per round in $out (summary.md, rounds.json)" >&2
+echo "figures in $out (summary.md and rounds.json; with -scale, scale.md and scale.json)" >&2
