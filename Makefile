@@ -6,7 +6,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 EXAMPLES := $(wildcard examples/*)
 
-.PHONY: all build tools test test-examples test-unit lint examples verify-examples tutorials demo bench bench-kapi bench-server bench-crd bench-dv bench-storage bench-patches clean
+.PHONY: all build tools test test-examples test-unit lint examples verify-examples tutorials demo bench bench-kapi bench-server bench-crd bench-dv bench-storage bench-scale bench-patches clean
 
 all: build
 
@@ -72,6 +72,11 @@ bench-crd: ## The same kind as a CRD, through the aggregation proxy to the gener
 
 bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see docs/performance.md).
 	hack/bench/server.sh 4 -datastores
+
+# 10^6 objects: make bench-scale SCALE_COUNTS=10000,100000,1000000
+SCALE_COUNTS ?= 10000,100000
+bench-scale: ## The scale envelope: wardle's kind at SCALE_COUNTS objects on embedded etcd, an etcd cluster and Postgres, and as a CRD (see docs/performance.md).
+	hack/bench/server.sh 1 -scale -scale-counts $(SCALE_COUNTS)
 
 bench-patches: build ## The upstream patches under hack/patches, without and with, on wardle and 100 kinds (see docs/performance.md).
 	hack/bench/upstream-patches.sh 5

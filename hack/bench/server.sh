@@ -33,6 +33,11 @@
 # with two replicas on one database (the load split between them, and a write through one replica
 # seen by watchers on the other).
 #
+# hack/bench/server.sh 1 -scale (= make bench-scale) is the scale envelope of issue 44: examples/wardle's
+# kind at each count of -scale-counts (default 10000,100000) on embedded etcd, a 3-member etcd cluster and
+# Postgres (durable), and as a CRD in kube-apiserver: fill, restart to ready, RSS, paged and unpaged lists,
+# an informer's initial sync, a watch fan-out to 100 watchers with gets and updates beside it (scale.md).
+#
 # hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
 # kind's rules as +k8s: tags and as kubebuilder markers (testdata/dv), two generated servers
 # reached directly, create, get, update, patch and apply.
@@ -51,6 +56,9 @@ for a in "$@"; do
 	if [[ $a == -dv || $a == --dv || $a == -datastores || $a == --datastores ]]; then
 		tools=(etcd kube-apiserver)
 	fi
+	if [[ $a == -scale || $a == --scale ]]; then
+		tools=(etcd kube-apiserver kubectl)
+	fi
 done
 for tool in "${tools[@]}"; do
 	"$root/hack/tools/build.sh" "$tool" >&2
@@ -67,4 +75,4 @@ if [[ -n ${BENCH_KEEP:-} ]]; then
 fi
 "$tmp/serverload" "${args[@]}" "$@"
 echo >&2
-echo "figures per round in $out (summary.md, rounds.json)" >&2
+echo "figures in $out (summary.md and rounds.json; with -scale, scale.md and scale.json)" >&2

@@ -32,6 +32,9 @@ type kind struct {
 	Spec func(i, rev int) json.RawMessage
 	// Patch is a JSON merge patch of the spec to revision rev.
 	Patch func(rev int) []byte
+	// Pad, when set, is an annotation every created object carries, to
+	// give it a size (the -scale envelope).
+	Pad string
 }
 
 // flunderKind is wardle.example.com/v1alpha1 as both servers of the
@@ -142,7 +145,7 @@ func register(k *kind) {
 // newObject is the object every create sends: valid for every server of the
 // comparison, two labels, no status.
 func (k *kind) newObject(ns, name string, i int) *object {
-	return &object{
+	o := &object{
 		TypeMeta: metav1.TypeMeta{APIVersion: k.GV.String(), Kind: k.Kind},
 		ObjectMeta: metav1.ObjectMeta{
 			Name: name, Namespace: ns,
@@ -150,6 +153,10 @@ func (k *kind) newObject(ns, name string, i int) *object {
 		},
 		Spec: k.Spec(i, 0),
 	}
+	if k.Pad != "" {
+		o.Annotations = map[string]string{"serverload/pad": k.Pad}
+	}
+	return o
 }
 
 // credentials is how the load generator authenticates to a server directly:

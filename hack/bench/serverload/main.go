@@ -38,6 +38,7 @@
 //	go run ./hack/bench/serverload -dv -rounds 6      (what make bench-dv runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -storage-media-type application/cbor   (JSON against CBOR storage, two servers direct)
+//	go run ./hack/bench/serverload -scale -scale-counts 10000,100000   (what make bench-scale runs; scale.go)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
 //	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database;
@@ -190,6 +191,9 @@ type bench struct {
 	kas     *cluster.KubeAPIServer
 	serving *cluster.Pair
 	cred    *credentials
+	// etcdMembers is the size of the etcd cluster startControlPlane starts
+	// (0: one member).
+	etcdMembers int
 }
 
 // runResult is one server's figures in one round.
@@ -221,6 +225,9 @@ func run(ctx context.Context, o *options) error {
 		log.Printf("work dir (kept): %s", dir)
 	} else {
 		defer os.RemoveAll(dir)
+	}
+	if scaleOpts.enabled {
+		return runScale(ctx, o, root, dir)
 	}
 	if o.crd {
 		return runCRD(ctx, o, root, dir)
@@ -361,7 +368,7 @@ func (b *bench) prepare(ctx context.Context, o *options, servers []server) error
 // makes the servers' serving certificate and the load generator's front-proxy
 // credentials (system:masters); stop ends both processes.
 func (b *bench) startControlPlane(bins cluster.Binaries) (stop func(), err error) {
-	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(b.dir, "etcd"), 1); err != nil {
+	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(b.dir, "etcd"), max(b.etcdMembers, 1)); err != nil {
 		return nil, err
 	}
 	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(b.dir, "kube-apiserver"), b.etcd); err != nil {

@@ -1,0 +1,703 @@
+package main
+
+// The scale envelope (-scale, make bench-scale): how the generated server's
+// costs grow with the number of objects it holds, on each storage, against
+// the same kind as a CRD in kube-apiserver, side by side in one run.
+//
+// Sides (-scale-sides):
+//
+//   - embedded-etcd: examples/wardle in local mode, etcd in its process;
+//   - etcd-cluster: examples/wardle in cluster mode on a 3-member etcd
+//     cluster (test/cluster), kube-apiserver (on the same cluster) for
+//     delegated authentication and authorization;
+//   - postgres: examples/wardle in local mode on Postgres through kine
+//     (durable at each commit, as etcd is);
+//   - crd: wardle's Flunder as a CustomResourceDefinition (group
+//     crd.wardle.example.com, a schema with FlunderSpec's and FlunderStatus's
+//     fields) in kube-apiserver on the same etcd cluster.
+//
+// For each count of -scale-counts, smallest first, each side in turn: fill
+// one namespace up to the count (the fill time is that of the objects added
+// since the last count), restart the server (kube-apiserver for the CRD: a new
+// one on the same etcd, the first one stays for the cluster-mode server's
+// delegation) and time it to /readyz, read its RSS, then a paged list of the
+// namespace (limit -scale-page), an unpaged list (60 s at most: where it
+// fits), an informer's initial sync with client-go's defaults (watch-list
+// where the WatchListClient gate is on, as it is by default), and a watch
+// fan-out to -scale-watchers watchers (creates at a fixed rate into an empty
+// namespace, each delivery timed from the create's send) while gets and
+// updates of the filled namespace run beside it, whose p99 is taken under
+// that load. Every object carries an annotation that pads it to about
+// -scale-bytes bytes of JSON.
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientfeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+
+	"github.com/apigen-dev/apigen/test/cluster"
+)
+
+var scaleOpts struct {
+	enabled  bool
+	counts   string
+	bytes    int
+	sides    string
+	page     int
+	watchers int
+}
+
+func init() {
+	flag.BoolVar(&scaleOpts.enabled, "scale", false, "the scale envelope instead: examples/wardle's kind at each of -scale-counts objects on embedded etcd, an etcd cluster of 3 and Postgres, and as a CRD in kube-apiserver (see scale.go)")
+	flag.StringVar(&scaleOpts.counts, "scale-counts", "10000,100000", "with -scale: object counts, comma-separated, smallest first (1e6 is one more)")
+	flag.IntVar(&scaleOpts.bytes, "scale-bytes", 1024, "with -scale: about this many bytes of JSON per object (an annotation pads it)")
+	flag.StringVar(&scaleOpts.sides, "scale-sides", strings.Join(scaleSideNames, ","), "with -scale: the sides, comma-separated")
+	flag.IntVar(&scaleOpts.page, "scale-page", 500, "with -scale: the paged list's limit")
+	flag.IntVar(&scaleOpts.watchers, "scale-watchers", 100, "with -scale: watchers of the watch fan-out")
+}
+
+const (
+	scEmbedded = "embedded-etcd"
+	scCluster  = "etcd-cluster"
+	scPostgres = "postgres"
+	scCRD      = "crd"
+	scaleNS    = "scale"
+	crdWardle  = "crd.wardle.example.com"
+)
+
+var scaleSideNames = []string{scEmbedded, scCluster, scPostgres, scCRD}
+
+// scaleResult is one side's figures at one count.
+type scaleResult struct {
+	Side, Load       string
+	Count, Added     int
+	Fill             time.Duration
+	ObjectBytes      int
+	Startup          time.Duration // exec to /readyz
+	Serving          time.Duration // exec to the first create admitted
+	RSS, HWM         int64         // at /readyz; HWM is the peak after every phase
+	RSSSynced        int64         // after the informer's sync (the watch cache filled)
+	PagedWall        time.Duration
+	PagedCPU         time.Duration // the server's process (kube-apiserver for the CRD)
+	PagedStorageCPU  time.Duration // the storage's processes outside it
+	UnpagedWall      time.Duration
+	UnpagedCPU       time.Duration
+	UnpagedBytes     int
+	UnpagedErr       string `json:",omitempty"`
+	InformerWall     time.Duration
+	InformerCPU      time.Duration
+	InformerItems    int
+	WatchList        bool
+	FanP50, FanP99   time.Duration
+	FanMissing       int
+	GetP99, UpdP99   time.Duration
+	GetOK, UpdOK     int
+	GetErrs, UpdErrs int
+	After            int64 // RSS after every phase
+}
+
+// scaleSide is how to start one side, and what serves it.
+type scaleSide struct {
+	name string
+	// start starts (or restarts) the side's server and returns its target
+	// and what stops it; the server process is procs[0], the storage's
+	// processes the others.
+	start func(ctx context.Context, logName string) (*running, func(), error)
+}
+
+func runScale(ctx context.Context, o *options, root, dir string) error {
+	var counts []int
+	for _, f := range strings.Split(scaleOpts.counts, ",") {
+		n, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("-scale-counts: %q is not a count", f)
+		}
+		counts = append(counts, int(n))
+	}
+	if !slices.IsSorted(counts) {
+		return fmt.Errorf("-scale-counts: smallest first")
+	}
+	want := strings.Split(scaleOpts.sides, ",")
+	for _, s := range want {
+		if !slices.Contains(scaleSideNames, s) {
+			return fmt.Errorf("-scale-sides: %q: want some of %v", s, scaleSideNames)
+		}
+	}
+	pad := strings.Repeat("x", max(scaleOpts.bytes-700, 0))
+	flunder := *flunderKind
+	flunder.Pad = pad
+	crdKind := flunder
+	crdKind.GV = schema.GroupVersion{Group: crdWardle, Version: "v1alpha1"}
+	register(&crdKind)
+
+	b := &bench{dir: dir, etcdMembers: 3}
+	log.Printf("building etcd, kube-apiserver, kubectl (hack/tools/build.sh) and %s ...", o.wardle)
+	bins, err := cluster.Build(root)
+	if err != nil {
+		return err
+	}
+	kubectl, err := buildTool(root, "kubectl")
+	if err != nil {
+		return err
+	}
+	bin, err := buildWardle(o.wardle, dir)
+	if err != nil {
+		return err
+	}
+	stop, err := b.startControlPlane(bins)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	var etcdProcs []*proc
+	for _, m := range b.etcd.Members {
+		etcdProcs = append(etcdProcs, &proc{Name: "etcd " + m.Name, Pid: m.Process.Pid()})
+	}
+	namespaces := []string{"warm", scaleNS}
+	for _, n := range counts {
+		for _, s := range want {
+			namespaces = append(namespaces, fanNamespace(s, n))
+		}
+	}
+	if err := createNamespaces(ctx, b.kas, namespaces); err != nil {
+		return err
+	}
+
+	var sides []scaleSide
+	for _, name := range want {
+		switch name {
+		case scEmbedded:
+			data := filepath.Join(dir, name+"-data")
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
+				r, err := b.startLocal(ctx, name, bin, data, "", logName, storageProc{})
+				if err != nil {
+					return nil, nil, err
+				}
+				r.k = &flunder
+				return r, r.stop, nil
+			}})
+		case scCluster:
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
+				r, err := b.start(ctx, server{Name: name, Bin: bin, Kind: &flunder}, logName)
+				if err != nil {
+					return nil, nil, err
+				}
+				r.procs = append(r.procs, etcdProcs...)
+				return r, r.stop, nil
+			}})
+		case scPostgres:
+			log.Printf("starting postgres ...")
+			d, err := cluster.StartPostgres(cluster.DatabaseOptions{Durable: true})
+			if err != nil {
+				return fmt.Errorf("postgres: %w", err)
+			}
+			defer d.Close()
+			data := filepath.Join(dir, name+"-data")
+			sp := storageProc{d.Name + " server", d.Process.Pid(), true}
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
+				r, err := b.startLocal(ctx, name, bin, data, d.Endpoint, logName, sp)
+				if err != nil {
+					return nil, nil, err
+				}
+				r.k = &flunder
+				return r, r.stop, nil
+			}})
+		case scCRD:
+			if err := applyFlunderCRD(kubectl, b.kas.AdminKubeconfig); err != nil {
+				return err
+			}
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
+				// The first start is the control plane's kube-apiserver (it
+				// stays: the cluster-mode server delegates to it); each
+				// restart is a new one on the same etcd.
+				kas, begin := b.kas, time.Now()
+				if !strings.HasSuffix(logName, "-fill") {
+					k, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, logName), b.etcd)
+					if err != nil {
+						return nil, nil, err
+					}
+					kas = k
+				}
+				took := time.Since(begin)
+				r, err := kasTarget(name, kas, &crdKind)
+				if err != nil {
+					if kas != b.kas {
+						kas.Stop()
+					}
+					return nil, nil, err
+				}
+				r.startup = took
+				r.procs = append(r.procs, etcdProcs...)
+				stop := func() { closeIdle(r.rc.Client) }
+				if kas != b.kas {
+					stop = r.stop // kube-apiserver's process
+				}
+				return r, stop, nil
+			}})
+		}
+	}
+
+	var results []*scaleResult
+	for _, n := range counts {
+		for _, s := range sides {
+			r, err := scaleOne(ctx, o, s, n)
+			if err != nil {
+				return fmt.Errorf("%s at %d: %w", s.name, n, err)
+			}
+			log.Printf("%s at %d: %s", s.name, n, briefScale(r))
+			results = append(results, r)
+			if err := writeScale(o, results); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Print(reportScale(results))
+	return nil
+}
+
+func fanNamespace(side string, n int) string { return fmt.Sprintf("fan-%s-%d", side, n) }
+
+// kasTarget is kind k served by kube-apiserver kas, reached as its admin on
+// connections of the load generator's own (one per client).
+func kasTarget(name string, kas *cluster.KubeAPIServer, k *kind) (*running, error) {
+	cfg, err := kas.AdminConfig()
+	if err != nil {
+		return nil, err
+	}
+	tlsConfig, err := rest.TLSConfigFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	newClient := func() (*rest.RESTClient, func(), error) {
+		hc := &http.Client{Transport: newTransport(tlsConfig)}
+		rc, err := restClient(cfg.Host, hc, k)
+		return rc, func() { closeIdle(hc) }, err
+	}
+	rc, _, err := newClient()
+	if err != nil {
+		return nil, err
+	}
+	admin := &http.Client{Transport: newTransport(tlsConfig)}
+	t := &target{name: name, k: k, rc: rc, newClient: newClient,
+		procs: []*proc{{Name: "kube-apiserver", Pid: kas.Process.Pid(), URL: cfg.Host, HC: admin}}}
+	return &running{target: t, proc: kas.Process}, nil
+}
+
+// applyFlunderCRD installs wardle's Flunder as a CRD in group crdWardle: the
+// fields of FlunderSpec and FlunderStatus, status as a subresource.
+func applyFlunderCRD(kubectl, kubeconfig string) error {
+	crd := `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: flunders.` + crdWardle + `
+spec:
+  group: ` + crdWardle + `
+  scope: Namespaced
+  names: {plural: flunders, singular: flunder, kind: Flunder, listKind: FlunderList}
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    subresources: {status: {}}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              reference: {type: string}
+              referenceType: {type: string, enum: [Flunder, Fischer], default: Flunder}
+              replicas: {type: integer, format: int32}
+          status:
+            type: object
+            properties:
+              replicas: {type: integer, format: int32}
+              selector: {type: string}
+              conditions:
+                type: array
+                items:
+                  type: object
+                  required: [type, status, lastTransitionTime, reason, message]
+                  properties:
+                    type: {type: string}
+                    status: {type: string}
+                    observedGeneration: {type: integer, format: int64}
+                    lastTransitionTime: {type: string, format: date-time}
+                    reason: {type: string}
+                    message: {type: string}
+`
+	c := &crdBench{bench: &bench{}, kubectl: kubectl}
+	c.kas = &cluster.KubeAPIServer{AdminKubeconfig: kubeconfig}
+	if err := c.apply(crd); err != nil {
+		return err
+	}
+	_, err := c.run("", "wait", "--for=condition=Established", "--timeout=60s", "crd/flunders."+crdWardle)
+	return err
+}
+
+// scaleOne fills s's namespace to n objects, restarts s and measures it.
+func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult, error) {
+	res := &scaleResult{Side: s.name, Count: n, Load: load1()}
+	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-fill", s.name, n))
+	if err != nil {
+		return nil, err
+	}
+	err = waitAdmits(ctx, r.target, 0)
+	var had int
+	if err == nil {
+		var list objectList
+		var body []byte
+		if body, err = r.req(r.rc.Get, scaleNS).Param("limit", "1").Do(ctx).Raw(); err == nil {
+			if err = runtimeDecode(body, &list); err == nil && list.RemainingItemCount != nil {
+				had = int(*list.RemainingItemCount) + len(list.Items)
+			} else if err == nil {
+				had = len(list.Items)
+			}
+		}
+	}
+	if err == nil {
+		begin := time.Now()
+		err = ensureObjects(ctx, r.target, scaleNS, n, o.prepareWorkers)
+		res.Fill, res.Added = time.Since(begin), n-had
+	}
+	if err == nil {
+		var body []byte
+		if body, err = r.req(r.rc.Get, scaleNS).Name("f-0").Do(ctx).Raw(); err == nil {
+			res.ObjectBytes = len(body)
+		}
+	}
+	stop()
+	if err != nil {
+		return nil, fmt.Errorf("filling: %w", err)
+	}
+
+	r, stop, err = s.start(ctx, fmt.Sprintf("%s-%d", s.name, n))
+	if err != nil {
+		return nil, fmt.Errorf("restart: %w", err)
+	}
+	defer stop()
+	res.Startup = r.startup
+	// /readyz can answer before the server authenticates the front proxy
+	// (it reads the CA from kube-apiserver): the first admitted create too.
+	begin := time.Now()
+	if err := waitAdmits(ctx, r.target, 1); err != nil {
+		return nil, err
+	}
+	res.Serving = res.Startup + time.Since(begin)
+	m, err := readMemory(r.proc.Pid())
+	if err != nil {
+		return nil, err
+	}
+	res.RSS = m.RSS
+	t := r.target
+	server := t.procs[0].Name
+	split := func(before map[string]time.Duration) (own, storage time.Duration) {
+		for name, after := range t.cpu() {
+			if name == server {
+				own += after - before[name]
+			} else {
+				storage += after - before[name]
+			}
+		}
+		return own, storage
+	}
+
+	// An informer's initial sync with client-go's defaults, first: a
+	// watch-list is served from the watch cache once it is filled, so this
+	// is also how long after /readyz the server serves from a full cache.
+	res.WatchList = clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient)
+	before, begin := t.cpu(), time.Now()
+	items, err := informerSync(ctx, t)
+	if err != nil {
+		return nil, fmt.Errorf("informer: %w", err)
+	}
+	res.InformerWall, res.InformerItems = time.Since(begin), items
+	res.InformerCPU, _ = split(before)
+
+	if m, err = readMemory(r.proc.Pid()); err != nil {
+		return nil, err
+	}
+	res.RSSSynced = m.RSS
+
+	// The paged list of everything.
+	before, begin = t.cpu(), time.Now()
+	_, items, err = t.listPaged(ctx, scaleNS, scaleOpts.page)
+	if err != nil {
+		return nil, fmt.Errorf("paged list: %w", err)
+	}
+	if items != n {
+		return nil, fmt.Errorf("paged list: %d items, want %d", items, n)
+	}
+	res.PagedWall = time.Since(begin)
+	res.PagedCPU, res.PagedStorageCPU = split(before)
+
+	// The unpaged list, where it fits in the servers' 60 s request timeout.
+	lctx, cancel := context.WithTimeout(ctx, 70*time.Second)
+	before, begin = t.cpu(), time.Now()
+	body, err := t.listRaw(lctx, scaleNS)
+	cancel()
+	res.UnpagedWall = time.Since(begin)
+	res.UnpagedCPU, _ = split(before)
+	if err != nil {
+		res.UnpagedErr = err.Error()
+	} else {
+		res.UnpagedBytes = len(body)
+	}
+	body = nil
+
+	// The watch fan-out, gets and updates beside it.
+	var wg sync.WaitGroup
+	var fan, gets, upds *phaseResult
+	var fanErr error
+	c := config{Workers: 4, Watchers: scaleOpts.watchers}
+	wg.Go(func() {
+		fan, fanErr = watchFanOut(ctx, t, []*target{t}, []*target{t}, c, fanNamespace(s.name, n), 200, 20, 90*time.Second)
+	})
+	time.Sleep(2 * time.Second) // the watchers open
+	wg.Go(func() {
+		gets = runPhase(ctx, "get", 4, 2000, 60*time.Second, func(ctx context.Context, w, k int) error {
+			_, err := t.get(ctx, scaleNS, fmt.Sprintf("f-%d", rand.IntN(n)))
+			return err
+		})
+	})
+	wg.Go(func() { upds = scaleUpdates(ctx, t, n, 2, 400, 60*time.Second) })
+	wg.Wait()
+	if fanErr != nil {
+		return nil, fanErr
+	}
+	res.FanP50, res.FanP99, res.FanMissing = fan.P50, fan.P99, fan.Errors
+	res.GetP99, res.GetOK, res.GetErrs = gets.P99, gets.OK, gets.Errors
+	res.UpdP99, res.UpdOK, res.UpdErrs = upds.P99, upds.OK, upds.Errors
+	if m, err = readMemory(r.proc.Pid()); err == nil {
+		res.HWM, res.After = m.HWM, m.RSS
+	}
+	return res, nil
+}
+
+// scaleUpdates: count updates of the filled namespace from workers workers,
+// each of a random object read just before (untimed) and written back with a
+// changed spec and the resourceVersion read; only the update is timed.
+func scaleUpdates(ctx context.Context, t *target, n, workers, count int, limit time.Duration) *phaseResult {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	r := &phaseResult{Op: "update"}
+	var mu sync.Mutex
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for k := w; k < count && ctx.Err() == nil; k += workers {
+				// Each worker writes its own objects (i mod workers = w): no conflicts.
+				i := w + workers*rand.IntN(max(n/workers, 1))
+				obj, err := t.get(ctx, scaleNS, fmt.Sprintf("f-%d", i))
+				if err == nil {
+					obj.Spec = t.k.Spec(i, k+1)
+					at := time.Now()
+					_, err = t.update(ctx, obj)
+					d := time.Since(at)
+					mu.Lock()
+					if err == nil {
+						r.Lat = append(r.Lat, d)
+					}
+					mu.Unlock()
+				}
+				if err != nil && ctx.Err() == nil {
+					mu.Lock()
+					if r.Errors++; r.Errors <= 3 {
+						log.Printf("update: %v", err)
+					}
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	r.Elapsed, r.OK = time.Since(begin), len(r.Lat)
+	r.finish()
+	return r
+}
+
+// informerSync runs a shared informer of the namespace with client-go's
+// defaults until it has synced, and returns the objects it holds.
+func informerSync(ctx context.Context, t *target) (int, error) {
+	rc, closeRC, err := t.newClient()
+	if err != nil {
+		return 0, err
+	}
+	defer closeRC()
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	lw := cache.NewListWatchFromClient(rc, t.k.Resource, scaleNS, fields.Everything())
+	inf := cache.NewSharedIndexInformer(lw, &object{}, 0, cache.Indexers{})
+	go inf.RunWithContext(ctx)
+	// Polled every 5 ms (cache.WaitForCacheSync polls every 100 ms).
+	for !inf.HasSynced() {
+		select {
+		case <-ctx.Done():
+			return 0, fmt.Errorf("not synced after 3m")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return len(inf.GetStore().ListKeys()), nil
+}
+
+func briefScale(r *scaleResult) string {
+	s := fmt.Sprintf("fill +%d in %v, %d B/object, ready %v, RSS %s, synced RSS %s, paged list %v (CPU %v + storage %v), unpaged %v",
+		r.Added, r.Fill.Round(time.Second), r.ObjectBytes, r.Startup.Round(time.Millisecond), mib(r.RSS), mib(r.RSSSynced),
+		r.PagedWall.Round(time.Millisecond), r.PagedCPU, r.PagedStorageCPU, r.UnpagedWall.Round(time.Millisecond))
+	if r.UnpagedErr != "" {
+		s += " (" + r.UnpagedErr + ")"
+	}
+	return s + fmt.Sprintf(", informer %v (%d), fan-out p99 %v (%d missing), get p99 %v, update p99 %v, peak RSS %s",
+		r.InformerWall.Round(time.Millisecond), r.InformerItems, r.FanP99.Round(time.Millisecond), r.FanMissing,
+		r.GetP99.Round(100*time.Microsecond), r.UpdP99.Round(100*time.Microsecond), mib(r.HWM))
+}
+
+// writeScale writes scale.md and scale.json into -out (after each side, so
+// that an interrupted run keeps what it measured).
+func writeScale(o *options, results []*scaleResult) error {
+	if o.out == "" {
+		return nil
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(o.out, "scale.md"), []byte(reportScale(results)), 0o644); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(results, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(o.out, "scale.json"), data, 0o644)
+}
+
+// reportScale is the summary: a table per count, sides as columns, and the
+// mermaid charts of start-up and RSS against the count.
+func reportScale(results []*scaleResult) string {
+	var sb strings.Builder
+	p := func(format string, a ...any) { fmt.Fprintf(&sb, format, a...) }
+	var counts []int
+	var sides []string
+	for _, r := range results {
+		if !slices.Contains(counts, r.Count) {
+			counts = append(counts, r.Count)
+		}
+		if !slices.Contains(sides, r.Side) {
+			sides = append(sides, r.Side)
+		}
+	}
+	get := func(n int, side string) *scaleResult {
+		for _, r := range results {
+			if r.Count == n && r.Side == side {
+				return r
+			}
+		}
+		return nil
+	}
+	p("Scale envelope: examples/wardle's Flunder (~%d B of JSON each) on %s, %d watchers, paged lists of %d; %s, %s.\n\n",
+		scaleOpts.bytes, strings.Join(sides, ", "), scaleOpts.watchers, scaleOpts.page, machine(), time.Now().UTC().Format("2006-01-02T15:04Z"))
+	sec := func(d time.Duration) string { return ms(d.Seconds()) }
+	for _, n := range counts {
+		p("**%d objects**\n\n| measure |", n)
+		for _, s := range sides {
+			p(" %s |", s)
+		}
+		p("\n|---|%s\n", strings.Repeat("---|", len(sides)))
+		row := func(what string, f func(r *scaleResult) string) {
+			p("| %s |", what)
+			for _, s := range sides {
+				if r := get(n, s); r != nil {
+					p(" %s |", f(r))
+				} else {
+					p(" |")
+				}
+			}
+			p("\n")
+		}
+		row("load average (1 min) before", func(r *scaleResult) string { return r.Load })
+		row("object size (JSON of a get)", func(r *scaleResult) string { return fmt.Sprintf("%d B", r.ObjectBytes) })
+		row("fill (objects added, 32 workers)", func(r *scaleResult) string {
+			return fmt.Sprintf("%s for %d (%.0f/s)", sec(r.Fill), r.Added, float64(r.Added)/max(r.Fill.Seconds(), 1e-9))
+		})
+		row("restart to /readyz", func(r *scaleResult) string { return sec(r.Startup) })
+		row("restart to the first create served", func(r *scaleResult) string { return sec(r.Serving) })
+		row("RSS at /readyz", func(r *scaleResult) string { return mib(r.RSS) })
+		row("restart to an informer synced (the watch cache filled)", func(r *scaleResult) string { return sec(r.Serving + r.InformerWall) })
+		row("RSS then", func(r *scaleResult) string { return mib(r.RSSSynced) })
+		row(fmt.Sprintf("paged list of all (limit %d)", scaleOpts.page), func(r *scaleResult) string { return sec(r.PagedWall) })
+		row("… server CPU (+ storage's)", func(r *scaleResult) string { return sec(r.PagedCPU) + " (+" + sec(r.PagedStorageCPU) + ")" })
+		row("unpaged list of all", func(r *scaleResult) string {
+			if r.UnpagedErr != "" {
+				return "failed after " + sec(r.UnpagedWall)
+			}
+			return fmt.Sprintf("%s, %.0f MB, CPU %s", sec(r.UnpagedWall), float64(r.UnpagedBytes)/1e6, sec(r.UnpagedCPU))
+		})
+		row("informer initial sync", func(r *scaleResult) string {
+			how := "list+watch"
+			if r.WatchList {
+				how = "watch-list gate on"
+			}
+			return fmt.Sprintf("%s (%s), CPU %s", sec(r.InformerWall), how, sec(r.InformerCPU))
+		})
+		row(fmt.Sprintf("watch fan-out to %d, 20 creates/s: delivery p50 / p99", scaleOpts.watchers), func(r *scaleResult) string {
+			s := sec(r.FanP50) + " / " + sec(r.FanP99)
+			if r.FanMissing > 0 {
+				s += fmt.Sprintf(", %d missing", r.FanMissing)
+			}
+			return s
+		})
+		row("get p99 under it (4 workers)", func(r *scaleResult) string { return sec(r.GetP99) + errNote(r.GetErrs) })
+		row("update p99 under it (2 workers)", func(r *scaleResult) string { return sec(r.UpdP99) + errNote(r.UpdErrs) })
+		row("peak RSS (VmHWM)", func(r *scaleResult) string { return mib(r.HWM) })
+		p("\n")
+	}
+	var labels []string
+	for _, n := range counts {
+		labels = append(labels, strconv.Itoa(n))
+	}
+	chart := func(title, axis string, f func(r *scaleResult) float64) {
+		p("```mermaid\nxychart-beta\n    title \"%s\"\n    x-axis \"objects\" [%s]\n    y-axis \"%s\"\n", title, strings.Join(labels, ", "), axis)
+		for _, s := range sides {
+			var ys []string
+			for _, n := range counts {
+				v := 0.0
+				if r := get(n, s); r != nil {
+					v = f(r)
+				}
+				ys = append(ys, fmt.Sprintf("%.1f", v))
+			}
+			p("    line [%s]\n", strings.Join(ys, ", "))
+		}
+		p("```\n\n")
+	}
+	p("Lines in the order %s.\n\n", strings.Join(sides, ", "))
+	chart("Restart to an informer synced", "seconds", func(r *scaleResult) float64 { return (r.Serving + r.InformerWall).Seconds() })
+	chart("RSS with the watch cache filled (after the sync)", "MiB", func(r *scaleResult) float64 { return float64(r.RSSSynced) / (1 << 20) })
+	return sb.String()
+}
+
+func errNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d errors", n)
+}
