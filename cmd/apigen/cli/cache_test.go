@@ -213,8 +213,8 @@ func TestFailedVerifyIsNotCached(t *testing.T) {
 		}
 	}
 	// deepcopy, conversion, OpenAPI, the kind's schema, the apply configurations (field and
-	// schema) and the reference see the new field.
-	if code, out, errOut := run("generate"); code != 0 || !strings.HasPrefix(out, "apigen: 7 written") {
+	// schema), the reference, the protobuf methods and generated.proto see the new field.
+	if code, out, errOut := run("generate"); code != 0 || !strings.HasPrefix(out, "apigen: 9 written") {
 		t.Fatalf("generate: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if code, out, errOut := run("verify", "-v"); code != 0 || out != "" || errOut != "apigen: cache hit\n" {
