@@ -749,15 +749,15 @@ func (m *WidgetSpec) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	i := len(dAtA)
 	i = protoPutVarint(dAtA, i, uint64(m.Replicas))
 	i--
-	dAtA[i] = 0x18
+	dAtA[i] = 0x20
 	i -= len(m.Color)
 	copy(dAtA[i:], m.Color)
 	i = protoPutVarint(dAtA, i, uint64(len(m.Color)))
 	i--
-	dAtA[i] = 0x12
+	dAtA[i] = 0x1a
 	i = protoPutVarint(dAtA, i, uint64(m.Size))
 	i--
-	dAtA[i] = 0x8
+	dAtA[i] = 0x10
 	return len(dAtA) - i, nil
 }
 
@@ -800,7 +800,7 @@ func (m *WidgetSpec) Unmarshal(dAtA []byte) error {
 			return fmt.Errorf("proto: WidgetSpec: illegal tag %d (wire type %d)", num, wire)
 		}
 		switch num {
-		case 1:
+		case 2:
 			if wire != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Size of WidgetSpec", wire)
 			}
@@ -811,7 +811,7 @@ func (m *WidgetSpec) Unmarshal(dAtA []byte) error {
 			i = next
 			v := int32(raw)
 			m.Size = v
-		case 2:
+		case 3:
 			if wire != 2 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Color of WidgetSpec", wire)
 			}
@@ -822,7 +822,7 @@ func (m *WidgetSpec) Unmarshal(dAtA []byte) error {
 			i = end
 			v := string(dAtA[start:end])
 			m.Color = v
-		case 3:
+		case 4:
 			if wire != 0 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Replicas of WidgetSpec", wire)
 			}
@@ -862,6 +862,9 @@ func (m *WidgetStatus) MarshalTo(dAtA []byte) (int, error) {
 // MarshalToSizedBuffer encodes the WidgetStatus at the end of dAtA, last field first.
 func (m *WidgetStatus) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 	i := len(dAtA)
+	i = protoPutVarint(dAtA, i, uint64(m.Replicas))
+	i--
+	dAtA[i] = 0x10
 	if len(m.Conditions) > 0 {
 		for iNdEx := len(m.Conditions) - 1; iNdEx >= 0; iNdEx-- {
 			{
@@ -873,12 +876,9 @@ func (m *WidgetStatus) MarshalToSizedBuffer(dAtA []byte) (int, error) {
 				i = protoPutVarint(dAtA, i, uint64(size))
 			}
 			i--
-			dAtA[i] = 0x12
+			dAtA[i] = 0xa
 		}
 	}
-	i = protoPutVarint(dAtA, i, uint64(m.Replicas))
-	i--
-	dAtA[i] = 0x8
 	return len(dAtA) - i, nil
 }
 
@@ -887,10 +887,10 @@ func (m *WidgetStatus) Size() (n int) {
 	if m == nil {
 		return 0
 	}
-	n += 1 + protoSizeVarint(uint64(m.Replicas))
 	for iNdEx := range m.Conditions {
 		n += 1 + protoSizeLen(m.Conditions[iNdEx].Size())
 	}
+	n += 1 + protoSizeVarint(uint64(m.Replicas))
 	return n
 }
 
@@ -923,17 +923,6 @@ func (m *WidgetStatus) Unmarshal(dAtA []byte) error {
 		}
 		switch num {
 		case 1:
-			if wire != 0 {
-				return fmt.Errorf("proto: wrong wireType = %d for field Replicas of WidgetStatus", wire)
-			}
-			raw, next, err := protoVarint(dAtA, i)
-			if err != nil {
-				return err
-			}
-			i = next
-			v := int32(raw)
-			m.Replicas = v
-		case 2:
 			if wire != 2 {
 				return fmt.Errorf("proto: wrong wireType = %d for field Conditions of WidgetStatus", wire)
 			}
@@ -946,6 +935,17 @@ func (m *WidgetStatus) Unmarshal(dAtA []byte) error {
 			if err := m.Conditions[len(m.Conditions)-1].Unmarshal(dAtA[start:end]); err != nil {
 				return err
 			}
+		case 2:
+			if wire != 0 {
+				return fmt.Errorf("proto: wrong wireType = %d for field Replicas of WidgetStatus", wire)
+			}
+			raw, next, err := protoVarint(dAtA, i)
+			if err != nil {
+				return err
+			}
+			i = next
+			v := int32(raw)
+			m.Replicas = v
 		default:
 			if i, err = protoSkip(dAtA, i, wire); err != nil {
 				return err
