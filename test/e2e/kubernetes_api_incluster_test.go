@@ -3,8 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -48,10 +48,7 @@ var kubeAPIServerLeaves = "--runtime-config=apps/v1=false,autoscaling/v1=false,a
 // protobufNotYet are the groups of k8s.io/api the project serves in JSON only, and why: a type
 // of theirs has a shape apigen's protobuf methods do not cover yet, so the group negotiates
 // JSON (a protobuf-first client gets JSON; the list check fails once the group is protobuf).
-var protobufNotYet = map[string]string{
-	"certificates.k8s.io": "CertificateSigningRequestSpec's Extra, map[string]ExtraValue: a named slice in a map value, which go-to-protobuf encodes as a message of items",
-	"extensions":          "the package registers Scale and DeploymentRollback, which no served kind reaches, so they get no methods",
-}
+var protobufNotYet = map[string]string{}
 
 // podTemplate is a valid pod template of the workloads in validSpecs.
 const podTemplate = `{metadata: {labels: {app: matrix}}, spec: {restartPolicy: %s, containers: [{name: c, image: busybox}]}}`
