@@ -168,10 +168,16 @@ func (g *goFile) emitMessage(m *message) {
 	fields := slices.Clone(m.fields)
 	slices.SortFunc(fields, func(a, b *field) int { return a.num - b.num })
 	name := m.name
+	// A named slice's methods take it by value, but for those that change it (as k8s.io/api's
+	// ExtraValue's do), and encode it as the message of its elements.
+	recv, self := "*"+name, "m."
+	if m.list {
+		recv, self = name, ""
+	}
 
 	sizer := m.sizer()
 	g.p("// Marshal encodes the %s in protobuf, as the Kubernetes protobuf serializer does.", name)
-	g.p("func (m *%s) Marshal() (dAtA []byte, err error) {", name)
+	g.p("func (m %s) Marshal() (dAtA []byte, err error) {", recv)
 	g.p("size := m.%s()", sizer)
 	g.p("dAtA = make([]byte, size)")
 	g.p("n, err := m.MarshalToSizedBuffer(dAtA[:size])")
@@ -182,27 +188,27 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("}\n")
 
 	g.p("// MarshalTo encodes the %s at the start of dAtA, which holds at least %s() bytes.", name, sizer)
-	g.p("func (m *%s) MarshalTo(dAtA []byte) (int, error) {", name)
+	g.p("func (m %s) MarshalTo(dAtA []byte) (int, error) {", recv)
 	g.p("size := m.%s()", sizer)
 	g.p("return m.MarshalToSizedBuffer(dAtA[:size])")
 	g.p("}\n")
 
 	g.p("// MarshalToSizedBuffer encodes the %s at the end of dAtA, last field first.", name)
-	g.p("func (m *%s) MarshalToSizedBuffer(dAtA []byte) (int, error) {", name)
+	g.p("func (m %s) MarshalToSizedBuffer(dAtA []byte) (int, error) {", recv)
 	g.p("i := len(dAtA)")
 	for j := len(fields) - 1; j >= 0; j-- {
-		g.marshalField(fields[j])
+		g.marshalField(fields[j], self)
 	}
 	g.p("return len(dAtA) - i, nil")
 	g.p("}\n")
 
 	g.p("// %s is the number of bytes the %s takes in protobuf.", sizer, name)
-	g.p("func (m *%s) %s() (n int) {", name, sizer)
+	g.p("func (m %s) %s() (n int) {", recv, sizer)
 	g.p("if m == nil {")
 	g.p("return 0")
 	g.p("}")
 	for _, f := range fields {
-		g.sizeField(f)
+		g.sizeField(f, self)
 	}
 	g.p("return n")
 	g.p("}\n")
@@ -212,7 +218,14 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("// ProtoMessage marks the %s a protobuf message.", name)
 	g.p("func (*%s) ProtoMessage() {}\n", name)
 	// A String of the type's own (k8s.io/api's DeviceTaint has one) serves protobuf as well.
-	if !declaresMethod(m.named, "String") && !hasField(m.named, "String") {
+	switch {
+	case declaresMethod(m.named, "String") || hasField(m.named, "String"):
+	case m.list:
+		g.p("// String prints the %s's elements.", name)
+		g.p("func (m %s) String() string {", name)
+		g.p("return %s.Sprintf(\"%%v\", %s(m))", g.use("fmt"), g.typ(m.fields[0].goType))
+		g.p("}\n")
+	default:
 		g.p("// String prints the %s's fields.", name)
 		g.p("func (m *%s) String() string {", name)
 		g.p("if m == nil {")
@@ -238,7 +251,11 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("switch num {")
 	for _, f := range fields {
 		g.p("case %d:", f.num)
-		g.unmarshalField(m, f)
+		if m.list {
+			g.unmarshalField(m, f, "*m")
+		} else {
+			g.unmarshalField(m, f, "m."+f.goName)
+		}
 	}
 	g.p("default:")
 	g.p("if i, err = protoSkip(dAtA, i, wire); err != nil {")
@@ -250,8 +267,13 @@ func (g *goFile) emitMessage(m *message) {
 	g.p("}\n")
 }
 
-func (g *goFile) marshalField(f *field) {
-	x := "m." + f.goName
+// marshalField writes the field f of m, which self ("m.") selects a field of, or "" for the
+// elements of a named slice.
+func (g *goFile) marshalField(f *field, self string) {
+	x := "m"
+	if self != "" {
+		x = self + f.goName
+	}
 	switch {
 	case f.mapKey != nil:
 		keys := "keysFor" + f.goName
@@ -299,8 +321,11 @@ func (g *goFile) marshalField(f *field) {
 	}
 }
 
-func (g *goFile) sizeField(f *field) {
-	x := "m." + f.goName
+func (g *goFile) sizeField(f *field, self string) {
+	x := "m"
+	if self != "" {
+		x = self + f.goName
+	}
 	n := len(tagBytes(f.num, 2))
 	switch {
 	case f.mapKey != nil:
@@ -344,6 +369,11 @@ func (g *goFile) sizeField(f *field) {
 	default:
 		g.p("n += %s", size(f.value, x, len(tagBytes(f.num, f.value.kind.wire()))))
 	}
+}
+
+// isList reports whether e is a message of a named slice type's elements.
+func isList(e elem) bool {
+	return e.msg != nil && e.msg.named != nil && listOf(e.msg.named) != nil
 }
 
 // wireCheck fails the decoding of a field whose key has another wire type.
@@ -419,8 +449,8 @@ func (g *goFile) readMessage(into string) {
 	g.p("}")
 }
 
-func (g *goFile) unmarshalField(m *message, f *field) {
-	x := "m." + f.goName
+// unmarshalField decodes the field f of m into x.
+func (g *goFile) unmarshalField(m *message, f *field, x string) {
 	switch {
 	case f.mapKey != nil:
 		g.wireCheck(m, f, 2)
@@ -432,8 +462,9 @@ func (g *goFile) unmarshalField(m *message, f *field) {
 		g.p("%s = make(%s)", x, g.typ(f.goType))
 		g.p("}")
 		g.p("var mapkey %s", g.typ(f.mapKey.typ))
-		if f.value.kind == kBytes {
-			// An entry without a value holds empty bytes, not nil, as gogo's code decodes it.
+		if f.value.kind == kBytes || isList(f.value) {
+			// An entry without a value holds empty bytes (or an empty named slice), not nil, as
+			// gogo's code decodes it.
 			g.p("mapvalue := %s{}", g.typ(f.value.typ))
 		} else {
 			g.p("var mapvalue %s", g.typ(f.value.typ))
@@ -452,7 +483,11 @@ func (g *goFile) unmarshalField(m *message, f *field) {
 		g.p("mapkey = k")
 		g.p("case num == 2 && wire == %d:", f.value.kind.wire())
 		g.p("dAtA := entry")
-		if f.value.kind == kMessage {
+		if isList(f.value) {
+			// A value given twice is the last one, not the two appended, as gogo's code decodes it.
+			g.p("mapvalue = %s{}", g.typ(f.value.typ))
+			g.readMessage("mapvalue")
+		} else if f.value.kind == kMessage {
 			g.readMessage("mapvalue")
 		} else {
 			g.read(f.value, "v")
@@ -469,7 +504,11 @@ func (g *goFile) unmarshalField(m *message, f *field) {
 	case f.repeated && f.value.kind == kMessage:
 		g.wireCheck(m, f, 2)
 		g.p("%s = append(%s, %s{})", x, x, g.typ(f.value.typ))
-		g.readMessage(x + "[len(" + x + ")-1]")
+		last := x + "[len(" + x + ")-1]"
+		if strings.HasPrefix(x, "*") {
+			last = "(" + x + ")[len(" + x + ")-1]"
+		}
+		g.readMessage(last)
 	case f.repeated && f.value.kind.wire() != 2:
 		// Repeated scalars go unpacked, as go-to-protobuf declares them, but packed ones decode too.
 		g.p("if wire == 2 {")

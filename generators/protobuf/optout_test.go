@@ -33,12 +33,15 @@ func TestShapesAndOptOut(t *testing.T) {
 		"pkg/apis/toys/v1/types.go": typesHeader + "\n" +
 			kind("Good", "", "\tName string `json:\"name\"`\n\tData []byte `json:\"data\"`\n") +
 			kind("Shapes", "", "\tName string `json:\"name\"`\n\tWeird map[string][]string `json:\"weird\"`\n") +
-			kind("Skipped", "// +apigen:protobuf=false\n", "\tAny map[string][]string `json:\"any\"`\n"),
+			kind("Skipped", "// +apigen:protobuf=false\n", "\tAny map[string][]string `json:\"any\"`\n") +
+			kind("Grid", "", "\tRows map[string]Matrix `json:\"rows\"`\n") +
+			"// Matrix is a named slice of slices: no message of its elements has an encoding.\ntype Matrix [][]string\n",
 		"pkg/apis/quiet/v1/doc.go":   "// +groupName=quiet.example.com\n// +apigen:protobuf=false\npackage v1\n",
 		"pkg/apis/quiet/v1/types.go": typesHeader + "\n" + kind("Hush", "", "\tName string `json:\"name\"`\n"),
 		"pkg/apis/fine/v1/doc.go":    "// +groupName=fine.example.com\npackage v1\n",
 		"pkg/apis/fine/v1/types.go": typesHeader + "\nimport \"example.com/wardle/pkg/shared\"\n\n" +
-			kind("Okay", "", "\tCount map[string]int64 `json:\"count\"`\n\tRef shared.Ref `json:\"ref\"`\n"),
+			kind("Okay", "", "\tCount map[string]int64 `json:\"count\"`\n\tRef shared.Ref `json:\"ref\"`\n\tExtra map[string]Values `json:\"extra\"`\n") +
+			"type Values []string\n",
 		"pkg/shared/ref.go": "package shared\n\ntype Ref struct {\n\tName string `json:\"name\"`\n}\n",
 	}
 	for _, name := range []string{"go.mod", "go.sum"} {
@@ -68,8 +71,14 @@ func TestShapesAndOptOut(t *testing.T) {
 	if !strings.Contains(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant one that says:\n%s", warnings, want)
 	}
-	if strings.Count(warnings, "has no protobuf encoding, so") != 1 {
-		t.Errorf("warnings about protobuf, want only the Shapes kind's:\n%s", warnings)
+	// A named slice in a map is a message of its elements, but not one whose elements have no
+	// encoding themselves: the warning is at the type.
+	want = "pkg/apis/toys/v1/types.go:77:6: warning: Grid (kind Grid of toys.example.com) has no protobuf encoding, so the group is served without protobuf: field Spec (GridSpec): field Rows (map[string]Matrix): map value: example.com/wardle/pkg/apis/toys/v1.Matrix: its element ([]string): a slice here"
+	if !strings.Contains(warnings, want) {
+		t.Errorf("warnings:\n%s\nwant one that says:\n%s", warnings, want)
+	}
+	if strings.Count(warnings, "has no protobuf encoding, so") != 2 {
+		t.Errorf("warnings about protobuf, want only the Shapes and Grid kinds':\n%s", warnings)
 	}
 	toys, _ := res.Output.Get("pkg/apis/toys/v1/zz_generated.protobuf.go")
 	for _, m := range []string{"func (m *Good) Marshal(", "func (m *GoodList) Unmarshal(", "func (m *GoodSpec) Size("} {
@@ -91,6 +100,17 @@ func TestShapesAndOptOut(t *testing.T) {
 	fine, _ := res.Output.Get("pkg/apis/fine/v1/generated.proto")
 	if !strings.Contains(string(fine), "map<string, int64> count = 1;") || !strings.Contains(string(fine), "optional example.com.wardle.pkg.shared.Ref ref = 2;") {
 		t.Errorf("fine's generated.proto:\n%s", fine)
+	}
+	// A named slice that is a map's value is the message of its elements, as k8s.io/api's
+	// ExtraValue is: its methods are on the named type, by value but for Unmarshal and Reset.
+	if !strings.Contains(string(fine), "message Values {\n  // Go field: Items\n  repeated string items = 1;\n}") || !strings.Contains(string(fine), "map<string, Values> extra = 3;") {
+		t.Errorf("fine's generated.proto:\n%s", fine)
+	}
+	fineGo, _ := res.Output.Get("pkg/apis/fine/v1/zz_generated.protobuf.go")
+	for _, m := range []string{"func (m Values) MarshalToSizedBuffer(", "func (m Values) Size(", "func (m *Values) Unmarshal(", "*m = append(*m, v)"} {
+		if !strings.Contains(string(fineGo), m) {
+			t.Errorf("fine lacks %s", m)
+		}
 	}
 	// A type of another package of the project gets its methods in its own package.
 	if shared, _ := res.Output.Get("pkg/shared/zz_generated.protobuf.go"); !strings.Contains(string(shared), "func (m *Ref) MarshalToSizedBuffer(") {

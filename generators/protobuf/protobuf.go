@@ -63,6 +63,10 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 		group *model.Group
 		r     *model.Resource
 		kinds []*message
+		// registered is a runtime.Object of a package that registers its types itself, which
+		// no served kind reaches (extensions/v1beta1's Scale): the group is protobuf only if it is.
+		registered string
+		version    string
 	}
 	var roots []root
 	for _, g := range ctx.Project.Groups {
@@ -95,6 +99,17 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 				}
 				roots = append(roots, rt)
 			}
+			if !v.OwnRegistration && !v.ControllerRuntime {
+				continue // apigen registers the kinds and their lists only
+			}
+			for _, name := range registeredObjects(goPkg, pkg.Types, v) {
+				t := pkg.Types[name]
+				rt := root{group: g, registered: name, version: v.Name}
+				if t == nil || !optedOut(t.CommentLines) && !optedOut(t.SecondClosestCommentLines) {
+					rt.kinds = []*message{w.message(lookup(goPkg, name))}
+				}
+				roots = append(roots, rt)
+			}
 		}
 	}
 	propagate(w.order)
@@ -104,6 +119,10 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 	// The kind's warning says it all; its list's would say it again.
 	for _, rt := range roots {
 		for _, m := range rt.kinds {
+			if m.broken != "" && rt.registered != "" {
+				ctx.Warn(m.brokenPos, "%s (a runtime.Object %s/%s registers, which no served kind reaches) has no protobuf encoding, so the group is served without protobuf: %s; mark the type +apigen:protobuf=false to leave it out knowingly", m.name, rt.group.Name, rt.version, m.broken)
+				break
+			}
 			if m.broken != "" {
 				ctx.Warn(m.brokenPos, "%s (kind %s of %s) has no protobuf encoding, so the group is served without protobuf: %s; mark the kind +apigen:protobuf=false to leave it out knowingly", m.name, rt.r.Kind, rt.group.Name, m.broken)
 				break
@@ -178,6 +197,54 @@ func render(header []byte, dir string, msgs []*message, old recorded) (goSrc, pr
 		return nil, nil, err
 	}
 	return goSrc, idl(goPkg, msgs, old), nil
+}
+
+// runtimeObjectTag is the deepcopy-gen tag that makes a type a runtime.Object.
+const runtimeObjectTag = "+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object"
+
+// registeredObjects are the top-level struct types of a version package that registers its
+// types itself that are runtime.Objects (they embed metav1.TypeMeta, or carry deepcopy-gen's
+// runtime.Object tag) and are none of its served kinds or lists: types the package registers
+// for requests and subresources (extensions/v1beta1's Scale and DeploymentRollback), which
+// the server must encode in protobuf too for it to offer protobuf for the group.
+func registeredObjects(goPkg *gotypes.Package, types map[string]*gengotypes.Type, v *model.Version) []string {
+	if goPkg == nil {
+		return nil
+	}
+	served := map[string]bool{}
+	for _, r := range v.Resources {
+		served[r.Kind], served[r.ListKind] = true, true
+	}
+	var out []string
+	for _, name := range goPkg.Scope().Names() {
+		n := lookup(goPkg, name)
+		if served[name] || n == nil || !n.Obj().Exported() || n.TypeParams().Len() > 0 {
+			continue
+		}
+		st, ok := n.Underlying().(*gotypes.Struct)
+		if !ok {
+			continue
+		}
+		object := false
+		for i := range st.NumFields() {
+			if f := st.Field(i); f.Embedded() {
+				if e, ok := gotypes.Unalias(f.Type()).(*gotypes.Named); ok && qualified(e) == "k8s.io/apimachinery/pkg/apis/meta/v1.TypeMeta" {
+					object = true
+				}
+			}
+		}
+		if t := types[name]; t != nil {
+			for _, l := range append(slices.Clone(t.CommentLines), t.SecondClosestCommentLines...) {
+				if strings.ReplaceAll(strings.TrimSpace(l), " ", "") == runtimeObjectTag {
+					object = true
+				}
+			}
+		}
+		if object {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // typesPackage finds the go/types package of a package of the universe through its types.

@@ -89,6 +89,10 @@ type message struct {
 	// for, or a message field that is broken), empty when it can.
 	broken    string
 	brokenPos token.Position
+	// list is a named slice type (k8s.io/api's ExtraValue, a map's value), a message whose
+	// field 1, items, holds the elements, as go-to-protobuf declares such a type; its
+	// methods are on the named type itself.
+	list bool
 }
 
 // protoMethods are the methods a nested message needs for the generated code to call.
@@ -167,11 +171,12 @@ func (w *walker) message(t *gotypes.Named) *message {
 	w.messages[t] = m
 	w.order = append(w.order, m)
 	st, isStruct := t.Underlying().(*gotypes.Struct)
+	sl := listOf(t)
 	switch {
 	case hasProtoMethods(t):
 		m.ready = true
 		return m
-	case !isStruct:
+	case !isStruct && sl == nil:
 		m.broken, m.brokenPos = fmt.Sprintf("%s is not a struct", qualified(t)), m.pos
 		return m
 	case !w.local(m.pkg):
@@ -179,6 +184,20 @@ func (w *walker) message(t *gotypes.Named) *message {
 		return m
 	case t.TypeParams().Len() > 0:
 		m.broken, m.brokenPos = fmt.Sprintf("%s is generic", qualified(t)), m.pos
+		return m
+	case sl != nil:
+		m.list = true
+		f := &field{goName: "Items", name: "items", num: 1, tagged: true, repeated: true, goType: sl, pos: m.pos}
+		e, why := w.elem(sl.Elem())
+		f.value = e
+		if why != "" {
+			m.broken, m.brokenPos = fmt.Sprintf("%s: its element (%s): %s", qualified(t), gotypes.TypeString(sl.Elem(), relativeTo(m.pkg)), why), m.pos
+			if e.msg != nil && e.msg.broken != "" {
+				m.brokenPos = e.msg.brokenPos
+			}
+			return m
+		}
+		m.fields = []*field{f}
 		return m
 	}
 	for _, name := range generatedMethods {
@@ -277,7 +296,7 @@ func (w *walker) shape(f *field, t gotypes.Type) string {
 		if why != "" || k.kind != kString {
 			return "protobuf maps here have string keys"
 		}
-		v, why := w.elem(u.Elem())
+		v, why := w.mapValue(u.Elem())
 		f.mapKey, f.value = &k, v
 		if why != "" {
 			return "map value: " + why
@@ -287,6 +306,33 @@ func (w *walker) shape(f *field, t gotypes.Type) string {
 	e, why := w.elem(t)
 	f.value = e
 	return why
+}
+
+// listOf is the underlying slice of a named slice type that is not bytes, nil for any other type.
+func listOf(t *gotypes.Named) *gotypes.Slice {
+	sl, ok := t.Underlying().(*gotypes.Slice)
+	if !ok {
+		return nil
+	}
+	if b, ok := sl.Elem().Underlying().(*gotypes.Basic); ok && b.Kind() == gotypes.Byte {
+		return nil
+	}
+	return sl
+}
+
+// mapValue is the shape of a map's value: as elem's, but a named slice type (map[string]ExtraValue)
+// is a message of its elements, as go-to-protobuf encodes k8s.io/api's.
+func (w *walker) mapValue(t gotypes.Type) (elem, string) {
+	if n, ok := gotypes.Unalias(t).(*gotypes.Named); ok && listOf(n) != nil {
+		m := w.message(n)
+		e := elem{typ: n, msg: m}
+		if m.broken != "" {
+			return e, m.broken
+		}
+		e.kind = kMessage
+		return e, ""
+	}
+	return w.elem(t)
 }
 
 // elem is the shape of one value: a scalar, bytes or a message.

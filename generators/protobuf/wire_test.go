@@ -23,6 +23,8 @@ var wirePackages = []struct{ dir, module, pkg string }{
 	{"appsv1", "k8s.io/api", "apps/v1"},
 	{"batchv1", "k8s.io/api", "batch/v1"},
 	{"autoscalingv2", "k8s.io/api", "autoscaling/v2"},
+	{"authenticationv1", "k8s.io/api", "authentication/v1"},
+	{"certificatesv1", "k8s.io/api", "certificates/v1"},
 	{"apiextensionsv1", "k8s.io/apiextensions-apiserver", "pkg/apis/apiextensions/v1"},
 }
 

@@ -3,8 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -44,15 +44,6 @@ var kubeAPIServerTurnsOff = []string{"apps", "autoscaling", "batch", "certificat
 // kubeAPIServerTurnsOff.
 var kubeAPIServerLeaves = "--runtime-config=apps/v1=false,autoscaling/v1=false,autoscaling/v2=false,batch/v1=false," +
 	"certificates.k8s.io/v1=false,events.k8s.io/v1=false,policy/v1=false,resource.k8s.io/v1=false"
-
-// protobufNotYet are the groups of k8s.io/api the project serves in JSON only, and why: a type
-// of theirs has a shape apigen's protobuf methods do not cover yet, so the group negotiates
-// JSON (a protobuf-first client gets JSON; the list check fails once the group is protobuf).
-var protobufNotYet = map[string]string{
-	"certificates.k8s.io": "CertificateSigningRequestSpec's Extra, map[string]ExtraValue: a named slice in a map value, which go-to-protobuf encodes as a message of items",
-	"extensions":          "the package registers Scale and DeploymentRollback, which no served kind reaches, so they get no methods",
-	"policy":              "the package registers Eviction, the body of pods/eviction, which no served kind reaches, so it gets no methods",
-}
 
 // podTemplate is a valid pod template of the workloads in validSpecs.
 const podTemplate = `{metadata: {labels: {app: matrix}}, spec: {restartPolicy: %s, containers: [{name: c, image: busybox}]}}`
@@ -150,8 +141,7 @@ func checkKubernetesAPINamespaceDeletion(t *testing.T, tc *toolchain, bins clust
 
 	// k8s.io/api's types carry protobuf tags; the project has apigen's marshalers for them
 	// (not upstream's generated.pb.go, which the copy leaves out): every kind is listed in
-	// protobuf through kube-apiserver, as kube-controller-manager's clients ask, but in the
-	// groups protobufNotYet names.
+	// protobuf through kube-apiserver, as kube-controller-manager's clients ask.
 	hc, err := rest.HTTPClientFor(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -159,17 +149,12 @@ func checkKubernetesAPINamespaceDeletion(t *testing.T, tc *toolchain, bins clust
 	n := &negotiation{t: t, hc: hc, host: strings.TrimSuffix(cfg.Host, "/")}
 	for _, key := range created {
 		gv, kind, _ := strings.Cut(key, " ")
-		group := schema.FromAPIVersionAndKind(gv, kind).Group
 		for _, r := range resources[gv] {
 			if r.Kind != kind || strings.Contains(r.Name, "/") {
 				continue
 			}
 			path := "/apis/" + gv + "/namespaces/" + ns + "/" + r.Name
-			if why, ok := protobufNotYet[group]; ok {
-				n.json("list "+key+" ("+why+")", http.MethodGet, path, protobufFirst, "", "", http.StatusOK, kind+"List")
-			} else {
-				n.proto("list "+key, http.MethodGet, path, protobufFirst, "", "", http.StatusOK, kind+"List")
-			}
+			n.proto("list "+key, http.MethodGet, path, protobufFirst, "", "", http.StatusOK, kind+"List")
 		}
 	}
 
