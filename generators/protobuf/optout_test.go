@@ -44,26 +44,7 @@ func TestShapesAndOptOut(t *testing.T) {
 			"type Values []string\n",
 		"pkg/shared/ref.go": "package shared\n\ntype Ref struct {\n\tName string `json:\"name\"`\n}\n",
 	}
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "examples", "wardle", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = string(data)
-	}
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := pipeline.Run(root, pipeline.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := generateProject(t, root, files)
 
 	// The kind of a shape protobuf cannot encode: a warning at its field, and no methods.
 	warnings := res.Project.Warnings.Error()
@@ -130,4 +111,31 @@ func TestShapesAndOptOut(t *testing.T) {
 	if strings.Contains(string(rt), "RoundTripProtobufTestForScheme") {
 		t.Error("toys' round-trip test covers protobuf, which Shapes has not")
 	}
+}
+
+// generateProject writes files (with examples/wardle's go.mod and go.sum) into root and runs
+// apigen's pipeline over it.
+func generateProject(t *testing.T, root string, files map[string]string) *pipeline.Result {
+	t.Helper()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "examples", "wardle", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := pipeline.Run(root, pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

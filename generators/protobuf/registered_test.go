@@ -1,12 +1,8 @@
 package protobuf_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
 // registerGo is a register.go of a package that registers its types itself, as k8s.io/api's
@@ -62,26 +58,7 @@ func TestRegisteredTypesNoKindReaches(t *testing.T) {
 	}
 	files["pkg/apis/ext/v1/types.go"] = strings.Replace(files["pkg/apis/ext/v1/types.go"], "import metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n",
 		"import (\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/runtime/schema\"\n)\n", 1)
-	for _, name := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "examples", "wardle", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = string(data)
-	}
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := pipeline.Run(root, pipeline.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := generateProject(t, root, files)
 
 	ext, _ := res.Output.Get("pkg/apis/ext/v1/zz_generated.protobuf.go")
 	for _, m := range []string{"func (m *Widget) Marshal(", "func (m *Rollback) Marshal(", "func (m *Rollback) Unmarshal(", "func (m *RollbackTo) Size(", "func (m *Tagged) MarshalToSizedBuffer("} {
