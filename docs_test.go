@@ -327,7 +327,7 @@ var generatedPattern = []struct {
 // path is one of them, but for the few the examples do not need (each with its reason).
 func TestGeneratedFilesReference(t *testing.T) {
 	notInExamples := map[string]string{
-		"pkg/apis/<group>/<version>/zz_generated.validations.go": "validation-gen's, for +k8s: tags, which the examples do not use (test/e2e's declarative validation projects do)",
+		"pkg/apis/<group>/<version>/zz_generated.validations.go":     "validation-gen's, for +k8s: tags, which the examples do not use (test/e2e's declarative validation projects do)",
 		"pkg/apis/<group>/<version>/zz_generated.conversion_none.go": "for versions without conversion code, which the examples write (testdata/builds/strategy_none and the matrix's Flux row have none)",
 	}
 	page, err := os.ReadFile("docs/reference/generated-files.md")
