@@ -162,7 +162,7 @@ func emitInstallGroup(f *jen.File, p *model.Project, g *model.Group) {
 			groupName(g, versions[0]), jen.Id("Scheme"), jen.Qual(metav1Pkg, "ParameterCodec"), jen.Id("Codecs"))
 		b.Comment("Protobuf is offered only if every type of the group has protobuf marshalers.")
 		b.Id("apiGroupInfo").Dot("NegotiatedSerializer").Op("=").Qual(serverPkg, "GroupSerializer").Call(
-			jen.Id("Scheme"), jen.Id("Codecs"), groupName(g, versions[0]))
+			jen.Id("Scheme"), jen.Id("apiGroupInfo").Dot("NegotiatedSerializer"), groupName(g, versions[0]))
 		if len(versions) < len(g.Versions) {
 			b.Comment("Only the versions that serve a resource: the first is discovery's preferred version.")
 			b.Id("apiGroupInfo").Dot("PrioritizedVersions").Op("=").Index().Qual(schemaPkg, "GroupVersion").ValuesFunc(func(vs *jen.Group) {

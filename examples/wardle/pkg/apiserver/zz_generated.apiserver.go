@@ -113,7 +113,7 @@ func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.R
 func installWardle(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
 	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(wardlev1beta1.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	// Protobuf is offered only if every type of the group has protobuf marshalers.
-	apiGroupInfo.NegotiatedSerializer = server.GroupSerializer(Scheme, Codecs, wardlev1beta1.GroupName)
+	apiGroupInfo.NegotiatedSerializer = server.GroupSerializer(Scheme, apiGroupInfo.NegotiatedSerializer, wardlev1beta1.GroupName)
 	fischerStorage, err := wardlefischer.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err
