@@ -102,7 +102,7 @@ func installAPIGroups(s *genericapiserver.GenericAPIServer, optsGetter generic.R
 func installToys(s *genericapiserver.GenericAPIServer, optsGetter generic.RESTOptionsGetter) error {
 	apiGroupInfo := genericapiserver.NewDefaultAPIGroupInfo(toysv2.GroupName, Scheme, metav1.ParameterCodec, Codecs)
 	// Protobuf is offered only if every type of the group has protobuf marshalers.
-	apiGroupInfo.NegotiatedSerializer = server.GroupSerializer(Scheme, Codecs, toysv2.GroupName)
+	apiGroupInfo.NegotiatedSerializer = server.GroupSerializer(Scheme, apiGroupInfo.NegotiatedSerializer, toysv2.GroupName)
 	gadgetStorage, gadgetStatusStorage, err := toysgadget.NewREST(Scheme, optsGetter)
 	if err != nil {
 		return err

@@ -29,12 +29,12 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/klog/v2"
 )
 
 // GroupSerializer is what the requests and responses of one API group are encoded with: the
-// project's codecs, offering protobuf only when every type the group registers (kinds, lists,
+// codecs genericapiserver.NewDefaultAPIGroupInfo made for the group (whose lists stream, item
+// by item, in JSON and protobuf, as kube-apiserver's do), offering protobuf only when every type the group registers (kinds, lists,
 // options, subresource types) can be encoded and decoded so. k8s.io/apiserver's codec factory
 // offers protobuf for any scheme, so a client that asks for it first (the metadata client of
 // kube-controller-manager's namespace controller and garbage collector, client-go with
@@ -42,7 +42,7 @@ import (
 // JSON. Without protobuf among the group's media types, content negotiation picks the next
 // acceptable one, answers 406 when none is left, and answers a protobuf request body with 415
 // naming the media types it accepts: what kube-apiserver does for a CRD.
-func GroupSerializer(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) runtime.NegotiatedSerializer {
+func GroupSerializer(scheme *runtime.Scheme, codecs runtime.NegotiatedSerializer, group string) runtime.NegotiatedSerializer {
 	why := protobufMissing(scheme, codecs, group)
 	if why == "" {
 		return codecs
@@ -68,7 +68,7 @@ func (s withoutProtobuf) SupportedMediaTypes() []runtime.SerializerInfo { return
 // a round trip through the protobuf serializer, or "" when all do: the marshalers k8s.io/api's
 // types ship, or ones generated for the project's types. It is the types' method sets that
 // decide, so the answer is the same on every start.
-func protobufMissing(scheme *runtime.Scheme, codecs serializer.CodecFactory, group string) string {
+func protobufMissing(scheme *runtime.Scheme, codecs runtime.NegotiatedSerializer, group string) string {
 	info, ok := runtime.SerializerInfoForMediaType(codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
 	if !ok {
 		return "the codecs have no protobuf serializer"
