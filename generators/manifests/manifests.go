@@ -103,9 +103,12 @@ type data struct {
 // The bundled etcd: its image is the one kubeadm v1.37 deploys (registry.k8s.io/etcd:3.7.0-0),
 // etcd v3.7.0, which k8s.io/apiserver v0.37 requires and bin/etcd is built from.
 const (
-	etcdImage    = "registry.k8s.io/etcd:3.7.0-0"
-	etcdMembers  = 3
-	etcdStorage  = "8Gi"
+	etcdImage   = "registry.k8s.io/etcd:3.7.0-0"
+	etcdMembers = 3
+	etcdStorage = "8Gi"
+	// etcdQuota is the members' --quota-backend-bytes: half of etcdStorage, the rest for the
+	// write-ahead log and snapshots.
+	etcdQuota    = 4 << 30
 	etcdSchedule = "17 * * * *" // hourly, off the full hour when many CronJobs start
 )
 
@@ -122,6 +125,7 @@ type etcd struct {
 	InitialCluster                    string
 	ClientPort, PeerPort, MetricsPort int
 	Storage, BackupSchedule           string
+	QuotaBackendBytes                 int64
 
 	// Paths in the containers.
 	DataMount, DataDir, ServerTLSDir, PeerTLSDir, ClientTLSDir, BackupDir, SnapshotFile string
@@ -146,24 +150,25 @@ type etcdCertificate struct {
 
 func newEtcd(project, service, namespace string) etcd {
 	e := etcd{
-		Name:           service + "-etcd",
-		ClientService:  service + "-etcd-client",
-		Backup:         service + "-etcd-backup",
-		Image:          etcdImage,
-		Replicas:       etcdMembers,
-		ClientPort:     2379,
-		PeerPort:       2380,
-		MetricsPort:    2381,
-		Storage:        etcdStorage,
-		BackupSchedule: etcdSchedule,
-		DataMount:      "/var/lib/etcd",
-		DataDir:        "/var/lib/etcd/data", // below the mount: a new volume's root may hold lost+found
-		ServerTLSDir:   "/etc/etcd/tls/server",
-		PeerTLSDir:     "/etc/etcd/tls/peer",
-		ClientTLSDir:   "/var/run/etcd-client",
-		BackupDir:      "/var/backups/etcd",
-		SnapshotFile:   "snapshot.db",
-		ExternalInput:  "external-etcd",
+		Name:              service + "-etcd",
+		ClientService:     service + "-etcd-client",
+		Backup:            service + "-etcd-backup",
+		Image:             etcdImage,
+		Replicas:          etcdMembers,
+		ClientPort:        2379,
+		PeerPort:          2380,
+		MetricsPort:       2381,
+		Storage:           etcdStorage,
+		QuotaBackendBytes: etcdQuota,
+		BackupSchedule:    etcdSchedule,
+		DataMount:         "/var/lib/etcd",
+		DataDir:           "/var/lib/etcd/data", // below the mount: a new volume's root may hold lost+found
+		ServerTLSDir:      "/etc/etcd/tls/server",
+		PeerTLSDir:        "/etc/etcd/tls/peer",
+		ClientTLSDir:      "/var/run/etcd-client",
+		BackupDir:         "/var/backups/etcd",
+		SnapshotFile:      "snapshot.db",
+		ExternalInput:     "external-etcd",
 	}
 	e.CASecret, e.ServerSecret, e.PeerSecret, e.ClientSecret = e.Name+"-ca", e.Name+"-server", e.Name+"-peer", e.Name+"-client"
 	var servers, initial []string

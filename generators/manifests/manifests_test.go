@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -632,8 +634,8 @@ func TestEtcd(t *testing.T) {
 	}
 }
 
-// TestRunningCost pins what docs/crd-or-aggregated.md and docs/guides/deploying.md state the
-// deployment requests of a cluster.
+// TestRunningCost: what docs/crd-or-aggregated.md and docs/guides/deploying.md say the
+// deployment requests of a cluster, and the server's memory limit, are what the manifests say.
 func TestRunningCost(t *testing.T) {
 	out := generate(t, toyProject())
 	var cpu, memory, storage resource.Quantity
@@ -653,7 +655,21 @@ func TestRunningCost(t *testing.T) {
 		storage.Add(sts.Spec.VolumeClaimTemplates[0].Spec.Resources.Requests[corev1.ResourceStorage])
 	}
 	storage.Add(docs(t, out, "etcd-backup.yaml")[0].(*corev1.PersistentVolumeClaim).Spec.Resources.Requests[corev1.ResourceStorage])
-	if cpu.String() != "500m" || memory.String() != "1Gi" || storage.String() != "32Gi" {
-		t.Errorf("requests: cpu %s, memory %s, storage %s; the docs say 500m, 1Gi and 32Gi", cpu.String(), memory.String(), storage.String())
+	limit := d.Spec.Template.Spec.Containers[0].Resources.Limits.Memory()
+	said := regexp.MustCompile(`request(?:s|ing)? (\S+) CPU, (\S+) of memory and (\S+) of persistent volumes[^;]*; each server replica has a memory limit of ([0-9]+[A-Za-z]+)`)
+	for _, page := range []string{"../../docs/crd-or-aggregated.md", "../../docs/guides/deploying.md"} {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := said.FindStringSubmatch(strings.Join(strings.Fields(string(text)), " "))
+		if m == nil {
+			t.Errorf("%s does not say what the manifests request (%q)", page, said)
+			continue
+		}
+		if m[1] != cpu.String() || m[2] != memory.String() || m[3] != storage.String() || m[4] != limit.String() {
+			t.Errorf("%s says %s CPU, %s of memory, %s of volumes and a %s memory limit; the manifests request %s, %s and %s, and limit %s",
+				page, m[1], m[2], m[3], m[4], cpu.String(), memory.String(), storage.String(), limit.String())
+		}
 	}
 }

@@ -109,6 +109,7 @@ func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 			if err := o.validate(fs); err != nil {
 				return err
 			}
+			setMemoryLimit()
 			if o.localMode {
 				return o.runLocal(cmd.Context(), cmd.OutOrStdout())
 			}
