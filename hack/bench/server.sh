@@ -38,12 +38,24 @@
 # Postgres (durable), and as a CRD in kube-apiserver: fill, restart to ready, RSS, paged and unpaged lists,
 # an informer's initial sync, a watch fan-out to 100 watchers with gets and updates beside it (scale.md).
 #
+# hack/bench/server.sh ROUNDS -protobuf (make bench-crd runs it with 3 rounds after -crd) is the protobuf
+# comparison of issue 43: examples/wardle's Flunder through kube-apiserver to the generated server in
+# protobuf and in JSON, and as a CRD (JSON): an informer's initial sync of -protobuf-counts objects
+# (default 10000,50000), gets, lists and a watch fan-out, each client a process of its own whose CPU
+# is measured, and the bytes etcd stores per object in JSON, protobuf and CBOR.
+#
+# Each run but -smoke and -pprof also writes its tables to docs/performance/<comparison>.md (server,
+# crd, protobuf, storage, scale or dv), headed with the date, the machine, the load and apigen's
+# commit, which docs/performance.md links; BENCH_DOC=0 leaves docs/ alone.
+#
 # hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
 # kind's rules as +k8s: tags and as kubebuilder markers (testdata/dv), two generated servers
 # reached directly, create, get, update, patch and apply.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=lib.sh
+source "$root/hack/bench/lib.sh"
 runs=${1:-6}
 shift || true
 
@@ -56,7 +68,7 @@ for a in "$@"; do
 	if [[ $a == -dv || $a == --dv || $a == -datastores || $a == --datastores ]]; then
 		tools=(etcd kube-apiserver)
 	fi
-	if [[ $a == -scale || $a == --scale ]]; then
+	if [[ $a == -scale || $a == --scale || $a == -protobuf || $a == --protobuf ]]; then
 		tools=(etcd kube-apiserver kubectl)
 	fi
 done
@@ -73,6 +85,45 @@ args=(-root "$root" -rounds "$runs" -out "$out")
 if [[ -n ${BENCH_KEEP:-} ]]; then
 	args+=(-keep)
 fi
+load_before=$(load1)
+started=$(date -u +%Y-%m-%dT%H:%MZ)
 "$tmp/serverload" "${args[@]}" "$@"
 echo >&2
 echo "figures in $out (summary.md and rounds.json; with -scale, scale.md and scale.json)" >&2
+
+# The summary beside docs/performance.md: docs/performance/<comparison>.md.
+name=server title="The generated server against k8s.io/sample-apiserver" summary=summary.md doc=${BENCH_DOC:-1}
+for a in "$@"; do
+	case $a in
+	-crd | --crd) name=crd title="Against a CRD" ;;
+	-protobuf | --protobuf) name=protobuf title="Protobuf against JSON against a CRD" ;;
+	-datastores | --datastores) name=storage title="Storage backends" ;;
+	-scale | --scale) name=scale title="Scale envelope" summary=scale.md ;;
+	-dv | --dv) name=dv title="+k8s: tags against kubebuilder markers" ;;
+	-smoke | --smoke | -pprof | --pprof | -pprof=* | --pprof=*) doc=0 ;;
+	esac
+done
+if [[ $doc != 0 && -f $out/$summary ]]; then
+	page=$root/docs/performance/$name.md
+	mkdir -p "$(dirname "$page")"
+	commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [[ -n $(git -C "$root" status --porcelain 2>/dev/null) ]]; then
+		commit="$commit (with uncommitted changes)"
+	fi
+	mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+	{
+		echo "# $title"
+		echo
+		echo "The latest run of this comparison, written by the command below; [Performance](../performance.md)"
+		echo "says what it measures and what the figures mean."
+		echo
+		echo "- Measured: $started to $(date -u +%H:%MZ)"
+		echo "- Machine: $(nproc) cores, $mem, $(uname -sm)"
+		echo "- Load (1-minute average): $load_before at the start, $(load1) at the end"
+		echo "- apigen: $commit"
+		echo "- Command: \`hack/bench/server.sh $runs${*:+ $*}\`"
+		echo
+		cat "$out/$summary"
+	} >"$page"
+	echo "tables in ${page#"$root"/}" >&2
+fi
