@@ -87,6 +87,11 @@ if [[ -n ${BENCH_KEEP:-} ]]; then
 fi
 load_before=$(load1)
 started=$(date -u +%Y-%m-%dT%H:%MZ)
+# The commit of what is measured, as the run starts.
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ -n $(git -C "$root" status --porcelain 2>/dev/null) ]]; then
+	commit="$commit (with uncommitted changes)"
+fi
 "$tmp/serverload" "${args[@]}" "$@"
 echo >&2
 echo "figures in $out (summary.md and rounds.json; with -scale, scale.md and scale.json)" >&2
@@ -106,10 +111,6 @@ done
 if [[ $doc != 0 && -f $out/$summary ]]; then
 	page=$root/docs/performance/$name.md
 	mkdir -p "$(dirname "$page")"
-	commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	if [[ -n $(git -C "$root" status --porcelain 2>/dev/null) ]]; then
-		commit="$commit (with uncommitted changes)"
-	fi
 	mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	{
 		echo "# $title"
