@@ -85,19 +85,13 @@ args=(-root "$root" -rounds "$runs" -out "$out")
 if [[ -n ${BENCH_KEEP:-} ]]; then
 	args+=(-keep)
 fi
-load_before=$(load1)
-started=$(date -u +%Y-%m-%dT%H:%MZ)
-# The commit of what is measured, as the run starts.
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [[ -n $(git -C "$root" status --porcelain 2>/dev/null) ]]; then
-	commit="$commit (with uncommitted changes)"
-fi
+bench_start
 "$tmp/serverload" "${args[@]}" "$@"
 echo >&2
 echo "figures in $out (summary.md and rounds.json; with -scale, scale.md and scale.json)" >&2
 
 # The summary beside docs/performance.md: docs/performance/<comparison>.md.
-name=server title="The generated server against k8s.io/sample-apiserver" summary=summary.md doc=${BENCH_DOC:-1}
+name=server title="The generated server against k8s.io/sample-apiserver" summary=summary.md doc=1
 for a in "$@"; do
 	case $a in
 	-crd | --crd) name=crd title="Against a CRD" ;;
@@ -108,23 +102,6 @@ for a in "$@"; do
 	-smoke | --smoke | -pprof | --pprof | -pprof=* | --pprof=*) doc=0 ;;
 	esac
 done
-if [[ $doc != 0 && -f $out/$summary ]]; then
-	page=$root/docs/performance/$name.md
-	mkdir -p "$(dirname "$page")"
-	mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-	{
-		echo "# $title"
-		echo
-		echo "The latest run of this comparison, written by the command below; [Performance](../performance.md)"
-		echo "says what it measures and what the figures mean."
-		echo
-		echo "- Measured: $started to $(date -u +%H:%MZ)"
-		echo "- Machine: $(nproc) cores, $mem, $(uname -sm)"
-		echo "- Load (1-minute average): $load_before at the start, $(load1) at the end"
-		echo "- apigen: $commit"
-		echo "- Command: \`hack/bench/server.sh $runs${*:+ $*}\`"
-		echo
-		cat "$out/$summary"
-	} >"$page"
-	echo "tables in ${page#"$root"/}" >&2
+if [[ $doc != 0 ]]; then
+	bench_doc "$name" "$title" "$out/$summary" "hack/bench/server.sh $runs${*:+ $*}"
 fi
