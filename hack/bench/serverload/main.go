@@ -157,8 +157,8 @@ func main() {
 			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
 			DescriptionBytes: o.DescriptionBytes, MemObjects: 200, ListPage: min(o.ListPage, 30)}
 	}
-	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores); n > 1 {
-		log.Fatal("-dv, -crd and -datastores are different comparisons: choose one")
+	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores) + btoi(scaleOpts.enabled) + btoi(protoOpts.enabled); n > 1 {
+		log.Fatal("-dv, -crd, -datastores, -scale and -protobuf are different comparisons: choose one")
 	}
 	if o.storageMediaType != "" && !o.crd {
 		log.Fatal("-storage-media-type goes with -crd")
