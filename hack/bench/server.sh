@@ -44,8 +44,8 @@
 # (default 10000,50000), gets, lists and a watch fan-out, each client a process of its own whose CPU
 # is measured, and the bytes etcd stores per object in JSON, protobuf and CBOR.
 #
-# Each run but -smoke and -pprof also writes its tables to docs/performance/<comparison>.md (server,
-# crd, protobuf, storage, scale or dv), headed with the date, the machine, the load and apigen's
+# Each run but -smoke, -pprof and -only also writes its tables to docs/performance/<comparison>.md
+# (server, crd, protobuf, storage, storage-encodings, storage-replicas, scale or dv), headed with the date, the machine, the load and apigen's
 # commit, which docs/performance.md links; BENCH_DOC=0 leaves docs/ alone.
 #
 # hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
@@ -99,7 +99,9 @@ for a in "$@"; do
 	-datastores | --datastores) name=storage title="Storage backends" ;;
 	-scale | --scale) name=scale title="Scale envelope" summary=scale.md ;;
 	-dv | --dv) name=dv title="+k8s: tags against kubebuilder markers" ;;
-	-smoke | --smoke | -pprof | --pprof | -pprof=* | --pprof=*) doc=0 ;;
+	-storage-media-type* | --storage-media-type*) name=storage-encodings title="Storage encodings" ;;
+	-replicas | --replicas) name=storage-replicas title="Replicas on one database" ;;
+	-smoke | --smoke | -pprof | --pprof | -pprof=* | --pprof=* | -only* | --only*) doc=0 ;;
 	esac
 done
 if [[ $doc != 0 ]]; then
