@@ -489,8 +489,8 @@ func reportProtobuf(o *options, counts []int, results []*pbResult, stored []stor
 	if len(loads) > 0 {
 		loadRange = fmt.Sprintf("%.1f–%.1f", slices.Min(loads), slices.Max(loads))
 	}
-	p("examples/wardle's Flunder (~%d B of JSON each) through kube-apiserver: to the generated server in protobuf (protobuf) and in JSON (json), and as a CRD of the same fields (crd, JSON); %d rounds, %s, %s, 1-minute load %s.\n\n",
-		protoOpts.bytes, o.rounds, machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), loadRange)
+	p("examples/wardle's Flunder (~%d B of JSON each) through kube-apiserver: to the generated server in protobuf (protobuf) and in JSON (json), and as a CRD of the same fields (crd, JSON); %d round%s, %s, %s, 1-minute load %s.\n\n",
+		protoOpts.bytes, o.rounds, plural(o.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), loadRange)
 	p("Each client operation is a process of its own with the project's typed Flunder (the same code for every side); client CPU is that process's during the operation (getrusage); server CPU is kube-apiserver's plus, for protobuf and json, the generated server's. Medians over the rounds; ratios are medians of per-round ratios.\n\n")
 
 	pick := func(op, side string, count int) []*pbResult {
@@ -626,4 +626,11 @@ func reportProtobuf(o *options, counts []int, results []*pbResult, stored []stor
 		p("\n")
 	}
 	return sb.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
