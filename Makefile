@@ -65,8 +65,9 @@ bench-kapi: build ## apigen generate and verify on the largest real project, eve
 bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see docs/performance.md).
 	hack/bench/server.sh 6
 
-bench-crd: ## The same kind as a CRD, through the aggregation proxy to the generated server, and direct (see docs/performance.md).
+bench-crd: ## The same kind as a CRD, through the aggregation proxy to the generated server, and direct; then protobuf against JSON against a CRD (see docs/performance.md).
 	hack/bench/server.sh 6 -crd
+	hack/bench/server.sh 3 -protobuf
 
 bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see docs/performance.md).
 	hack/bench/server.sh 4 -datastores

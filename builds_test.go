@@ -58,7 +58,9 @@ import (
 // the apply configuration writes with what encoding/json writes for the Go type.
 // protobuf_shapes has lists of fixed-size values and a spec with a String of its own (as
 // k8s.io/api's resource/v1 has, where the generated protobuf code once failed to compile): its
-// test encodes a kind through the protobuf serializer and back.
+// test encodes a kind through the protobuf serializer and back. It also holds named slices
+// directly, with and without +protobuf.nullable=true, through a pointer, and metav1's Verbs, and a
+// type with metav1.APIResource's fields whose bytes its test compares with metav1's.
 var buildCases = map[string]struct {
 	requires, packages []string
 	// base is a model case whose types the build case's own files are added to, so one

@@ -312,7 +312,7 @@ func (g *goFile) marshalField(f *field, self string) {
 			g.encode(f.value, "*"+x, f.num)
 		}
 		g.p("}")
-	case f.value.kind == kBytes:
+	case f.value.kind == kBytes || isList(f.value):
 		g.p("if %s != nil {", x)
 		g.encode(f.value, x, f.num)
 		g.p("}")
@@ -362,7 +362,7 @@ func (g *goFile) sizeField(f *field, self string) {
 			g.p("n += %s", size(f.value, "*"+x, len(tagBytes(f.num, f.value.kind.wire()))))
 		}
 		g.p("}")
-	case f.value.kind == kBytes:
+	case f.value.kind == kBytes || isList(f.value):
 		g.p("if %s != nil {", x)
 		g.p("n += %s", size(f.value, x, n))
 		g.p("}")
@@ -534,9 +534,15 @@ func (g *goFile) unmarshalField(m *message, f *field, x string) {
 		g.p("%s = append(%s, v)", x, x)
 	case f.value.kind == kMessage:
 		g.wireCheck(m, f, 2)
-		if f.pointer {
+		switch {
+		case f.pointer:
 			g.p("if %s == nil {", x)
 			g.p("%s = &%s{}", x, g.typ(f.value.typ))
+			g.p("}")
+		case isList(f.value):
+			// Present, even empty, it is not nil.
+			g.p("if %s == nil {", x)
+			g.p("%s = %s{}", x, g.typ(f.value.typ))
 			g.p("}")
 		}
 		g.readMessage(x)

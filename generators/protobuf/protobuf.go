@@ -51,6 +51,17 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 			p := ctx.Load.Universe[pkg]
 			return strings.HasPrefix(pkg, module+"/") && p != nil && p.Dir != ""
 		},
+		nullable: func(n *gotypes.Named) bool {
+			if n.Obj().Pkg() == nil {
+				return false
+			}
+			p := ctx.Load.Universe[n.Obj().Pkg().Path()]
+			if p == nil || p.Types[n.Obj().Name()] == nil {
+				return false
+			}
+			t := p.Types[n.Obj().Name()]
+			return protobufNullable(t.CommentLines) || protobufNullable(t.SecondClosestCommentLines)
+		},
 		position: func(p token.Pos) token.Position {
 			at := ctx.Load.Fset.Position(p)
 			if rel, err := filepath.Rel(ctx.Load.Root, at.Filename); err == nil && filepath.IsAbs(at.Filename) && !strings.HasPrefix(rel, "..") {
@@ -295,6 +306,17 @@ func propagate(msgs []*message) {
 func optedOut(lines []string) bool {
 	for _, l := range lines {
 		if strings.ReplaceAll(strings.TrimSpace(l), " ", "") == "+"+markers.ProtobufMarker+"=false" {
+			return true
+		}
+	}
+	return false
+}
+
+// protobufNullable reports whether a type's comment carries +protobuf.nullable=true, go-to-protobuf's
+// tag for a named slice or map that a field holds as a message, nil apart from empty.
+func protobufNullable(lines []string) bool {
+	for _, l := range lines {
+		if strings.ReplaceAll(strings.TrimSpace(l), " ", "") == "+protobuf.nullable=true" {
 			return true
 		}
 	}

@@ -155,6 +155,9 @@ type walker struct {
 	// local reports whether a package's methods may be generated (a package of the project).
 	local    func(pkg string) bool
 	position func(token.Pos) token.Position
+	// nullable reports whether a named slice or map type carries +protobuf.nullable=true
+	// (nil: none does).
+	nullable func(*gotypes.Named) bool
 	messages map[*gotypes.Named]*message
 	order    []*message
 }
@@ -273,8 +276,21 @@ func (w *walker) message(t *gotypes.Named) *message {
 // shape fills the field's shape from its Go type, or says why protobuf cannot encode it.
 func (w *walker) shape(f *field, t gotypes.Type) string {
 	t = gotypes.Unalias(t)
+	if w.messageList(t) {
+		// A named slice with +protobuf.nullable=true (or protobuf methods of its own, as
+		// metav1's Verbs): the message of its elements, written when the slice is not nil,
+		// as go-to-protobuf encodes metav1.APIResource's verbs.
+		e, why := w.mapValue(t)
+		f.value = e
+		return why
+	}
 	if p, ok := t.(*gotypes.Pointer); ok {
 		f.pointer = true
+		if w.messageList(p.Elem()) {
+			e, why := w.mapValue(p.Elem())
+			f.value = e
+			return why
+		}
 		e, why := w.elem(p.Elem())
 		if why == "" && e.kind == kBytes {
 			return "a pointer to bytes has no protobuf encoding"
@@ -318,6 +334,17 @@ func listOf(t *gotypes.Named) *gotypes.Slice {
 		return nil
 	}
 	return sl
+}
+
+// messageList reports whether t is a named slice type that go-to-protobuf encodes as a message
+// of its elements when a field holds it: one with +protobuf.nullable=true, or with protobuf
+// methods of its own. Another named slice is its elements, repeated, as the unnamed slice.
+func (w *walker) messageList(t gotypes.Type) bool {
+	n, ok := gotypes.Unalias(t).(*gotypes.Named)
+	if !ok || listOf(n) == nil {
+		return false
+	}
+	return hasProtoMethods(n) || w.nullable != nil && w.nullable(n)
 }
 
 // mapValue is the shape of a map's value: as elem's, but a named slice type (map[string]ExtraValue)

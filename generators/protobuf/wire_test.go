@@ -2,6 +2,7 @@ package protobuf
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	gotypes "go/types"
 	"os"
@@ -94,10 +95,37 @@ func TestWireCompatibleWithKubernetes(t *testing.T) {
 	imports := []string{}
 	for i, p := range wirePackages {
 		copied, upstream := byPath["example.com/wire/"+p.dir], byPath[p.module+"/"+p.pkg]
+		// The copies' types with go-to-protobuf's +protobuf.nullable=true, read from their
+		// comments as the generator reads them from gengo's.
+		nullable := map[string]bool{}
+		for _, f := range copied.Syntax {
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts, ok := spec.(*ast.TypeSpec)
+					if !ok {
+						continue
+					}
+					var lines []string
+					for _, doc := range []*ast.CommentGroup{gd.Doc, ts.Doc} {
+						if doc != nil {
+							lines = append(lines, strings.Split(doc.Text(), "\n")...)
+						}
+					}
+					nullable[ts.Name.Name] = protobufNullable(lines)
+				}
+			}
+		}
 		w := &walker{
 			messages: map[*gotypes.Named]*message{},
 			local:    func(pkg string) bool { return pkg == copied.PkgPath },
 			position: func(pos token.Pos) token.Position { return copied.Fset.Position(pos) },
+			nullable: func(n *gotypes.Named) bool {
+				return n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == copied.PkgPath && nullable[n.Obj().Name()]
+			},
 		}
 		scope := copied.Types.Scope()
 		var compared []string

@@ -32,6 +32,7 @@ source "$root/hack/bench/lib.sh"
 require_time
 
 runs=${1:-5}
+bench_start
 apigen=$(bench_apigen)
 "$root/hack/tools/codegen/build.sh" >&2
 
@@ -141,5 +142,6 @@ c_wall=$(med cold '$1') c_cpu=$(med cold '$2 + $3') c_rss=$(med cold '$4')
 		fmt_row "$g" "$(steps_med wall "$g")" "$(steps_med cpu "$g")" "$(steps_med rss "$g")"
 	done
 } | tee "$out/summary.md"
+bench_doc generate "examples/wardle: apigen against the upstream generators" "$out/summary.md" "hack/bench/generate.sh $runs"
 echo >&2
 echo "raw figures (wall user sys maxrss-KiB) in $out" >&2

@@ -30,6 +30,7 @@ source "$root/hack/bench/lib.sh"
 require_time
 
 runs=${1:-3}
+bench_start
 export APIGEN_CACHE=off
 apigen=$(bench_apigen)
 tmp=$(mktemp -d)
@@ -119,6 +120,7 @@ m() { for i in $(seq 1 "$runs"); do awk "{ print $2 }" "$out/$1.$i"; done | medi
 	echo "uptime at the start: $start_uptime"
 	echo "uptime at the end:   $(uptime)"
 } | tee "$out/kapi.md"
+bench_doc kapi "Every k8s.io/api group but core" "$out/kapi.md" "hack/bench/kapi.sh $runs"
 echo "raw figures (wall user sys maxrss-KiB) in $out" >&2
 if [[ -n ${BENCH_KEEP:-} ]]; then
 	echo "the project: $p" >&2

@@ -128,3 +128,43 @@ tag_upstream() {
 		done
 	done < <(find "$dir/pkg/apis" -mindepth 3 -maxdepth 3 -name doc.go | LC_ALL=C sort)
 }
+
+# bench_start: notes what a summary page names, as a benchmark starts: the time, the 1-minute load
+# and the commit measured ($root is the repository's root).
+bench_start() {
+	bench_started=$(date -u +%Y-%m-%dT%H:%MZ)
+	bench_load=$(load1)
+	bench_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [[ -n $(git -C "$root" status --porcelain 2>/dev/null) ]]; then
+		bench_commit="$bench_commit (with uncommitted changes)"
+	fi
+}
+
+# bench_doc NAME TITLE SUMMARY COMMAND: the summary beside docs/performance.md,
+# docs/performance/NAME.md: TITLE, when and on what it was measured, the load at the start (see
+# bench_start) and at the end, the commit and COMMAND, then the tables of the file SUMMARY.
+# BENCH_DOC=0 leaves docs/ alone.
+bench_doc() {
+	local name=$1 title=$2 summary=$3 command=$4 page mem
+	if [[ ${BENCH_DOC:-1} == 0 || ! -f $summary ]]; then
+		return 0
+	fi
+	page=$root/docs/performance/$name.md
+	mkdir -p "$(dirname "$page")"
+	mem=$(awk '/^MemTotal:/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+	{
+		echo "# $title"
+		echo
+		echo "The latest run of this benchmark, written by the command below; [Performance](../performance.md)"
+		echo "says what it measures and what the figures mean."
+		echo
+		echo "- Measured: $bench_started to $(date -u +%H:%MZ)"
+		echo "- Machine: $(nproc) cores, $mem, $(uname -sm)"
+		echo "- Load (1-minute average): $bench_load at the start, $(load1) at the end"
+		echo "- apigen: $bench_commit"
+		echo "- Command: \`$command\`"
+		echo
+		cat "$summary"
+	} >"$page"
+	echo "tables in ${page#"$root"/}" >&2
+}

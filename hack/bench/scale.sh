@@ -19,6 +19,7 @@ source "$root/hack/bench/lib.sh"
 require_time
 
 runs=${1:-3}
+bench_start
 # This measures the load: apigen's result cache would answer the verify after a generate.
 export APIGEN_CACHE=off
 apigen=$(bench_apigen)
@@ -70,3 +71,4 @@ for spec in "1 2 5" "3 2 5" "10 2 5"; do
 	fi
 done
 echo "raw figures (wall user sys maxrss-KiB) in $out" >&2
+bench_doc generate-scale "apigen generate at 10, 30 and 100 kinds" "$out/scale.md" "${SCALE_UPSTREAM:+SCALE_UPSTREAM=$SCALE_UPSTREAM }hack/bench/scale.sh $runs"

@@ -38,12 +38,24 @@
 # Postgres (durable), and as a CRD in kube-apiserver: fill, restart to ready, RSS, paged and unpaged lists,
 # an informer's initial sync, a watch fan-out to 100 watchers with gets and updates beside it (scale.md).
 #
+# hack/bench/server.sh ROUNDS -protobuf (make bench-crd runs it with 3 rounds after -crd) is the protobuf
+# comparison of issue 43: examples/wardle's Flunder through kube-apiserver to the generated server in
+# protobuf and in JSON, and as a CRD (JSON): an informer's initial sync of -protobuf-counts objects
+# (default 10000,50000), gets, lists and a watch fan-out, each client a process of its own whose CPU
+# is measured, and the bytes etcd stores per object in JSON, protobuf and CBOR.
+#
+# Each run but -smoke, -pprof and -only also writes its tables to docs/performance/<comparison>.md
+# (server, crd, protobuf, storage, storage-encodings, storage-replicas, scale or dv), headed with the date, the machine, the load and apigen's
+# commit, which docs/performance.md links; BENCH_DOC=0 leaves docs/ alone.
+#
 # hack/bench/server.sh ROUNDS -dv (= make bench-dv) is the declarative validation comparison: one
 # kind's rules as +k8s: tags and as kubebuilder markers (testdata/dv), two generated servers
 # reached directly, create, get, update, patch and apply.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=lib.sh
+source "$root/hack/bench/lib.sh"
 runs=${1:-6}
 shift || true
 
@@ -56,7 +68,7 @@ for a in "$@"; do
 	if [[ $a == -dv || $a == --dv || $a == -datastores || $a == --datastores ]]; then
 		tools=(etcd kube-apiserver)
 	fi
-	if [[ $a == -scale || $a == --scale ]]; then
+	if [[ $a == -scale || $a == --scale || $a == -protobuf || $a == --protobuf ]]; then
 		tools=(etcd kube-apiserver kubectl)
 	fi
 done
@@ -73,6 +85,25 @@ args=(-root "$root" -rounds "$runs" -out "$out")
 if [[ -n ${BENCH_KEEP:-} ]]; then
 	args+=(-keep)
 fi
+bench_start
 "$tmp/serverload" "${args[@]}" "$@"
 echo >&2
 echo "figures in $out (summary.md and rounds.json; with -scale, scale.md and scale.json)" >&2
+
+# The summary beside docs/performance.md: docs/performance/<comparison>.md.
+name=server title="The generated server against k8s.io/sample-apiserver" summary=summary.md doc=1
+for a in "$@"; do
+	case $a in
+	-crd | --crd) name=crd title="Against a CRD" ;;
+	-protobuf | --protobuf) name=protobuf title="Protobuf against JSON against a CRD" ;;
+	-datastores | --datastores) name=storage title="Storage backends" ;;
+	-scale | --scale) name=scale title="Scale envelope" summary=scale.md ;;
+	-dv | --dv) name=dv title="+k8s: tags against kubebuilder markers" ;;
+	-storage-media-type* | --storage-media-type*) name=storage-encodings title="Storage encodings" ;;
+	-replicas | --replicas) name=storage-replicas title="Replicas on one database" ;;
+	-smoke | --smoke | -pprof | --pprof | -pprof=* | --pprof=* | -only* | --only*) doc=0 ;;
+	esac
+done
+if [[ $doc != 0 ]]; then
+	bench_doc "$name" "$title" "$out/$summary" "hack/bench/server.sh $runs${*:+ $*}"
+fi

@@ -26,6 +26,7 @@ source "$root/hack/bench/lib.sh"
 require_time
 
 runs=${1:-5}
+bench_start
 read -r -a builds <<<"${PATCH_BUILDS:-base openapi gengo both}"
 declare -A patches=(
 	[base]=""
@@ -147,4 +148,5 @@ row() { # row WHAT LABEL PROJECT BUILD
 		awk -v b="$b" -v w="$(med verify "$b" wardle '$2 + $3')" -v s="$(med verify "$b" synth100 '$2 + $3')" -v rr="$rr" 'BEGIN {
 			printf "| %s | %.2f s | %.2f s | %.2f× | %.2f× |\n", b, w, s, s / w, rr }'
 	done
-}
+} | tee "$out/summary.md"
+bench_doc patches "The upstream patches" "$out/summary.md" "${PATCH_BUILDS:+PATCH_BUILDS=\"$PATCH_BUILDS\" }hack/bench/upstream-patches.sh $runs"

@@ -32,6 +32,12 @@
 // aggregation proxy to the server apigen generates from the same types, and
 // to that server directly.
 //
+// With -protobuf it is the protobuf comparison of issue 43 (protobuf.go):
+// examples/wardle's Flunder through kube-apiserver to the generated server in
+// protobuf and in JSON, and as a CRD: informer syncs, gets, lists and watch
+// fan-out, each client a process of its own whose CPU is measured, and the
+// bytes etcd stores per object in JSON, protobuf and CBOR.
+//
 //	go run ./hack/bench/serverload -rounds 6          (what make bench-server runs)
 //	go run ./hack/bench/serverload -smoke             (tiny counts, one round: does it work)
 //	go run ./hack/bench/serverload -pprof /tmp/prof   (CPU profiles per operation instead)
@@ -39,6 +45,7 @@
 //	go run ./hack/bench/serverload -crd -rounds 6     (what make bench-crd runs; -smoke and -pprof too)
 //	go run ./hack/bench/serverload -crd -storage-media-type application/cbor   (JSON against CBOR storage, two servers direct)
 //	go run ./hack/bench/serverload -scale -scale-counts 10000,100000   (what make bench-scale runs; scale.go)
+//	go run ./hack/bench/serverload -protobuf -rounds 3   (what make bench-crd runs after -crd; protobuf.go)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
 //	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database;
@@ -150,8 +157,8 @@ func main() {
 			ListSmallN: 8, ListLargeN: 4, Watchers: 5, WatchEvents: 10, WatchPacedEvents: 10, WatchRate: 20, PhaseTimeout: 30 * time.Second,
 			DescriptionBytes: o.DescriptionBytes, MemObjects: 200, ListPage: min(o.ListPage, 30)}
 	}
-	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores); n > 1 {
-		log.Fatal("-dv, -crd and -datastores are different comparisons: choose one")
+	if n := btoi(o.dv) + btoi(o.crd) + btoi(o.datastores) + btoi(scaleOpts.enabled) + btoi(protoOpts.enabled); n > 1 {
+		log.Fatal("-dv, -crd, -datastores, -scale and -protobuf are different comparisons: choose one")
 	}
 	if o.storageMediaType != "" && !o.crd {
 		log.Fatal("-storage-media-type goes with -crd")
@@ -228,6 +235,9 @@ func run(ctx context.Context, o *options) error {
 	}
 	if scaleOpts.enabled {
 		return runScale(ctx, o, root, dir)
+	}
+	if protoOpts.enabled {
+		return runProtobuf(ctx, o, root, dir)
 	}
 	if o.crd {
 		return runCRD(ctx, o, root, dir)

@@ -113,6 +113,8 @@ type server struct {
 	// launch, when set, starts the server instead of cluster mode on the
 	// shared etcd (the -datastores comparison).
 	launch func(ctx context.Context, logName string) (*running, error)
+	// extraArgs follow the cluster-mode flags.
+	extraArgs []string
 }
 
 // running is a server process in cluster mode.
@@ -152,7 +154,7 @@ func (b *bench) start(ctx context.Context, s server, logName string) (*running, 
 	}
 	url := "https://127.0.0.1:" + strconv.Itoa(port)
 	begin := time.Now()
-	p, err := cluster.Start(filepath.Join(b.dir, logName+".log"), s.Bin, b.clusterArgs(port, b.kas.AdminKubeconfig)...)
+	p, err := cluster.Start(filepath.Join(b.dir, logName+".log"), s.Bin, append(b.clusterArgs(port, b.kas.AdminKubeconfig), s.extraArgs...)...)
 	if err != nil {
 		return nil, err
 	}

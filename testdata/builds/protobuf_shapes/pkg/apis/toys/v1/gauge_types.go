@@ -10,6 +10,7 @@ type GaugeSpec struct {
 	Size    int32     `json:"size,omitempty"`
 	Flags   []bool    `json:"flags,omitempty"`
 	Weights []float64 `json:"weights,omitempty"`
+	Catalog Catalog   `json:"catalog,omitempty"`
 }
 
 // String names the gauge's color.
