@@ -197,10 +197,14 @@ type bench struct {
 	etcd    *cluster.Etcd
 	kas     *cluster.KubeAPIServer
 	serving *cluster.Pair
-	cred    *credentials
+	// servingCA signed serving, for an APIService's caBundle.
+	servingCA *cluster.CA
+	cred      *credentials
 	// etcdMembers is the size of the etcd cluster startControlPlane starts
 	// (0: one member).
 	etcdMembers int
+	// servingDNS are names the serving certificate holds beside localhost.
+	servingDNS []string
 }
 
 // runResult is one server's figures in one round.
@@ -402,8 +406,9 @@ func (b *bench) startControlPlane(bins cluster.Binaries) (stop func(), err error
 	if err != nil {
 		return nil, err
 	}
+	b.servingCA = servingCA
 	if b.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
-		CommonName: "localhost", Server: true, DNSNames: []string{"localhost"}, IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
+		CommonName: "localhost", Server: true, DNSNames: append([]string{"localhost"}, b.servingDNS...), IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
 	}); err != nil {
 		return nil, err
 	}

@@ -38,7 +38,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,37 +153,13 @@ func runProtobuf(ctx context.Context, o *options, root, dir string) error {
 		return err
 	}
 
-	b := &bench{dir: dir}
-	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(dir, "etcd"), 1); err != nil {
-		return err
-	}
-	defer b.etcd.Stop()
-	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, "kube-apiserver"), b.etcd); err != nil {
-		return err
-	}
-	defer b.kas.Stop()
-	pki := filepath.Join(dir, "pki")
-	if err := os.MkdirAll(pki, 0o700); err != nil {
-		return err
-	}
-	servingCA, err := cluster.NewCA(pki, "serving-ca", "serverload-serving-ca")
-	if err != nil {
-		return err
-	}
 	// kube-apiserver dials <service>.<namespace>.svc for the APIService.
-	if b.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
-		CommonName: "localhost", Server: true,
-		DNSNames: []string{"localhost", pbService + "." + pbSvcNS + ".svc"}, IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
-	}); err != nil {
-		return err
-	}
-	proxy, err := b.kas.FrontProxyCA.Issue(pki, "proxy-client", cluster.CertOptions{CommonName: cluster.FrontProxyClientName})
+	b := &bench{dir: dir, servingDNS: []string{pbService + "." + pbSvcNS + ".svc"}}
+	stop, err := b.startControlPlane(bins)
 	if err != nil {
 		return err
 	}
-	if b.cred, err = newCredentials(servingCA, proxy, "bench", "system:masters"); err != nil {
-		return err
-	}
+	defer stop()
 
 	namespaces := []string{"warm", pbSvcNS, pbSyncNS, pbStoredNS}
 	for r := 1; r <= o.rounds; r++ {
@@ -211,7 +186,7 @@ func runProtobuf(ctx context.Context, o *options, root, dir string) error {
 	}
 	port, _ := strconv.Atoi(srv.procs[0].URL[strings.LastIndexByte(srv.procs[0].URL, ':')+1:])
 	c := &crdBench{bench: b, kubectl: kubectl}
-	if err := c.apply(wardleAPIService(port, servingCA.CertPEM)); err != nil {
+	if err := c.apply(wardleAPIService(port, b.servingCA.CertPEM)); err != nil {
 		return err
 	}
 	if _, err := c.run("", "wait", "--for=condition=Available", "--timeout=90s", "apiservice/v1alpha1.wardle.example.com"); err != nil {
