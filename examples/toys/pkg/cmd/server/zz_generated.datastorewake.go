@@ -57,8 +57,10 @@ import (
 //     waiting, SELECT SLEEP(kineWakeSleep), on a connection of its own; a
 //     writer finds the others' waiting queries in the process list (its own
 //     user's sessions, which it may always see and end) and ends them with
-//     KILL QUERY, which returns the sleep at once. Idle, a replica issues one
-//     query per kineWakeSleep.
+//     KILL QUERY, which returns the sleep at once; the woken replica reads the
+//     revision then and once more kineWakeRecheck later, for a write whose
+//     KILL came between two sleeps. Idle, a replica issues one query per
+//     kineWakeSleep.
 
 const (
 	// kineWakeChannel is the Postgres channel writes are announced on (a
@@ -73,6 +75,11 @@ const (
 	// kineWakeRetry is how long a broken wake-up connection waits before it
 	// connects again.
 	kineWakeRetry = time.Second
+	// kineWakeRecheck is how long after a MySQL wake-up the revision is read
+	// once more: a KILL QUERY that comes between two sleeps finds no query and
+	// is lost, and a write announced so has committed by the time the next
+	// sleep has begun, well within this.
+	kineWakeRecheck = 20 * time.Millisecond
 )
 
 // kineWakeQuery is the MySQL waiting query; its text identifies it in the
@@ -492,6 +499,7 @@ func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 		case err == nil && interrupted == 0: // slept its time: nothing to do
 		case err == nil, errors.As(err, &merr) && merr.Number == 1317: // query interrupted
 			w.heard(0)
+			time.AfterFunc(kineWakeRecheck, func() { w.heard(0) })
 		default:
 			return err
 		}
