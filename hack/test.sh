@@ -17,7 +17,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 GO=${GO:-go}
 
-E2E_SHARD_A=${E2E_SHARD_A:-'^(TestKubernetesAPIGroups|TestInACluster|TestStorageMigrationOnPostgres|TestTutorials|TestKubernetesStyleAPIs|TestSQLReplicaWatchLatency|TestSQLReplicas|TestLoad.*|TestVersions|TestNewProject|TestToolProject)$'}
+E2E_SHARD_A=${E2E_SHARD_A:-'^(TestKubebuilderMatrix|TestInACluster|TestNewProject|TestLoad.*|TestNestedObjectMeta|TestKubernetesAPITypes|TestKubebuilderTypes|TestStorageMigrationOnPostgres)$'}
 
 E2E_QUIET=${E2E_QUIET:-'^(TestSQLReplicaWatchLatency)$'}
 
