@@ -52,6 +52,7 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 				source = "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ",\n" +
 					"// with its import of the runtime changed to this project's copy.\n"
 			}
+			source += runtimeStamp + RuntimeVersion() + ".\n"
 			formatted, err := engine.FormatGo(target, append(withSource(ctx.GoHeader, source), src...))
 			if err != nil {
 				return err
@@ -66,7 +67,8 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 
 // withSource puts the lines that say where a copied file comes from right under the header's
 // "Code generated" line, which says not to edit it. They name the file in apigen's source
-// tree and nothing that varies between builds (no version), so the output stays the same.
+// tree and the apigen version that copied it (RuntimeVersion: a release, or "(devel)" for any
+// build from source, never a commit), so the output of a checkout does not vary between builds.
 func withSource(header []byte, source string) []byte {
 	out := append(append([]byte{}, bytes.TrimRight(header, "\n")...), '\n') // a copy: header is shared
 	return append(append(out, source...), '\n')

@@ -18,6 +18,7 @@ import (
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
+	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/model"
 )
@@ -63,7 +64,7 @@ func Dependencies() []string {
 // ApigenModule is apigen's own module path; ApigenTool is its command, the package a project's
 // tool directive names.
 const (
-	ApigenModule = "github.com/apigen-dev/apigen"
+	ApigenModule = golang.ApigenModule
 	ApigenTool   = ApigenModule + "/cmd/apigen"
 )
 

@@ -544,3 +544,36 @@ func TestFailureWithWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeVersionNote: the copied server runtime names the apigen that wrote it, "(devel)"
+// for a build from source; generate notes a copy written by another version (or by one from
+// before the stamp) and writes it again with its own.
+func TestRuntimeVersionNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	server := filepath.Join(dir, "pkg/cmd/server/zz_generated.server.go")
+	const stamp = "// Written by apigen (devel).\n"
+	if src := readTestFile(t, server); !strings.Contains(src, stamp) {
+		t.Fatalf("%s lacks %q", server, stamp)
+	}
+	for _, c := range []struct{ stamp, note string }{
+		{"// Written by apigen v0.1.0.\n", "apigen: note: pkg/cmd/server was written by apigen v0.1.0; apigen (devel) writes it again (upgrading: docs/guides/upgrading.md)\n"},
+		{"", "apigen: note: pkg/cmd/server was written by an apigen older than the version stamp; apigen (devel) writes it again (upgrading: docs/guides/upgrading.md)\n"},
+	} {
+		if err := os.WriteFile(server, []byte(strings.Replace(readTestFile(t, server), stamp, c.stamp, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := run("generate")
+		if code != 0 || errOut != c.note || !strings.HasPrefix(out, "apigen: 1 written,") {
+			t.Fatalf("generate with the stamp %q: exit %d\nstdout: %s\nstderr: %s\nwant stderr: %s", c.stamp, code, out, errOut, c.note)
+		}
+		if src := readTestFile(t, server); !strings.Contains(src, stamp) {
+			t.Fatalf("generate did not stamp %s again", server)
+		}
+	}
+	if code, out, errOut := run("generate"); code != 0 || errOut != "" || !strings.HasPrefix(out, "apigen: 0 written,") {
+		t.Fatalf("generate on a current tree: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
