@@ -40,6 +40,10 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			if err != nil {
 				return err
 			}
+			src, keep := storageVariant(src, ctx.Project.SQL)
+			if !keep {
+				continue
+			}
 			target := path.Join(serverDir, strings.TrimPrefix(path.Dir(name), "server"), "zz_generated."+path.Base(name))
 			source := "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ".\n"
 			if dir != "server" {
@@ -63,6 +67,26 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 		}
 	}
 	return nil
+}
+
+// etcdOnlyTag is the build tag that builds templates/server as a project without SQL storage
+// (no +apigen:sql) gets it: its files for SQL storage say //go:build !apigen_etcdonly, and the
+// stand-ins for them (etcdonly.go) //go:build apigen_etcdonly.
+const etcdOnlyTag = "apigen_etcdonly"
+
+// storageVariant says whether the runtime file src is copied into a project that does (sql) or
+// does not link SQL storage, and returns it without its build constraint on etcdOnlyTag, which
+// only chose the variant in apigen's own tree.
+func storageVariant(src []byte, sql bool) ([]byte, bool) {
+	for _, c := range []struct {
+		line string
+		sql  bool
+	}{{"//go:build !" + etcdOnlyTag + "\n\n", true}, {"//go:build " + etcdOnlyTag + "\n\n", false}} {
+		if rest, ok := bytes.CutPrefix(src, []byte(c.line)); ok {
+			return rest, c.sql == sql
+		}
+	}
+	return src, true
 }
 
 // withSource puts the lines that say where a copied file comes from right under the header's

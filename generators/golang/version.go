@@ -48,6 +48,10 @@ const runtimeStamp = "// Written by apigen "
 // RuntimeStampFile is the copied runtime file whose stamp WrittenBy reads.
 const RuntimeStampFile = serverDir + "/zz_generated.server.go"
 
+// SQLStorageFile is the copy of the runtime's SQL storage, which a project gets only with
+// +apigen:sql=true.
+const SQLStorageFile = serverDir + "/zz_generated.datastore.go"
+
 // WrittenBy reads which apigen version wrote the server runtime of the project at root: ok is
 // false when the project has no copy of it yet, and version is "" for a copy written before
 // apigen stamped its runtime files.

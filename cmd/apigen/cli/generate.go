@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
@@ -138,6 +140,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 					return err
 				}
 				reportStubs(cmd.OutOrStdout(), plan, sum.Scaffolded)
+				noteSQLStorage(cmd.ErrOrStderr(), sum.Deleted)
 				cache.record(plan, sum.Written, sum.Deleted, sum.Scaffolded)
 			}
 			if verbose {
@@ -180,6 +183,15 @@ func noteRuntimeVersion(root string, w io.Writer) {
 	}
 	fmt.Fprintf(w, "apigen: note: %s was written by %s; apigen %s writes it again (upgrading: docs/guides/upgrading.md)\n",
 		path.Dir(golang.RuntimeStampFile), by, now)
+}
+
+// noteSQLStorage says why the runtime's SQL storage was deleted, when it was: a project
+// written before SQL storage was opt-in loses it on upgrade unless it asks for it.
+func noteSQLStorage(w io.Writer, deleted []string) {
+	if slices.Contains(deleted, golang.SQLStorageFile) {
+		fmt.Fprintf(w, "apigen: note: deleted %s: the server links SQL storage (kine, --datastore-endpoint) only when pkg/apis/doc.go says +%s=true; add it to keep it (docs/guides/sql-storage.md)\n",
+			golang.SQLStorageFile, markers.SQLMarker)
+	}
 }
 
 func newVerify() *cobra.Command {

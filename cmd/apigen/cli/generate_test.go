@@ -577,3 +577,29 @@ func TestRuntimeVersionNote(t *testing.T) {
 		t.Fatalf("generate on a current tree: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestSQLStorageNote: without +apigen:sql=true the server's SQL storage is deleted (an etcd-only
+// stand-in written instead), and generate says why and how to keep it.
+func TestSQLStorageNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	doc := filepath.Join(dir, "pkg/apis/doc.go")
+	if err := os.WriteFile(doc, []byte(strings.Replace(readTestFile(t, doc), "// +apigen:sql=true\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("generate")
+	const note = "apigen: note: deleted pkg/cmd/server/zz_generated.datastore.go: the server links SQL storage (kine, --datastore-endpoint) only when pkg/apis/doc.go says +apigen:sql=true; add it to keep it (docs/guides/sql-storage.md)\n"
+	if code != 0 || errOut != note || !strings.HasPrefix(out, "apigen: 1 written,") || !strings.Contains(out, " 3 deleted ") {
+		t.Fatalf("generate without +apigen:sql: exit %d\nstdout: %s\nstderr: %s\nwant stderr: %s", code, out, errOut, note)
+	}
+	for _, f := range []string{"zz_generated.datastore.go", "zz_generated.datastorewake.go"} {
+		if _, err := os.Stat(filepath.Join(dir, "pkg/cmd/server", f)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pkg/cmd/server/zz_generated.etcdonly.go")); err != nil {
+		t.Error(err)
+	}
+}
