@@ -25,6 +25,7 @@ tools: ## Build the real binaries the tests drive (bin/kubectl, bin/etcd, bin/et
 
 lint: ## go vet and gofmt over apigen itself.
 	$(GO) vet ./...
+	$(GO) vet -tags apigen_etcdonly ./templates/server/...
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^examples/' || true)); \
 	if [[ -n "$$unformatted" ]]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi
 

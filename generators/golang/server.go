@@ -40,6 +40,10 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			if err != nil {
 				return err
 			}
+			src, keep := storageVariant(src, ctx.Project.SQL)
+			if !keep {
+				continue
+			}
 			target := path.Join(serverDir, strings.TrimPrefix(path.Dir(name), "server"), "zz_generated."+path.Base(name))
 			source := "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ".\n"
 			if dir != "server" {
@@ -52,6 +56,7 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 				source = "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ",\n" +
 					"// with its import of the runtime changed to this project's copy.\n"
 			}
+			source += runtimeStamp + RuntimeVersion() + ".\n"
 			formatted, err := engine.FormatGo(target, append(withSource(ctx.GoHeader, source), src...))
 			if err != nil {
 				return err
@@ -64,9 +69,30 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 	return nil
 }
 
+// etcdOnlyTag is the build tag that builds templates/server as a project without SQL storage
+// (no +apigen:sql) gets it: its files for SQL storage say //go:build !apigen_etcdonly, and the
+// stand-ins for them (etcdonly.go) //go:build apigen_etcdonly.
+const etcdOnlyTag = "apigen_etcdonly"
+
+// storageVariant says whether the runtime file src is copied into a project that does (sql) or
+// does not link SQL storage, and returns it without its build constraint on etcdOnlyTag, which
+// only chose the variant in apigen's own tree.
+func storageVariant(src []byte, sql bool) ([]byte, bool) {
+	for _, c := range []struct {
+		line string
+		sql  bool
+	}{{"//go:build !" + etcdOnlyTag + "\n\n", true}, {"//go:build " + etcdOnlyTag + "\n\n", false}} {
+		if rest, ok := bytes.CutPrefix(src, []byte(c.line)); ok {
+			return rest, c.sql == sql
+		}
+	}
+	return src, true
+}
+
 // withSource puts the lines that say where a copied file comes from right under the header's
 // "Code generated" line, which says not to edit it. They name the file in apigen's source
-// tree and nothing that varies between builds (no version), so the output stays the same.
+// tree and the apigen version that copied it (RuntimeVersion: a release, or "(devel)" for any
+// build from source, never a commit), so the output of a checkout does not vary between builds.
 func withSource(header []byte, source string) []byte {
 	out := append(append([]byte{}, bytes.TrimRight(header, "\n")...), '\n') // a copy: header is shared
 	return append(append(out, source...), '\n')

@@ -225,7 +225,11 @@ func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
 		return err
 	}
 	// Each directory has its own kustomization.yaml, listing the files beside it.
-	for _, dir := range []string{".", CertManagerDir, MonitoringDir, ExternalEtcdDir, ExternalDatastoreDir} {
+	dirs := []string{".", CertManagerDir, MonitoringDir, ExternalEtcdDir}
+	if ctx.Project.SQL {
+		dirs = append(dirs, ExternalDatastoreDir) // a server without SQL storage has no use for it
+	}
+	for _, dir := range dirs {
 		names, err := fs.Glob(templates.Manifests, path.Join("manifests", dir, "*.yaml.tmpl"))
 		if err != nil {
 			return err

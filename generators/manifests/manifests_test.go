@@ -95,7 +95,7 @@ func TestFilesAndHeader(t *testing.T) {
 	want := []string{"apiservice.yaml", "deployment.yaml", "etcd-backup.yaml", "etcd-networkpolicy.yaml", "etcd-pdb.yaml",
 		"etcd-service.yaml", "etcd-statefulset.yaml", "kustomization.yaml", "namespace.yaml", "pdb.yaml", "rbac.yaml", "service.yaml", "serviceaccount.yaml"}
 	wantCM := []string{"cert-manager/certificate.yaml", "cert-manager/etcd.yaml", "cert-manager/issuer.yaml", "cert-manager/kustomization.yaml",
-		"external-datastore/kustomization.yaml", "external-etcd/kustomization.yaml", "monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
+		"external-etcd/kustomization.yaml", "monitoring/grafana-dashboard.yaml", "monitoring/kustomization.yaml", "monitoring/prometheus-rbac.yaml",
 		"monitoring/prometheusrule.yaml", "monitoring/servicemonitor.yaml"}
 	var got []string
 	for _, p := range out.Paths() {
@@ -123,6 +123,14 @@ func TestFilesAndHeader(t *testing.T) {
 	}
 	if w := slices.DeleteFunc(slices.Clone(want), func(s string) bool { return s == "kustomization.yaml" }); !slices.Equal(kust.Resources, w) {
 		t.Errorf("kustomization resources = %v, want %v", kust.Resources, w)
+	}
+
+	// The external-datastore component is there for a server with SQL storage (+apigen:sql) only.
+	sql := toyProject()
+	sql.SQL = true
+	withSQL := generate(t, sql)
+	if _, ok := withSQL.Get(path.Join(Dir, "external-datastore/kustomization.yaml")); !ok || len(withSQL.Paths()) != len(out.Paths())+1 {
+		t.Errorf("with SQL storage: %v, want the files above and external-datastore/kustomization.yaml", withSQL.Paths())
 	}
 }
 

@@ -131,6 +131,15 @@ func (d Domain) ApplyToProject(m *Marker, p *model.Project) error {
 	return nil
 }
 
+// SQL is the argument of +apigen:sql.
+type SQL bool
+
+// ApplyToProject links SQL storage into the server, or leaves it out.
+func (s SQL) ApplyToProject(_ *Marker, p *model.Project) error {
+	p.SQL = bool(s)
+	return nil
+}
+
 // GroupName is the argument of +groupName, Kubernetes' name of a version package's group.
 type GroupName string
 
@@ -307,6 +316,7 @@ const (
 	DomainMarker            = "apigen:domain"
 	DeployMarker            = "apigen:deploy"
 	ClientsMarker           = "apigen:clients"
+	SQLMarker               = "apigen:sql"
 	ProtobufMarker          = "apigen:protobuf"
 	SkipVersionMarker       = "kubebuilder:skipversion"
 	UnservedVersionMarker   = "kubebuilder:unservedversion"
@@ -341,6 +351,13 @@ func Apigen() *Registry {
 			"(in pkg/apis/doc.go); defaults: enabled = true, dir = pkg/generated (a directory under pkg/; they go to <dir>/clientset, " +
 			"<dir>/listers, <dir>/informers and <dir>/applyconfiguration)",
 		Example: "+apigen:clients:dir=pkg/client",
+	})
+	r.Register(&Definition{
+		Name: SQLMarker, Target: Package, Value: true, Args: reflect.TypeFor[SQL](),
+		Help: "links SQL storage into the server (in pkg/apis/doc.go): kine with its SQLite, Postgres and MySQL drivers, " +
+			"the --datastore-endpoint flags and config/generated/external-datastore; without it (the default) the server " +
+			"stores in etcd only, and is smaller",
+		Example: "+apigen:sql=true",
 	})
 	r.Register(&Definition{
 		Name: ResourceMarker, Target: Type, Args: reflect.TypeFor[Resource](),

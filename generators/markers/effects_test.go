@@ -20,6 +20,7 @@ func TestEveryMarkerHasOneHome(t *testing.T) {
 		"apigen:clients":              "Project.Clients",
 		"apigen:deploy":               "Project.Deploy",
 		"apigen:domain":               "Project.Domain",
+		"apigen:sql":                  "Project.SQL",
 		"groupName":                   "Group.Name",
 		"apigen:resource":             "Kind.Plural, Kind.Singular, Kind.ShortNames, Kind.Categories, Kind.Scope",
 		"kubebuilder:object:root":     "Kind.Plural, Kind.Singular",

@@ -30,7 +30,11 @@ type Project struct {
 	Clients Clients `json:"clients"`
 	// Domain is what apigen new-api appends to a short group name (+apigen:domain in
 	// pkg/apis/doc.go, written by apigen init); empty when the project names none.
-	Domain string   `json:"domain,omitempty"`
+	Domain string `json:"domain,omitempty"`
+	// SQL links SQL storage into the server (+apigen:sql=true in pkg/apis/doc.go): kine with
+	// its SQLite, Postgres and MySQL drivers, the --datastore-* flags and the external-datastore
+	// deployment component. Without it the server stores in etcd only.
+	SQL    bool     `json:"sql,omitempty"`
 	Groups []*Group `json:"groups,omitempty"`
 	// TypePackages are the import paths of the project's other packages, besides the version
 	// packages, that the kinds' types use (a pkg/apis/shared type a kind embeds), sorted: their

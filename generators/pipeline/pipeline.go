@@ -173,6 +173,9 @@ func checkRequirements(load *loader.Result, project *model.Project) error {
 		return err
 	}
 	errs, warnings := scaffold.CheckRequirements("go.mod", data)
+	if project.SQL {
+		errs = append(errs, scaffold.CheckSQLRequirement("go.mod", data)...)
+	}
 	project.Warnings = append(project.Warnings, warnings...)
 	if errs != nil {
 		return withWarnings(errs.Err(), project.Warnings)

@@ -18,6 +18,7 @@ import (
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
+	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/model"
 )
@@ -27,7 +28,7 @@ import (
 const (
 	KubernetesVersion = "v0.37.2"
 	EtcdVersion       = "v3.7.3"
-	// KineVersion serves --datastore-endpoint (SQL storage); it requires EtcdVersion.
+	// KineVersion serves --datastore-endpoint (SQL storage, +apigen:sql); it requires EtcdVersion.
 	KineVersion        = "v0.17.5"
 	KubeOpenAPIVersion = "v0.0.0-20260721132016-d427ff9ee9ad"
 	GoVersion          = "1.26"
@@ -53,7 +54,13 @@ func Dependencies() []string {
 		"k8s.io/component-base/cli@" + KubernetesVersion,
 		"k8s.io/kube-openapi/pkg/common@" + KubeOpenAPIVersion,
 		"go.etcd.io/etcd/server/v3/embed@" + EtcdVersion,
-		// The SQL databases of --datastore-endpoint, as pkg/cmd/server links them.
+	}
+}
+
+// SQLDependencies are what a project that links SQL storage (+apigen:sql) needs besides: the
+// SQL databases of --datastore-endpoint, as pkg/cmd/server links them.
+func SQLDependencies() []string {
+	return []string{
 		"github.com/k3s-io/kine/pkg/drivers/mysql@" + KineVersion,
 		"github.com/k3s-io/kine/pkg/drivers/pgsql@" + KineVersion,
 		"github.com/k3s-io/kine/pkg/drivers/sqlite@" + KineVersion,
@@ -63,7 +70,7 @@ func Dependencies() []string {
 // ApigenModule is apigen's own module path; ApigenTool is its command, the package a project's
 // tool directive names.
 const (
-	ApigenModule = "github.com/apigen-dev/apigen"
+	ApigenModule = golang.ApigenModule
 	ApigenTool   = ApigenModule + "/cmd/apigen"
 )
 

@@ -23,9 +23,31 @@ func Modules() map[string]string {
 		"k8s.io/component-base":          KubernetesVersion,
 		"k8s.io/kube-openapi":            KubeOpenAPIVersion,
 		"go.etcd.io/etcd/server/v3":      EtcdVersion,
-		"github.com/k3s-io/kine":         KineVersion,
+		kineModule:                       KineVersion,
 	}
 }
+
+// CheckSQLRequirement holds the go.mod of a project that links SQL storage (+apigen:sql) to
+// requiring kine: one that does not gets an error with the go get that adds it, as an upgrade
+// of apigen that turns SQL storage on needs.
+func CheckSQLRequirement(name string, data []byte) model.ErrorList {
+	f, err := modfile.ParseLax(name, data, nil)
+	if err != nil || f.Module == nil {
+		return nil // the loader reports a go.mod it cannot parse
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == kineModule {
+			return nil // an older one is CheckRequirements'
+		}
+	}
+	var errs model.ErrorList
+	pos := token.Position{Filename: name, Line: f.Module.Syntax.Start.Line, Column: f.Module.Syntax.Start.LineRune}
+	errs.Add(pos, "requires no %s, and +apigen:sql=true links SQL storage through it: run go get %s", kineModule, strings.Join(SQLDependencies(), " "))
+	return errs
+}
+
+// kineModule is the module of SQL storage.
+const kineModule = "github.com/k3s-io/kine"
 
 // CheckRequirements compares what a project's go.mod (data, read from name) requires with
 // Modules: a module of another, older minor version is an error, since the generated code

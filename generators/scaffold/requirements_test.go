@@ -63,11 +63,11 @@ func olderPatch(t *testing.T, v string) string {
 	return v[:i+1] + strconv.Itoa(patch-1)
 }
 
-// TestDependenciesInModules: every package apigen init fetches is of a module CheckRequirements
-// holds projects to, at the same version.
+// TestDependenciesInModules: every package apigen init fetches, and that SQL storage adds, is
+// of a module CheckRequirements holds projects to, at the same version.
 func TestDependenciesInModules(t *testing.T) {
 	modules := Modules()
-	for _, dep := range Dependencies() {
+	for _, dep := range append(Dependencies(), SQLDependencies()...) {
 		pkg, version, _ := strings.Cut(dep, "@")
 		found := false
 		for path, v := range modules {
@@ -81,5 +81,22 @@ func TestDependenciesInModules(t *testing.T) {
 		if !found {
 			t.Errorf("apigen init fetches %s, of no module in Modules()", dep)
 		}
+	}
+}
+
+// TestCheckSQLRequirement: a project that links SQL storage (+apigen:sql) and whose go.mod does
+// not require kine fails at its module line with the go get that adds kine's drivers; one that
+// requires kine (at any version: an older one is TestCheckRequirements') passes.
+func TestCheckSQLRequirement(t *testing.T) {
+	without := "// The project.\nmodule example.com/proj\n\nrequire k8s.io/apiserver " + KubernetesVersion + "\n"
+	want := "go.mod:2:1: requires no github.com/k3s-io/kine, and +apigen:sql=true links SQL storage through it: run go get " +
+		"github.com/k3s-io/kine/pkg/drivers/mysql@" + KineVersion + " github.com/k3s-io/kine/pkg/drivers/pgsql@" + KineVersion +
+		" github.com/k3s-io/kine/pkg/drivers/sqlite@" + KineVersion
+	if got := CheckSQLRequirement("go.mod", []byte(without)).Err(); got == nil || got.Error() != want {
+		t.Errorf("go.mod without kine:\n%v\nwant:\n%s", got, want)
+	}
+	with := without + "require github.com/k3s-io/kine v0.16.0 // indirect\n"
+	if errs := CheckSQLRequirement("go.mod", []byte(with)); errs != nil {
+		t.Errorf("go.mod with kine: %v", errs)
 	}
 }

@@ -1,3 +1,5 @@
+//go:build !apigen_etcdonly
+
 package server
 
 import (
@@ -31,6 +33,21 @@ import (
 	_ "github.com/k3s-io/kine/pkg/drivers/mysql"
 	_ "github.com/k3s-io/kine/pkg/drivers/pgsql"
 	_ "github.com/k3s-io/kine/pkg/drivers/sqlite"
+)
+
+// SQL storage is linked into a project's server only when its pkg/apis/doc.go
+// says +apigen:sql=true: apigen copies this file and datastorewake.go then, and
+// etcdonly.go otherwise (the apigen_etcdonly build tag builds that choice here).
+
+// What the help texts say of SQL storage (etcdonly.go: etcd alone): after local
+// mode's embedded etcd, after cluster mode's --etcd-servers, as what
+// --cluster is for, and where --storage-media-type applies.
+const (
+	storedInHelp       = "in etcd or the SQL database"
+	localStorageHelp   = "\n(or, given --datastore-endpoint, kine on that SQL database)"
+	clusterStorageHelp = " (or the --datastore-endpoint database)"
+	clusterFlagHelp    = "Run in cluster mode although no other flag selects it: with --datastore-endpoint in a Deployment, " +
+		"where authentication and authorization use the in-cluster defaults."
 )
 
 // datastoreSchemes are the URL schemes --datastore-endpoint takes, as kine

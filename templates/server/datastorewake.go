@@ -1,3 +1,5 @@
+//go:build !apigen_etcdonly
+
 package server
 
 import (

@@ -187,9 +187,7 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	var fss cliflag.NamedFlagSets
 
 	fs := fss.FlagSet("local mode")
-	fs.BoolVar(&o.cluster, "cluster", o.cluster,
-		"Run in cluster mode although no other flag selects it: with --datastore-endpoint in a Deployment, "+
-			"where authentication and authorization use the in-cluster defaults.")
+	fs.BoolVar(&o.cluster, "cluster", o.cluster, clusterFlagHelp)
 	fs.StringVar(&o.dataDir, "data-dir", o.dataDir,
 		"Local mode: directory for the embedded etcd's data and log (etcd.log) and the local CA. "+
 			"A restart on the same directory keeps every object and the same credentials. "+
@@ -205,8 +203,8 @@ func (o *options) flags(cmdName string) cliflag.NamedFlagSets {
 	// Upstream reads this flag only on kube-apiserver's storage factory path
 	// (storageCodec reads it here), and its help knows nothing of CBOR or of
 	// protobuf's generated marshalers.
-	fss.FlagSet("etcd").Lookup("storage-media-type").Usage = "The media type objects are stored in, in etcd or " +
-		"the SQL database: application/json, application/yaml, application/cbor (binary and smaller; " +
+	fss.FlagSet("etcd").Lookup("storage-media-type").Usage = "The media type objects are stored in, " +
+		storedInHelp + ": application/json, application/yaml, application/cbor (binary and smaller; " +
 		"a CRD's objects are stored as JSON by default) or application/vnd.kubernetes.protobuf (only for " +
 		"Go types with generated protobuf marshalers). Objects stored in any of them stay readable; " +
 		"each is rewritten in this one when next written."

@@ -29,8 +29,7 @@ const longHelp = `Runs the %[1]s API server.
 
 Local mode, for development, is the default. Unless one of --etcd-servers,
 --kubeconfig, --authentication-kubeconfig, --authorization-kubeconfig or --cluster is
-given, the server starts an embedded etcd that keeps its data in --data-dir
-(or, given --datastore-endpoint, kine on that SQL database),
+given, the server starts an embedded etcd that keeps its data in --data-dir%[5]s,
 listens on 127.0.0.1:%[2]d, accepts only client certificates signed by a CA it
 keeps in --data-dir, and writes an admin kubeconfig to --write-kubeconfig:
 
@@ -41,7 +40,7 @@ the same credentials.
 
 Cluster mode, selected by any of those flags, runs it as an aggregated API
 server behind kube-apiserver (an APIService): objects are stored in the etcd
-cluster given by --etcd-servers (or the --datastore-endpoint database), and
+cluster given by --etcd-servers%[6]s, and
 authentication and authorization are
 delegated to kube-apiserver (front-proxy request headers, TokenReview,
 SubjectAccessReview), as the Kubernetes sample-apiserver does. Before
@@ -61,7 +60,7 @@ func NewCommand(ctx context.Context, apis APIs) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   commandName,
 		Short: fmt.Sprintf("Runs the %s API server", apis.Name),
-		Long:  fmt.Sprintf(longHelp, apis.Name, localSecurePort, defaultKubeconfig, commandName),
+		Long:  fmt.Sprintf(longHelp, apis.Name, localSecurePort, defaultKubeconfig, commandName, localStorageHelp, clusterStorageHelp),
 		Args:  cobra.NoArgs,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			if gatesErr != nil {

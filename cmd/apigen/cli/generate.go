@@ -5,14 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/kube"
 	"github.com/apigen-dev/apigen/generators/loader"
+	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 )
 
@@ -121,6 +125,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				return err
 			}
 			flags.warnUnusedYear(root, cmd.ErrOrStderr())
+			noteRuntimeVersion(root, cmd.ErrOrStderr())
 			cache, cached, hit := openCache(root, &flags, logIf(verbose, cmd.ErrOrStderr()))
 			var sum engine.Summary
 			if hit {
@@ -135,6 +140,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 					return err
 				}
 				reportStubs(cmd.OutOrStdout(), plan, sum.Scaffolded)
+				noteSQLStorage(cmd.ErrOrStderr(), sum.Deleted)
 				cache.record(plan, sum.Written, sum.Deleted, sum.Scaffolded)
 			}
 			if verbose {
@@ -160,6 +166,32 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 	cmd.Flags().BoolVar(&dumpModel, "dump-model", false, "print the model as JSON instead of writing files")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every file written, deleted or unchanged, and say whether the result cache answered")
 	return cmd
+}
+
+// noteRuntimeVersion says so when the project's copy of the server runtime was written by
+// another apigen version than this one (its stamp, golang.WrittenBy): a note, since generate
+// rewrites it, that points at what else an upgrade asks for.
+func noteRuntimeVersion(root string, w io.Writer) {
+	was, ok := golang.WrittenBy(root)
+	now := golang.RuntimeVersion()
+	if !ok || was == now {
+		return
+	}
+	by := "apigen " + was
+	if was == "" {
+		by = "an apigen older than the version stamp"
+	}
+	fmt.Fprintf(w, "apigen: note: %s was written by %s; apigen %s writes it again (upgrading: docs/guides/upgrading.md)\n",
+		path.Dir(golang.RuntimeStampFile), by, now)
+}
+
+// noteSQLStorage says why the runtime's SQL storage was deleted, when it was: a project
+// written before SQL storage was opt-in loses it on upgrade unless it asks for it.
+func noteSQLStorage(w io.Writer, deleted []string) {
+	if slices.Contains(deleted, golang.SQLStorageFile) {
+		fmt.Fprintf(w, "apigen: note: deleted %s: the server links SQL storage (kine, --datastore-endpoint) only when pkg/apis/doc.go says +%s=true; add it to keep it (docs/guides/sql-storage.md)\n",
+			golang.SQLStorageFile, markers.SQLMarker)
+	}
 }
 
 func newVerify() *cobra.Command {

@@ -544,3 +544,62 @@ func TestFailureWithWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeVersionNote: the copied server runtime names the apigen that wrote it, "(devel)"
+// for a build from source; generate notes a copy written by another version (or by one from
+// before the stamp) and writes it again with its own.
+func TestRuntimeVersionNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	server := filepath.Join(dir, "pkg/cmd/server/zz_generated.server.go")
+	const stamp = "// Written by apigen (devel).\n"
+	if src := readTestFile(t, server); !strings.Contains(src, stamp) {
+		t.Fatalf("%s lacks %q", server, stamp)
+	}
+	for _, c := range []struct{ stamp, note string }{
+		{"// Written by apigen v0.1.0.\n", "apigen: note: pkg/cmd/server was written by apigen v0.1.0; apigen (devel) writes it again (upgrading: docs/guides/upgrading.md)\n"},
+		{"", "apigen: note: pkg/cmd/server was written by an apigen older than the version stamp; apigen (devel) writes it again (upgrading: docs/guides/upgrading.md)\n"},
+	} {
+		if err := os.WriteFile(server, []byte(strings.Replace(readTestFile(t, server), stamp, c.stamp, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := run("generate")
+		if code != 0 || errOut != c.note || !strings.HasPrefix(out, "apigen: 1 written,") {
+			t.Fatalf("generate with the stamp %q: exit %d\nstdout: %s\nstderr: %s\nwant stderr: %s", c.stamp, code, out, errOut, c.note)
+		}
+		if src := readTestFile(t, server); !strings.Contains(src, stamp) {
+			t.Fatalf("generate did not stamp %s again", server)
+		}
+	}
+	if code, out, errOut := run("generate"); code != 0 || errOut != "" || !strings.HasPrefix(out, "apigen: 0 written,") {
+		t.Fatalf("generate on a current tree: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestSQLStorageNote: without +apigen:sql=true the server's SQL storage is deleted (an etcd-only
+// stand-in written instead), and generate says why and how to keep it.
+func TestSQLStorageNote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a whole project")
+	}
+	dir := wardleCopy(t)
+	doc := filepath.Join(dir, "pkg/apis/doc.go")
+	if err := os.WriteFile(doc, []byte(strings.Replace(readTestFile(t, doc), "// +apigen:sql=true\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run("generate")
+	const note = "apigen: note: deleted pkg/cmd/server/zz_generated.datastore.go: the server links SQL storage (kine, --datastore-endpoint) only when pkg/apis/doc.go says +apigen:sql=true; add it to keep it (docs/guides/sql-storage.md)\n"
+	if code != 0 || errOut != note || !strings.HasPrefix(out, "apigen: 1 written,") || !strings.Contains(out, " 3 deleted ") {
+		t.Fatalf("generate without +apigen:sql: exit %d\nstdout: %s\nstderr: %s\nwant stderr: %s", code, out, errOut, note)
+	}
+	for _, f := range []string{"zz_generated.datastore.go", "zz_generated.datastorewake.go"} {
+		if _, err := os.Stat(filepath.Join(dir, "pkg/cmd/server", f)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pkg/cmd/server/zz_generated.etcdonly.go")); err != nil {
+		t.Error(err)
+	}
+}

@@ -7,15 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/mod/modfile"
-	"golang.org/x/mod/module"
-	"golang.org/x/mod/semver"
 
+	"github.com/apigen-dev/apigen/generators/golang"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/scaffold"
 )
@@ -64,7 +62,7 @@ imports apigen.`,
 					return err
 				}
 			} else if o.ApigenVersion == "" {
-				o.ApigenVersion = releasedVersion()
+				o.ApigenVersion = golang.ReleasedVersion()
 			}
 			res, err := scaffold.Init(root, o)
 			if err != nil {
@@ -163,21 +161,6 @@ func apigenCheckout(dir string) (string, error) {
 		return "", fmt.Errorf("--apigen-module-replace %s: its go.mod is module %q, not %s", dir, m, scaffold.ApigenModule)
 	}
 	return abs, nil
-}
-
-// releasedVersion is this binary's module version when it was built from a published release
-// (go install github.com/apigen-dev/apigen/cmd/apigen@v0.3.0), and "" for development builds:
-// "(devel)", pseudo-versions of unpublished commits, and modified (+dirty) trees.
-func releasedVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok || info.Main.Path != scaffold.ApigenModule || info.Main.Replace != nil {
-		return ""
-	}
-	v := info.Main.Version
-	if !semver.IsValid(v) || semver.Build(v) != "" || module.IsPseudoVersion(v) {
-		return ""
-	}
-	return v
 }
 
 func printScaffold(w io.Writer, res scaffold.Result) {

@@ -13,6 +13,10 @@
 // configurations on or off and says where they go (<dir>/clientset, <dir>/listers,
 // <dir>/informers, <dir>/applyconfiguration).
 //
+// The server stores in etcd. To offer a SQL database instead (SQLite, Postgres or MySQL through
+// kine: --datastore-endpoint and config/generated/external-datastore), add +apigen:sql=true
+// below and run the go get that apigen generate then names; it makes the server larger.
+//
 // +apigen:domain=example.com
 // +apigen:deploy:namespace=toys-system,name=toys-apiserver,image=toys-apiserver:latest
 // +apigen:clients:enabled=true,dir=pkg/generated

@@ -13,9 +13,14 @@
 // configurations on or off and says where they go (<dir>/clientset, <dir>/listers,
 // <dir>/informers, <dir>/applyconfiguration).
 //
+// The sql marker links SQL storage into the server: SQLite, Postgres or MySQL through kine
+// (--datastore-endpoint, config/generated/external-datastore), at the cost of a larger binary.
+// Without it the server stores in etcd only.
+//
 // +apigen:domain=example.com
 // +apigen:deploy:namespace=wardle-system,name=wardle-apiserver,image=wardle-apiserver:latest
 // +apigen:clients:enabled=true,dir=pkg/generated
+// +apigen:sql=true
 package apis
 
 // "go generate ./..." regenerates the project from here.
