@@ -1,0 +1,784 @@
+package servertest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metafuzzer "k8s.io/apimachinery/pkg/apis/meta/fuzzer"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/randfill"
+)
+
+// RoundTripOptions bound a REST round trip.
+type RoundTripOptions struct {
+	// Objects is how many random objects are written per kind and version (6 when 0); with
+	// protobuf, every other one travels as protobuf.
+	Objects int
+	// Seed seeds the fuzzer (a fixed one when 0), so a failure can be reproduced.
+	Seed int64
+}
+
+// Server-managed metadata: kube-apiserver sets these fields itself on every write (or
+// refuses them on create), so what a client sends there is not kept.
+var serverManagedMetadata = []string{
+	"creationTimestamp", "deletionGracePeriodSeconds", "deletionTimestamp", "generation",
+	"managedFields", "resourceVersion", "selfLink", "uid",
+}
+
+// RoundTrip writes random objects of every kind the server at cfg serves, in every version,
+// through its REST API and reads them back: nothing the Go type can hold may be lost. It
+// fills each kind's hub (the scheme's internal version) with funcs, as the codec round trip
+// of pkg/apis/<group>/install does, converts it to the served version, creates it (JSON, and
+// protobuf where the type has protobuf methods), compares what the create returns and what a
+// get reads, and for a kind with a status subresource writes the status through /status and
+// compares again. Each subtest is named group/version/Kind, so -run can pick kinds.
+//
+// Only kube-apiserver's documented rules are allowed to change an object, each by name:
+//   - server-managed metadata (serverManagedMetadata) is the server's, and name and namespace
+//     are the test's;
+//   - a kind with a status subresource resets its status on create (the read must carry the
+//     empty status) and keeps its spec on a status update;
+//   - defaulting may add fields, never change or remove one that was sent;
+//   - an empty list, map or object reads back as absent (JSON, protobuf and
+//     apimachinery's semantic equality do not tell them apart);
+//   - a value that validation refuses (422) is removed, at each path the server names, and
+//     the object is written again; how often each path was refused is logged, and a kind of
+//     which no object could be written fails.
+//
+// Any other difference fails with the JSON path of the field.
+func RoundTrip(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, funcs fuzzer.FuzzerFuncs, opts RoundTripOptions) {
+	t.Helper()
+	if opts.Objects <= 0 {
+		opts.Objects = 6
+	}
+	if opts.Seed == 0 {
+		opts.Seed = 1
+	}
+	codecs := serializer.NewCodecFactory(scheme)
+	client := httpClient(t, cfg)
+	disco, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lists, err := disco.ServerGroupsAndResources()
+	if err != nil {
+		t.Fatalf("discovery: %v", err)
+	}
+	kinds := 0
+	for _, list := range lists {
+		gv, err := schema.ParseGroupVersion(list.GroupVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subresources := map[string]bool{}
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") && slices.Contains(r.Verbs, "update") {
+				subresources[r.Name] = true
+			}
+		}
+		for _, r := range list.APIResources {
+			if strings.Contains(r.Name, "/") || !slices.Contains(r.Verbs, "create") || !slices.Contains(r.Verbs, "get") {
+				continue
+			}
+			gvk := gv.WithKind(r.Kind)
+			hub := schema.GroupVersionKind{Group: gv.Group, Version: runtime.APIVersionInternal, Kind: r.Kind}
+			if !scheme.Recognizes(gvk) || !scheme.Recognizes(hub) {
+				continue
+			}
+			kinds++
+			k := kindTrip{
+				gvk: gvk, hub: hub, resource: r.Name, namespaced: r.Namespaced, status: subresources[r.Name+"/status"],
+				scheme: scheme, client: client, host: strings.TrimSuffix(cfg.Host, "/"),
+				encoder: protobuf.NewSerializer(scheme, scheme),
+			}
+			seed := opts.Seed + int64(kinds)
+			t.Run(gv.Group+"/"+gv.Version+"/"+r.Kind, func(t *testing.T) {
+				fill := fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, validMetadata, funcs), rand.NewSource(seed), codecs)
+				k.run(t, fill, opts.Objects)
+			})
+		}
+	}
+	if kinds == 0 {
+		t.Fatal("the server serves no kind that can be created and read")
+	}
+}
+
+// httpClient reaches the server at cfg with its credentials.
+func httpClient(t *testing.T, cfg *rest.Config) *http.Client {
+	t.Helper()
+	client, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// validMetadata fills metadata with values that object-meta validation accepts where
+// metafuzzer's random strings never pass: qualified label and annotation keys, label
+// values, finalizer names. Everything else stays as metafuzzer fills it.
+func validMetadata(serializer.CodecFactory) []any {
+	word := func(c randfill.Continue) string {
+		const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+		b := make([]byte, 1+c.Intn(12))
+		for i := range b {
+			b[i] = letters[c.Intn(len(letters))]
+		}
+		return string(b)
+	}
+	return []any{
+		func(m *metav1.ObjectMeta, c randfill.Continue) {
+			c.FillNoCustom(m)
+			m.ResourceVersion = strconv.FormatUint(c.Uint64(), 10)
+			m.CreationTimestamp = metav1.Unix(int64(c.Uint32()), 0).Rfc3339Copy()
+			if m.DeletionTimestamp != nil {
+				ts := metav1.Unix(int64(c.Uint32()), 0).Rfc3339Copy()
+				m.DeletionTimestamp = &ts
+			}
+			m.Labels = words(c, word, func(c randfill.Continue) string { return word(c) })
+			m.Annotations = words(c, func(c randfill.Continue) string { return "example.com/" + word(c) }, func(c randfill.Continue) string { return c.String(0) })
+			m.Finalizers = nil
+			for range c.Intn(3) {
+				m.Finalizers = append(m.Finalizers, "example.com/"+word(c))
+			}
+			slices.Sort(m.Finalizers)
+			m.Finalizers = slices.Compact(m.Finalizers)
+			if len(m.OwnerReferences) == 0 {
+				m.OwnerReferences = nil
+			}
+		},
+	}
+}
+
+// words is a random map of up to three entries, nil when empty.
+func words(c randfill.Continue, key, value func(randfill.Continue) string) map[string]string {
+	var out map[string]string
+	for range c.Intn(4) {
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[key(c)] = value(c)
+	}
+	return out
+}
+
+// kindTrip is one kind in one served version.
+type kindTrip struct {
+	gvk, hub   schema.GroupVersionKind
+	resource   string
+	namespaced bool
+	status     bool
+	scheme     *runtime.Scheme
+	client     *http.Client
+	host       string
+	encoder    runtime.Serializer
+}
+
+func (k kindTrip) path(name string, subresource ...string) string {
+	p := []string{"/apis", k.gvk.Group, k.gvk.Version}
+	if k.namespaced {
+		p = append(p, "namespaces", "default")
+	}
+	p = append(p, k.resource)
+	if name != "" {
+		p = append(p, name)
+	}
+	return strings.Join(append(p, subresource...), "/")
+}
+
+func (k kindTrip) run(t *testing.T, fill *randfill.Filler, objects int) {
+	refused := map[string]int{}
+	written, viaProto := 0, 0
+	for i := range objects {
+		sent, err := k.random(fill)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("roundtrip-%s-%d", k.gvk.Version, i)
+		meta := sent["metadata"].(map[string]any)
+		for _, f := range serverManagedMetadata {
+			delete(meta, f)
+		}
+		meta["name"] = name
+		delete(meta, "namespace")
+		if k.namespaced {
+			meta["namespace"] = "default"
+		}
+		asProto := i%2 == 1 && k.protobuf(sent)
+		created, err := k.write(t, "POST", k.path(""), sent, asProto, refused)
+		if err != nil {
+			t.Errorf("creating %s: %v", name, err)
+			continue
+		}
+		if created == nil {
+			continue
+		}
+		written++
+		if asProto {
+			viaProto++
+		}
+		want := sent
+		if k.status {
+			// Rule: a kind with a status subresource resets its status on create.
+			want = withStatus(sent, k.emptyStatus(t))
+		}
+		k.compare(t, "create", want, created)
+		got, err := k.read(t, name, asProto)
+		if err != nil {
+			t.Fatalf("reading %s back: %v", name, err)
+		}
+		k.compare(t, "get after create", want, got)
+		if !k.status {
+			continue
+		}
+		// The status, written through /status onto what the create returned; the spec stays.
+		update := withStatus(got, sent["status"])
+		updated, err := k.write(t, "PUT", k.path(name, "status"), update, asProto, refused)
+		if err != nil {
+			t.Errorf("updating the status of %s: %v", name, err)
+			continue
+		}
+		if updated == nil {
+			continue
+		}
+		want = withStatus(got, update["status"])
+		k.compare(t, "status update", want, updated)
+		got, err = k.read(t, name, asProto)
+		if err != nil {
+			t.Fatalf("reading %s back: %v", name, err)
+		}
+		k.compare(t, "get after status update", want, got)
+	}
+	paths := make([]string, 0, len(refused))
+	for p := range refused {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		t.Logf("validation refused %s (%d times)", p, refused[p])
+	}
+	t.Logf("%d of %d random objects written and read back (%d as protobuf)", written, objects, viaProto)
+	if written == 0 {
+		t.Errorf("validation refused every random %s: give the fuzzer functions that fill valid values", k.gvk.Kind)
+	}
+}
+
+// random fills the kind's hub and converts it to the served version, as JSON.
+func (k kindTrip) random(fill *randfill.Filler) (map[string]any, error) {
+	hub, err := k.scheme.New(k.hub)
+	if err != nil {
+		return nil, err
+	}
+	fill.Fill(hub)
+	obj, err := k.scheme.ConvertToVersion(hub, k.gvk.GroupVersion())
+	if err != nil {
+		return nil, fmt.Errorf("converting a random %s to %s: %w", k.gvk.Kind, k.gvk.Version, err)
+	}
+	obj.GetObjectKind().SetGroupVersionKind(k.gvk)
+	return toMap(obj)
+}
+
+// protobuf reports whether the kind's Go type has protobuf methods.
+func (k kindTrip) protobuf(obj map[string]any) bool {
+	typed, err := k.typed(obj)
+	if err != nil {
+		return false
+	}
+	err = k.encoder.Encode(typed, &strings.Builder{})
+	return !protobuf.IsNotMarshalable(err)
+}
+
+// typed decodes obj into the served version's Go type.
+func (k kindTrip) typed(obj map[string]any) (runtime.Object, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	typed, err := k.scheme.New(k.gvk)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, typed); err != nil {
+		return nil, err
+	}
+	typed.GetObjectKind().SetGroupVersionKind(k.gvk)
+	return typed, nil
+}
+
+// write sends obj (POST or PUT) until the server takes it, leaving out each value validation
+// refuses; it returns the object the server answers with, or nil when nothing could be left
+// out to make validation accept it.
+func (k kindTrip) write(t *testing.T, verb, path string, obj map[string]any, asProto bool, refused map[string]int) (map[string]any, error) {
+	tried := map[string]bool{}
+	for range 50 {
+		out, err := k.do(t, verb, path, obj, asProto)
+		if err == nil {
+			return out, nil
+		}
+		var status apierrors.APIStatus
+		if !apierrors.IsInvalid(err) || !errors.As(err, &status) || status.Status().Details == nil {
+			return nil, err
+		}
+		changed := false
+		for _, cause := range status.Status().Details.Causes {
+			if how := k.repair(obj, cause, tried); how != "" {
+				refused[cause.Field+" ("+string(cause.Type)+"): "+how]++
+				changed = true
+			}
+		}
+		if !changed {
+			t.Logf("validation refused an object and named nothing to change: %v", err)
+			refused["the whole object: "+err.Error()]++
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// repair changes the value at the field a validation error names, in the served version or,
+// where the path is the hub's (validation of the hub names its fields), in the hub, and
+// converts back.
+func (k kindTrip) repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
+	if how := repair(obj, cause, tried); how != "" {
+		return how
+	}
+	typed, err := k.typed(obj)
+	if err != nil {
+		return ""
+	}
+	hub, err := k.scheme.ConvertToVersion(typed, k.hub.GroupVersion())
+	if err != nil {
+		return ""
+	}
+	hubMap, err := toMap(hub)
+	if err != nil {
+		return ""
+	}
+	how := repair(hubMap, cause, tried)
+	if how == "" {
+		return ""
+	}
+	data, err := json.Marshal(hubMap)
+	if err != nil {
+		return ""
+	}
+	repaired, err := k.scheme.New(k.hub)
+	if err != nil || json.Unmarshal(data, repaired) != nil {
+		return ""
+	}
+	back, err := k.scheme.ConvertToVersion(repaired, k.gvk.GroupVersion())
+	if err != nil {
+		return ""
+	}
+	back.GetObjectKind().SetGroupVersionKind(k.gvk)
+	m, err := toMap(back)
+	if err != nil {
+		return ""
+	}
+	clear(obj)
+	maps.Copy(obj, m)
+	return how + " (in the hub)"
+}
+
+// repair changes the value at the field a validation error names, so that the next write
+// may pass: a value the field supports (the error lists them), then "a" for a string or 1
+// for a number (what most patterns, formats and bounds accept), and at last no value at all.
+// It says what it did, or "" when the field holds nothing to change.
+func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
+	if cause.Field == "" {
+		return ""
+	}
+	v, ok := at(obj, parsePath(cause.Field))
+	if !ok {
+		return ""
+	}
+	try := func(how string) bool {
+		if tried[cause.Field+" "+how] {
+			return false
+		}
+		tried[cause.Field+" "+how] = true
+		return true
+	}
+	current := v.get()
+	if cause.Type == metav1.CauseTypeFieldValueNotSupported {
+		if supported := supportedValues(cause.Message, current); supported != nil && try("supported") {
+			v.set(supported)
+			return "replaced by a supported value"
+		}
+	}
+	switch current.(type) {
+	case string:
+		if try("a") {
+			v.set("a")
+			return `replaced by "a"`
+		}
+	case int64, float64:
+		if try("1") {
+			v.set(int64(1))
+			return "replaced by 1"
+		}
+	}
+	v.remove()
+	return "left out"
+}
+
+// supportedValues is the first of the values a NotSupported error lists, of the type of
+// current.
+func supportedValues(message string, current any) any {
+	_, list, ok := strings.Cut(message, "supported values: ")
+	if !ok {
+		return nil
+	}
+	first, _, _ := strings.Cut(list, ", ")
+	if s, err := strconv.Unquote(first); err == nil {
+		if _, isString := current.(string); isString {
+			return s
+		}
+	}
+	if _, isNumber := current.(int64); isNumber {
+		if n, err := strconv.ParseInt(strings.Trim(first, `"`), 10, 64); err == nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// value is a place in a JSON object.
+type value struct {
+	get    func() any
+	set    func(any)
+	remove func()
+}
+
+// at finds the place path names in obj.
+func at(obj any, path []step) (value, bool) {
+	if len(path) == 0 {
+		return value{}, false
+	}
+	switch o := obj.(type) {
+	case map[string]any:
+		v, ok := o[path[0].name]
+		if !ok {
+			return value{}, false
+		}
+		if len(path) == 1 {
+			key := path[0].name
+			return value{
+				get:    func() any { return o[key] },
+				set:    func(v any) { o[key] = v },
+				remove: func() { delete(o, key) },
+			}, true
+		}
+		if l, ok := v.([]any); ok && len(path) == 2 && path[1].index >= 0 && path[1].index < len(l) {
+			key, i := path[0].name, path[1].index
+			return value{
+				get:    func() any { return l[i] },
+				set:    func(v any) { l[i] = v },
+				remove: func() { o[key] = slices.Delete(slices.Clone(l), i, i+1) },
+			}, true
+		}
+		return at(v, path[1:])
+	case []any:
+		if path[0].index < 0 || path[0].index >= len(o) {
+			return value{}, false
+		}
+		return at(o[path[0].index], path[1:])
+	}
+	return value{}, false
+}
+
+// read gets the object named name.
+func (k kindTrip) read(t *testing.T, name string, asProto bool) (map[string]any, error) {
+	return k.do(t, "GET", k.path(name), nil, asProto)
+}
+
+// do sends obj (none when nil) as JSON or protobuf and returns the object the server answers
+// with, or its error as an APIStatus.
+func (k kindTrip) do(t *testing.T, verb, path string, obj map[string]any, asProto bool) (map[string]any, error) {
+	contentType := runtime.ContentTypeJSON
+	if asProto {
+		contentType = runtime.ContentTypeProtobuf
+	}
+	var body []byte
+	if obj != nil {
+		var err error
+		if body, err = json.Marshal(obj); err != nil {
+			return nil, err
+		}
+		if asProto {
+			typed, err := k.typed(obj)
+			if err != nil {
+				return nil, err
+			}
+			var buf bytes.Buffer
+			if err := k.encoder.Encode(typed, &buf); err != nil {
+				return nil, err
+			}
+			body = buf.Bytes()
+		}
+	}
+	req, err := http.NewRequestWithContext(t.Context(), verb, k.host+path, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", contentType)
+	if obj != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := k.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		status := &metav1.Status{}
+		if asProto {
+			_, _, err = k.encoder.Decode(raw, nil, status)
+		} else {
+			err = json.Unmarshal(raw, status)
+		}
+		if err != nil || status.Status == "" {
+			return nil, fmt.Errorf("%s %s: %s: %s", verb, path, resp.Status, raw)
+		}
+		return nil, &apierrors.StatusError{ErrStatus: *status}
+	}
+	if !asProto {
+		var out map[string]any
+		return out, utiljson.Unmarshal(raw, &out)
+	}
+	typed, err := k.scheme.New(k.gvk)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := k.encoder.Decode(raw, nil, typed); err != nil {
+		return nil, fmt.Errorf("decoding the protobuf answer to %s %s: %w", verb, path, err)
+	}
+	typed.GetObjectKind().SetGroupVersionKind(k.gvk)
+	return toMap(typed)
+}
+
+// emptyStatus is the status of a new object of the kind, as JSON.
+func (k kindTrip) emptyStatus(t *testing.T) any {
+	obj, err := k.scheme.New(k.gvk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := toMap(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m["status"]
+}
+
+// compare fails on every field of want that got lost or changed, apart from metadata the
+// server manages.
+func (k kindTrip) compare(t *testing.T, step string, want, got map[string]any) {
+	t.Helper()
+	want, got = withoutServerMetadata(want), withoutServerMetadata(got)
+	for _, d := range diff("", want, got) {
+		t.Errorf("%s %s %s: %s", k.gvk.Kind, k.gvk.Version, step, d)
+	}
+}
+
+func withoutServerMetadata(obj map[string]any) map[string]any {
+	out := shallowCopy(obj)
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		meta = shallowCopy(meta)
+		for _, f := range serverManagedMetadata {
+			delete(meta, f)
+		}
+		out["metadata"] = meta
+	}
+	return out
+}
+
+// withStatus is obj with its status replaced.
+func withStatus(obj map[string]any, status any) map[string]any {
+	out := shallowCopy(obj)
+	delete(out, "status")
+	if status != nil {
+		out["status"] = status
+	}
+	return out
+}
+
+func shallowCopy(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// toMap is obj as JSON decodes it (integers as int64).
+func toMap(obj any) (map[string]any, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	return out, utiljson.Unmarshal(data, &out)
+}
+
+// empty reports whether v holds nothing: null, an empty list or an empty object.
+func empty(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case []any:
+		return len(v) == 0
+	case map[string]any:
+		return len(v) == 0
+	}
+	return false
+}
+
+// diff lists each value of want that got does not hold, by JSON path. Fields got adds
+// (defaults) are not differences.
+func diff(path string, want, got any) []string {
+	if empty(want) {
+		if empty(got) {
+			return nil
+		}
+		if _, ok := got.(map[string]any); ok {
+			return nil // an empty object defaulting filled
+		}
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return []string{fmt.Sprintf("%s: sent %s, read back %s", orRoot(path), show(want), show(got))}
+		}
+		var out []string
+		for _, key := range sortedKeys(w) {
+			p := path + "." + key
+			if !isIdentifier(key) {
+				p = path + "[" + strconv.Quote(key) + "]"
+			}
+			gv, ok := g[key]
+			if !ok && !empty(w[key]) {
+				out = append(out, fmt.Sprintf("%s: sent %s, dropped", p, show(w[key])))
+				continue
+			}
+			out = append(out, diff(p, w[key], gv)...)
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return []string{fmt.Sprintf("%s: sent %s, read back %s", orRoot(path), show(want), show(got))}
+		}
+		var out []string
+		for i := range w {
+			out = append(out, diff(fmt.Sprintf("%s[%d]", path, i), w[i], g[i])...)
+		}
+		return out
+	}
+	if !reflect.DeepEqual(want, got) {
+		return []string{fmt.Sprintf("%s: sent %s, read back %s", orRoot(path), show(want), show(got))}
+	}
+	return nil
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "."
+	}
+	return path
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func isIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// show prints a value shortly.
+func show(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(data) > 120 {
+		return string(data[:117]) + "..."
+	}
+	return string(data)
+}
+
+// step is one element of a field path: a field name, a list index or a map key.
+type step struct {
+	name  string
+	index int // -1 unless a list index
+}
+
+// parsePath reads a field path as apimachinery's field.Path prints it: names joined by
+// dots, [i] for a list index, [key] for a map key.
+func parsePath(s string) []step {
+	var out []step
+	for s != "" {
+		switch s[0] {
+		case '.':
+			s = s[1:]
+		case '[':
+			end := strings.IndexByte(s, ']')
+			if end < 0 {
+				return append(out, step{name: s[1:], index: -1})
+			}
+			in := s[1:end]
+			s = s[end+1:]
+			if i, err := strconv.Atoi(in); err == nil {
+				out = append(out, step{name: in, index: i})
+			} else {
+				out = append(out, step{name: in, index: -1})
+			}
+		default:
+			end := strings.IndexAny(s, ".[")
+			if end < 0 {
+				end = len(s)
+			}
+			out = append(out, step{name: s[:end], index: -1})
+			s = s[end:]
+		}
+	}
+	return out
+}
