@@ -192,6 +192,7 @@ type kindTrip struct {
 	client     *http.Client
 	host       string
 	encoder    runtime.Serializer
+	fill       *randfill.Filler
 }
 
 func (k kindTrip) path(name string, subresource ...string) string {
@@ -207,10 +208,11 @@ func (k kindTrip) path(name string, subresource ...string) string {
 }
 
 func (k kindTrip) run(t *testing.T, fill *randfill.Filler, objects int) {
+	k.fill = fill
 	refused := map[string]int{}
 	written, viaProto := 0, 0
 	for i := range objects {
-		sent, err := k.random(fill)
+		sent, err := k.random()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,12 +286,12 @@ func (k kindTrip) run(t *testing.T, fill *randfill.Filler, objects int) {
 }
 
 // random fills the kind's hub and converts it to the served version, as JSON.
-func (k kindTrip) random(fill *randfill.Filler) (map[string]any, error) {
+func (k kindTrip) random() (map[string]any, error) {
 	hub, err := k.scheme.New(k.hub)
 	if err != nil {
 		return nil, err
 	}
-	fill.Fill(hub)
+	k.fill.Fill(hub)
 	obj, err := k.scheme.ConvertToVersion(hub, k.gvk.GroupVersion())
 	if err != nil {
 		return nil, fmt.Errorf("converting a random %s to %s: %w", k.gvk.Kind, k.gvk.Version, err)
@@ -359,39 +361,43 @@ func (k kindTrip) write(t *testing.T, verb, path string, obj map[string]any, asP
 // where the path is the hub's (validation of the hub names its fields), in the hub, and
 // converts back.
 func (k kindTrip) repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
-	if how := repair(obj, cause, tried); how != "" {
+	before := runtime.DeepCopyJSON(obj)
+	how := k.repairAt(obj, cause, tried)
+	if _, err := k.typed(obj); err != nil {
+		// No longer the kind's Go type: undone.
+		clear(obj)
+		maps.Copy(obj, before)
+		return ""
+	}
+	return how
+}
+
+func (k kindTrip) repairAt(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
+	donor := func() map[string]any {
+		m, _ := k.random()
+		return m
+	}
+	if how := repair(obj, cause, tried, donor, func(m map[string]any) bool { _, err := k.typed(m); return err == nil }); how != "" {
 		return how
 	}
-	typed, err := k.typed(obj)
+	hubMap, err := k.toHub(obj)
 	if err != nil {
 		return ""
 	}
-	hub, err := k.scheme.ConvertToVersion(typed, k.hub.GroupVersion())
-	if err != nil {
-		return ""
+	hubDonor := func() map[string]any {
+		hub, err := k.scheme.New(k.hub)
+		if err != nil {
+			return nil
+		}
+		k.fill.Fill(hub)
+		m, _ := toMap(hub)
+		return m
 	}
-	hubMap, err := toMap(hub)
-	if err != nil {
-		return ""
-	}
-	how := repair(hubMap, cause, tried)
+	how := repair(hubMap, cause, tried, hubDonor, func(m map[string]any) bool { _, err := k.fromHub(m); return err == nil })
 	if how == "" {
 		return ""
 	}
-	data, err := json.Marshal(hubMap)
-	if err != nil {
-		return ""
-	}
-	repaired, err := k.scheme.New(k.hub)
-	if err != nil || json.Unmarshal(data, repaired) != nil {
-		return ""
-	}
-	back, err := k.scheme.ConvertToVersion(repaired, k.gvk.GroupVersion())
-	if err != nil {
-		return ""
-	}
-	back.GetObjectKind().SetGroupVersionKind(k.gvk)
-	m, err := toMap(back)
+	m, err := k.fromHub(hubMap)
 	if err != nil {
 		return ""
 	}
@@ -400,18 +406,55 @@ func (k kindTrip) repair(obj map[string]any, cause metav1.StatusCause, tried map
 	return how + " (in the hub)"
 }
 
+// toHub converts obj, of the served version, to the hub, as JSON.
+func (k kindTrip) toHub(obj map[string]any) (map[string]any, error) {
+	typed, err := k.typed(obj)
+	if err != nil {
+		return nil, err
+	}
+	hub, err := k.scheme.ConvertToVersion(typed, k.hub.GroupVersion())
+	if err != nil {
+		return nil, err
+	}
+	return toMap(hub)
+}
+
+// fromHub converts hub, as JSON, to the served version.
+func (k kindTrip) fromHub(hub map[string]any) (map[string]any, error) {
+	data, err := json.Marshal(hub)
+	if err != nil {
+		return nil, err
+	}
+	typed, err := k.scheme.New(k.hub)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(data, typed); err != nil {
+		return nil, err
+	}
+	back, err := k.scheme.ConvertToVersion(typed, k.gvk.GroupVersion())
+	if err != nil {
+		return nil, err
+	}
+	back.GetObjectKind().SetGroupVersionKind(k.gvk)
+	return toMap(back)
+}
+
+// stringCandidates are values that the usual string patterns and formats accept: a DNS
+// label, a DNS subdomain, a UUID, a number, an IP address, a date-time, a duration.
+var stringCandidates = []string{"a", "a.example.com", "example.com/a", "00000000-0000-4000-8000-000000000001", "1", "10.0.0.1", "2026-01-01T00:00:00Z", "1s"}
+
 // repair changes the value at the field a validation error names, so that the next write
-// may pass: a value the field supports (the error lists them), then "a" for a string or 1
-// for a number (what most patterns, formats and bounds accept), and at last no value at all.
-// It says what it did, or "" when the field holds nothing to change.
-func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
+// may pass: a value the field supports (the error lists them); for a required field, the
+// value another random object holds there; for a string, values that the usual patterns
+// and formats accept (stringCandidates); for a number, 1; and at last no value at all. A
+// change after which the object no longer decodes (valid reports that) is undone. It says
+// what it did, or "" when it has nothing left to try.
+func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool, donor func() map[string]any, valid func(map[string]any) bool) string {
 	if cause.Field == "" {
 		return ""
 	}
-	v, ok := at(obj, parsePath(cause.Field))
-	if !ok {
-		return ""
-	}
+	path := parsePath(cause.Field)
 	try := func(how string) bool {
 		if tried[cause.Field+" "+how] {
 			return false
@@ -419,27 +462,109 @@ func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool)
 		tried[cause.Field+" "+how] = true
 		return true
 	}
-	current := v.get()
+	v, present := at(obj, path)
+	var current any
+	if present {
+		current = v.get()
+	}
+	// attempt sets the field to candidate, and undoes it when the object no longer decodes.
+	attempt := func(candidate any) bool {
+		if present {
+			v.set(candidate)
+		} else if !put(obj, path, candidate) {
+			return false
+		}
+		if valid(obj) {
+			return true
+		}
+		if present {
+			v.set(current)
+		} else if w, ok := at(obj, path); ok {
+			w.remove()
+		}
+		return false
+	}
 	if cause.Type == metav1.CauseTypeFieldValueNotSupported {
-		if supported := supportedValues(cause.Message, current); supported != nil && try("supported") {
-			v.set(supported)
+		if supported := supportedValues(cause.Message, current); supported != nil && try("supported") && attempt(supported) {
 			return "replaced by a supported value"
 		}
 	}
+	if _, isObject := current.(map[string]any); !present || empty(current) || isObject {
+		for i := range 5 {
+			if !try("donor " + strconv.Itoa(i)) {
+				continue
+			}
+			if d := donor(); d != nil {
+				if w, ok := at(d, path); ok && !empty(w.get()) && attempt(w.get()) {
+					return "filled from another random object"
+				}
+			}
+		}
+	}
+	if !present {
+		return removeParent(obj, cause.Field, path, try, valid)
+	}
 	switch current.(type) {
 	case string:
-		if try("a") {
-			v.set("a")
-			return `replaced by "a"`
+		for _, c := range stringCandidates {
+			if try(strconv.Quote(c)) && attempt(c) {
+				return "replaced by " + strconv.Quote(c)
+			}
 		}
 	case int64, float64:
-		if try("1") {
-			v.set(int64(1))
+		if try("1") && attempt(int64(1)) {
 			return "replaced by 1"
 		}
 	}
-	v.remove()
-	return "left out"
+	if try("remove") {
+		v.remove()
+		return "left out"
+	}
+	return removeParent(obj, cause.Field, path, try, valid)
+}
+
+// removeParent leaves out what holds the field at path: the list element or the object
+// around it, where the field itself cannot be given a value validation takes.
+func removeParent(obj map[string]any, field string, path []step, try func(string) bool, valid func(map[string]any) bool) string {
+	if len(path) < 2 || !try("remove parent") {
+		return ""
+	}
+	parent, ok := at(obj, path[:len(path)-1])
+	if !ok {
+		return ""
+	}
+	parent.remove()
+	if !valid(obj) {
+		return ""
+	}
+	return "left out what holds it"
+}
+
+// put sets the value at path, making the objects on its way; it reports false where a
+// list index or something that is not an object is on the way.
+func put(obj map[string]any, path []step, v any) bool {
+	for _, s := range path {
+		if s.index >= 0 {
+			return false
+		}
+	}
+	for i, s := range path {
+		if i == len(path)-1 {
+			obj[s.name] = v
+			return true
+		}
+		next, ok := obj[s.name]
+		if !ok || next == nil {
+			m := map[string]any{}
+			obj[s.name] = m
+			obj = m
+			continue
+		}
+		if obj, ok = next.(map[string]any); !ok {
+			return false
+		}
+	}
+	return false
 }
 
 // supportedValues is the first of the values a NotSupported error lists, of the type of
