@@ -554,6 +554,9 @@ func removeParent(obj map[string]any, field string, path []step, try func(string
 	if !ok {
 		return ""
 	}
+	if _, isObject := parent.get().(map[string]any); !isObject {
+		return "" // the path is not this object's (the hub's, where the version differs)
+	}
 	parent.remove()
 	if !valid(obj) {
 		return ""
