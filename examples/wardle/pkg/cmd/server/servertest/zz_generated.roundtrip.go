@@ -510,7 +510,7 @@ func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool,
 			return "replaced by a supported value"
 		}
 	}
-	if _, isObject := current.(map[string]any); !present || empty(current) || isObject {
+	if _, isObject := current.(map[string]any); !present || empty(current) || current == "" || isObject {
 		for i := range 5 {
 			if !try("donor " + strconv.Itoa(i)) {
 				continue
