@@ -76,7 +76,7 @@ func TestParsePath(t *testing.T) {
 func TestRepair(t *testing.T) {
 	obj := object(t, `{"spec": {"kind": "zz", "name": "Ǆ", "count": -4, "ref": {"uid": ""}, "items": [{"x": 1}]}}`)
 	tried := map[string]bool{}
-	donor := func() map[string]any { return object(t, `{"spec": {"ref": {"uid": "from-donor"}}}`) }
+	donor := func(int) map[string]any { return object(t, `{"spec": {"ref": {"uid": "from-donor"}}}`) }
 	valid := func(m map[string]any) bool { // count must stay a number
 		spec, _ := m["spec"].(map[string]any)
 		_, bad := spec["count"].(string)
@@ -112,7 +112,7 @@ func TestRepair(t *testing.T) {
 	if items := obj["spec"].(map[string]any)["items"].([]any); len(items) != 0 {
 		t.Errorf("the list element holding a required field no value fills is still there: %v", items)
 	}
-	if how := repair(obj, metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.missing"}, tried, func() map[string]any { return nil }, valid); how != "left out what holds it" {
+	if how := repair(obj, metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.missing"}, tried, func(int) map[string]any { return nil }, valid); how != "left out what holds it" {
 		t.Errorf("a required field nothing fills: %q", how)
 	}
 }
