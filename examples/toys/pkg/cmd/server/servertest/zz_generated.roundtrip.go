@@ -157,7 +157,8 @@ func httpClient(t *testing.T, cfg *rest.Config) *http.Client {
 
 // validMetadata fills metadata with values that object-meta validation accepts where
 // metafuzzer's random strings never pass: qualified label and annotation keys, label
-// values, finalizer names. Everything else stays as metafuzzer fills it.
+// values, finalizer names. Everything else stays as metafuzzer fills it. It also fills
+// json.RawMessage with JSON.
 func validMetadata(serializer.CodecFactory) []any {
 	word := func(c randfill.Continue) string {
 		const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -168,6 +169,10 @@ func validMetadata(serializer.CodecFactory) []any {
 		return string(b)
 	}
 	return []any{
+		// Raw JSON holds JSON, which random bytes are not: here, a JSON string.
+		func(j *json.RawMessage, c randfill.Continue) {
+			*j, _ = json.Marshal(c.String(0))
+		},
 		func(m *metav1.ObjectMeta, c randfill.Continue) {
 			c.FillNoCustom(m)
 			m.ResourceVersion = strconv.FormatUint(c.Uint64(), 10)
