@@ -51,7 +51,63 @@ func (roundTrip) Generate(ctx *engine.Context, out *engine.Output) error {
 			return err
 		}
 	}
-	return nil
+	if len(ctx.Project.Groups) == 0 {
+		return nil
+	}
+	return add(ctx, out, path.Join(apiserverDir, "zz_generated.roundtrip_test.go"), emitRESTRoundTrip(ctx))
+}
+
+// emitRESTRoundTrip is pkg/apiserver/zz_generated.roundtrip_test.go: the project's server, in
+// process, takes random objects of every kind in every served version through its REST API
+// and gives back every field (servertest.RoundTrip), filled by the fuzzer functions of the
+// groups' codec round trips.
+func emitRESTRoundTrip(ctx *engine.Context) *jen.File {
+	p := ctx.Project
+	apiserverPkg := path.Join(p.Module, apiserverDir)
+	servertestPkg := path.Join(p.Module, serverDir, "servertest")
+	f := newFile(apiserverPkg+"_test", "apiserver_test")
+	f.ImportName(apiserverPkg, "apiserver")
+	f.ImportName(servertestPkg, "servertest")
+	f.ImportName(randfillPkg, "randfill")
+	f.ImportName(apitestingFuzzerPkg, "fuzzer")
+	for _, g := range p.Groups {
+		importVersions(f, g)
+		if g.Internal != nil {
+			f.ImportAlias(g.Internal.Package, sanitize(g.Package))
+		}
+		if g.Fuzzer != "" {
+			f.ImportAlias(g.Fuzzer, sanitize(g.Package)+"fuzzer")
+		}
+	}
+	f.Comment("TestRESTRoundTrip starts the API server in process (local mode: embedded etcd in a temporary")
+	f.Comment("directory, 127.0.0.1, client-certificate TLS) and writes random objects of every kind, in every")
+	f.Comment("served version, through its REST API (JSON, and protobuf where the kind has protobuf methods),")
+	f.Comment("then reads them back: nothing the Go type holds may be lost, apart from what kube-apiserver's")
+	f.Comment("own rules change (servertest.RoundTrip names each). The objects are those of each group's")
+	f.Comment("TestRoundTrip in pkg/apis/<group>/install, with the same fuzzer functions. Run one kind with")
+	f.Comment("-run 'TestRESTRoundTrip/<group>/<version>/<Kind>'.")
+	f.Func().Id("TestRESTRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(b *jen.Group) {
+		b.Id("scheme").Op(":=").Qual(apiserverPkg, "Scheme")
+		b.Id("cfg").Op(":=").Qual(servertestPkg, "Start").Call(jen.Id("t"), jen.Qual(apiserverPkg, "APIs").Call())
+		funcs := jen.Qual(apitestingFuzzerPkg, "MergeFuzzerFuncs").CallFunc(func(c *jen.Group) {
+			for _, g := range p.Groups {
+				c.Line().Id(sanitize(g.Package) + "Defaulted").Call(jen.Id("scheme"))
+				if g.Fuzzer != "" {
+					c.Qual(g.Fuzzer, "Funcs")
+				}
+			}
+			c.Line()
+		})
+		b.Qual(servertestPkg, "RoundTrip").Call(jen.Id("t"), jen.Id("cfg"), jen.Id("scheme"), funcs, jen.Qual(servertestPkg, "RoundTripOptions").Values())
+	})
+	var hides, inlinesPointers bool
+	for _, g := range p.Groups {
+		f.Line()
+		h, i := emitDefaulted(f, g, sanitize(g.Package)+"Defaulted", ctx.ConversionDrops)
+		hides, inlinesPointers = hides || h, inlinesPointers || i
+	}
+	emitHelpers(f, hides, inlinesPointers)
+	return f
 }
 
 func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[string][]model.HiddenField) {
@@ -79,7 +135,15 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[str
 		b.Qual(roundtripPkg, test).Call(jen.Id("t"), jen.Id("scheme"), funcs)
 	})
 	f.Line()
-	f.Comment("defaulted fills each hub kind at random, then defaults it as the server defaults every")
+	hides, inlinesPointers := emitDefaulted(f, g, "defaulted", drops)
+	emitHelpers(f, hides, inlinesPointers)
+}
+
+// emitDefaulted emits name, the fuzzer functions that fill each hub kind of g at random and
+// default it, empty what no encoding keeps, and fill raw JSON with JSON. It reports whether
+// they call zero and nilIfEmpty (emitHelpers).
+func emitDefaulted(f *jen.File, g *model.Group, name string, drops map[string][]model.HiddenField) (hides, inlinesPointers bool) {
+	f.Comment(name + " fills each hub kind at random, then defaults it as the server defaults every")
 	f.Comment("object it decodes: a default filled in on the way back is no loss.")
 	hidden := hiddenByType(g)
 	dropsAny := false
@@ -90,7 +154,7 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[str
 			dropsAny = true
 		}
 	}
-	hides, inlinesPointers := dropsAny, false
+	hides = dropsAny
 	for _, fields := range hidden {
 		for _, h := range fields {
 			hides, inlinesPointers = hides || !h.EmptyBecomesNil, inlinesPointers || h.EmptyBecomesNil
@@ -113,7 +177,7 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[str
 		f.Comment("apiextensions' JSON holds raw JSON, which random bytes are not: it holds a JSON string.")
 	}
 	hubs := map[typeRef]bool{}
-	f.Func().Id("defaulted").Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(
+	f.Func().Id(name).Params(jen.Id("scheme").Op("*").Qual(runtimePkg, "Scheme")).Qual(apitestingFuzzerPkg, "FuzzerFuncs").Block(
 		jen.Return(jen.Func().Params(jen.Qual(serializerPkg, "CodecFactory")).Index().Any().Block(
 			jen.Return(jen.Index().Any().ValuesFunc(func(v *jen.Group) {
 				for _, h := range g.Hubs() {
@@ -152,6 +216,11 @@ func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[str
 			})),
 		)),
 	)
+	return hides, inlinesPointers
+}
+
+// emitHelpers emits the functions emitDefaulted's output calls.
+func emitHelpers(f *jen.File, hides, inlinesPointers bool) {
 	if hides {
 		f.Line()
 		f.Comment("zero empties the field p points to.")

@@ -46,15 +46,14 @@ func (serverGen) Generate(ctx *engine.Context, out *engine.Output) error {
 			}
 			target := path.Join(serverDir, strings.TrimPrefix(path.Dir(name), "server"), "zz_generated."+path.Base(name))
 			source := "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ".\n"
-			if dir != "server" {
-				// Sub-packages import the runtime by its template path; point them at the copy.
-				old := []byte(strconv.Quote(serverTemplateImport))
-				if !bytes.Contains(src, old) {
-					return fmt.Errorf("%s does not import %s", name, serverTemplateImport)
-				}
+			// Sub-packages import the runtime by its template path; point them at the copy.
+			if old := []byte(strconv.Quote(serverTemplateImport)); dir != "server" && bytes.Contains(src, old) {
 				src = bytes.ReplaceAll(src, old, []byte(strconv.Quote(path.Join(ctx.Project.Module, serverDir))))
 				source = "// Copied from apigen's server runtime, " + path.Join(path.Dir(serverTemplateImport), name) + ",\n" +
 					"// with its import of the runtime changed to this project's copy.\n"
+			}
+			if bytes.Contains(src, []byte(`"`+path.Dir(path.Dir(serverTemplateImport))+"/")) {
+				return fmt.Errorf("%s imports apigen, which a project does not depend on", name)
 			}
 			source += runtimeStamp + RuntimeVersion() + ".\n"
 			formatted, err := engine.FormatGo(target, append(withSource(ctx.GoHeader, source), src...))

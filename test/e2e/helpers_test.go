@@ -935,3 +935,27 @@ func flunderObject(gvr schema.GroupVersionResource, metadata map[string]any) *un
 		"apiVersion": gvr.GroupVersion().String(), "kind": "Flunder", "metadata": metadata,
 	}}
 }
+
+// restRoundTrip runs the generated project's own TestRESTRoundTrip (pkg/apiserver), as its
+// users run it: random objects of every served kind, in every version, written through the
+// REST API of the project's server and read back. run narrows it (-run); it returns how long
+// the build and the run took.
+func restRoundTrip(t *testing.T, proj, run string) time.Duration {
+	t.Helper()
+	r := runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", "test", "-count=1", "-v", "-run", run, "./pkg/apiserver")
+	kinds := strings.Count(r.Stdout, "--- PASS: TestRESTRoundTrip/")
+	failed := strings.Count(r.Stdout, "--- FAIL: TestRESTRoundTrip/")
+	if r.ExitCode != 0 {
+		var lines []string
+		for _, l := range strings.Split(r.Stdout, "\n") {
+			if strings.Contains(l, "roundtrip.go:") && !strings.Contains(l, "validation refused") || strings.Contains(l, "--- FAIL") {
+				lines = append(lines, l)
+			}
+		}
+		t.Errorf("the project's TestRESTRoundTrip failed (%d kinds passed, %d failed) in %s:\n%s\n%s", kinds, failed, r.Took.Round(time.Second), strings.Join(lines, "\n"), r.Stderr)
+	} else if kinds == 0 {
+		t.Errorf("the project's TestRESTRoundTrip wrote no kind:\n%s", r)
+	}
+	t.Logf("the project's TestRESTRoundTrip: %d kind-versions written and read back in %s (build included)", kinds, r.Took.Round(time.Second))
+	return r.Took
+}

@@ -1,0 +1,118 @@
+package servertest
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+)
+
+func object(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var out map[string]any
+	if err := utiljson.Unmarshal([]byte(s), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestRoundTripReportsDrops: what was sent and did not come back, or came back changed, is
+// reported at its JSON path; what the server adds (defaults) and empties that read back as
+// absent are not; server-managed metadata is left out of the comparison.
+func TestRoundTripReportsDrops(t *testing.T) {
+	sent := object(t, `{
+		"metadata": {"name": "a", "uid": "sent", "labels": {"app": "x", "example.com/tier": "web"}},
+		"spec": {
+			"template": {"metadata": {"labels": {"app": "x"}, "annotations": {"note": "kept"}}},
+			"replicas": 9007199254740993,
+			"ports": [{"port": 80}, {"port": 443, "name": "https"}],
+			"empty": [], "none": null, "nothing": {}
+		}
+	}`)
+	got := object(t, `{
+		"metadata": {"name": "a", "uid": "server", "resourceVersion": "7", "labels": {"app": "x"}},
+		"spec": {
+			"template": {"metadata": {"labels": {"app": "x"}}},
+			"replicas": 9007199254740992,
+			"ports": [{"port": 80}, {"port": 443}],
+			"defaulted": true
+		}
+	}`)
+	want := []string{
+		`.metadata.labels["example.com/tier"]: sent "web", dropped`,
+		`.spec.ports[1].name: sent "https", dropped`,
+		`.spec.replicas: sent 9007199254740993, read back 9007199254740992`,
+		`.spec.template.metadata.annotations: sent {"note":"kept"}, dropped`,
+	}
+	if d := cmp.Diff(want, diff("", withoutServerMetadata(sent), withoutServerMetadata(got))); d != "" {
+		t.Errorf("differences (-want +got):\n%s", d)
+	}
+	if d := diff("", withoutServerMetadata(sent), withoutServerMetadata(sent)); len(d) != 0 {
+		t.Errorf("an object differs from itself: %v", d)
+	}
+	if d := diff("", object(t, `{"spec": {"ports": [1, 2]}}`), object(t, `{"spec": {"ports": [1]}}`)); len(d) != 1 || d[0] != ".spec.ports: sent [1,2], read back [1]" {
+		t.Errorf("a shorter list: %v", d)
+	}
+}
+
+// TestParsePath reads field paths as apimachinery prints them.
+func TestParsePath(t *testing.T) {
+	got := parsePath(`spec.template.spec.containers[0].env[1].name`)
+	want := []step{{"spec", -1}, {"template", -1}, {"spec", -1}, {"containers", -1}, {"0", 0}, {"env", -1}, {"1", 1}, {"name", -1}}
+	if !slices.Equal(got, want) {
+		t.Errorf("parsePath = %v, want %v", got, want)
+	}
+	if got := parsePath(`metadata.labels[example.com/tier]`); !slices.Equal(got, []step{{"metadata", -1}, {"labels", -1}, {"example.com/tier", -1}}) {
+		t.Errorf("a map key: %v", got)
+	}
+}
+
+// TestRepair: a refused value is replaced by one the error lists as supported, a string by
+// the usual formats in turn, a required field by another object's value, and at last left
+// out, or what holds it is; a change that would not decode is not made.
+func TestRepair(t *testing.T) {
+	obj := object(t, `{"spec": {"kind": "zz", "name": "Ǆ", "count": -4, "ref": {"uid": ""}, "items": [{"x": 1}]}}`)
+	tried := map[string]bool{}
+	donor := func(int) map[string]any { return object(t, `{"spec": {"ref": {"uid": "from-donor"}}}`) }
+	valid := func(m map[string]any) bool { // count must stay a number
+		spec, _ := m["spec"].(map[string]any)
+		_, bad := spec["count"].(string)
+		return !bad
+	}
+	steps := []struct {
+		cause metav1.StatusCause
+		how   string
+		want  string
+	}{
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueNotSupported, Field: "spec.kind", Message: `Unsupported value: "zz": supported values: "Flunder", "Fischer"`},
+			"replaced by a supported value", `"Flunder"`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.name"}, `replaced by "a"`, `"a"`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.name"}, `replaced by "a.example.com"`, `"a.example.com"`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.count"}, "replaced by 1", `1`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.count"}, "left out", ``},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.ref.uid"}, "filled from another random object", `"from-donor"`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.items[0].y"}, "left out what holds it", ``},
+	}
+	for _, s := range steps {
+		if how := repair(obj, s.cause, tried, donor, valid); how != s.how {
+			t.Errorf("%s (%s): %q, want %q", s.cause.Field, s.cause.Type, how, s.how)
+		}
+		got := ""
+		if v, ok := at(obj, parsePath(s.cause.Field)); ok {
+			data, _ := json.Marshal(v.get())
+			got = string(data)
+		}
+		if got != s.want {
+			t.Errorf("%s after %q: %s, want %s", s.cause.Field, s.how, got, s.want)
+		}
+	}
+	if items := obj["spec"].(map[string]any)["items"].([]any); len(items) != 0 {
+		t.Errorf("the list element holding a required field no value fills is still there: %v", items)
+	}
+	if how := repair(obj, metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.missing"}, tried, func(int) map[string]any { return nil }, valid); how != "left out what holds it" {
+		t.Errorf("a required field nothing fills: %q", how)
+	}
+}
