@@ -17,7 +17,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 GO=${GO:-go}
 
-E2E_SHARD_A=${E2E_SHARD_A:-'^(TestKubebuilderMatrix|TestInACluster|TestNewProject|TestLoad.*|TestNestedObjectMeta|TestKubernetesAPITypes|TestKubebuilderTypes|TestStorageMigrationOnPostgres|TestVersions|TestValidationDiff)$'}
+E2E_SHARD_A=${E2E_SHARD_A:-'^(TestKubebuilderMatrix|TestInACluster|TestNewProject|TestLoad.*|TestNestedObjectMeta|TestKubernetesAPITypes|TestKubebuilderTypes|TestStorageMigrationOnPostgres|TestVersions|TestValidationDiff|TestEtcdOnlyServer)$'}
 
 E2E_QUIET=${E2E_QUIET:-'^(TestSQLReplicaWatchLatency)$'}
 
