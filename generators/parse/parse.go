@@ -178,6 +178,7 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	switch {
 	case controllerRuntimeBuilder(gpkg):
 		version.ControllerRuntime = true
+		p.leaveOutUnregistered(version, files)
 	case registers(gpkg):
 		version.OwnRegistration = true
 		p.checkOwnRegistration(version, files, gpkg)
@@ -393,10 +394,10 @@ func (p *parser_) checkSkipped(g *model.Group) {
 		}
 	}
 	for _, kind := range kinds {
-		if served[kind] {
-			continue
-		}
 		ss := skipped[kind]
+		if served[kind] || ss[0].Marker == unregisteredMarker {
+			continue // leaveOutUnregistered warned
+		}
 		var others []string
 		for _, s := range ss[1:] {
 			others = append(others, s.Pos.String())
@@ -443,4 +444,59 @@ func defaultDeprecations(g *model.Group) {
 			}
 		}
 	}
+}
+
+// unregisteredMarker is SkippedKind.Marker of a kind its package never registers.
+const unregisteredMarker = "SchemeBuilder.Register"
+
+// leaveOutUnregistered leaves out of a version registered with controller-runtime's
+// SchemeBuilder the kinds its SchemeBuilder.Register calls never name, with a warning at each:
+// a root type kept as a duck type (KEDA's WithTriggers, whose CRD its Makefile deletes after
+// controller-gen writes it) is in no scheme, and a server of it would not start. A package
+// that calls SchemeBuilder.Register nowhere registers its kinds some other way, and keeps them.
+func (p *parser_) leaveOutUnregistered(v *model.Version, files []*ast.File) {
+	registered := map[string]bool{}
+	calls := 0
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Register" {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); !ok || id.Name != "SchemeBuilder" {
+				return true
+			}
+			calls++
+			for _, arg := range call.Args {
+				if u, ok := arg.(*ast.UnaryExpr); ok {
+					arg = u.X
+				}
+				if lit, ok := arg.(*ast.CompositeLit); ok {
+					if id, ok := lit.Type.(*ast.Ident); ok {
+						registered[id.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	if calls == 0 {
+		return
+	}
+	kept := v.Resources[:0]
+	for _, r := range v.Resources {
+		if registered[r.Kind] {
+			kept = append(kept, r)
+			continue
+		}
+		v.Skipped = append(v.Skipped, model.SkippedKind{Kind: r.Kind, ListKind: r.ListKind, Marker: unregisteredMarker, Pos: r.Pos})
+		p.Warn(r.Pos, "%s is a root type, but no SchemeBuilder.Register call of package %s registers it, so it is not served (a scheme without it "+
+			"cannot serve it); register it with SchemeBuilder.Register(&%s{}, &%s{}) to serve it",
+			r.Kind, v.Name, r.Kind, cmp.Or(r.ListKind, r.Kind+"List"))
+	}
+	v.Resources = kept
 }
