@@ -485,7 +485,7 @@ func (p *parser_) leaveOutUnregistered(v *model.Version, files []*ast.File) {
 		}
 		v.Skipped = append(v.Skipped, model.SkippedKind{Kind: r.Kind, ListKind: r.ListKind, Marker: unregisteredMarker, Pos: r.Pos})
 		p.Warn(r.Pos, "%s is a root type, but package %s never registers it (neither SchemeBuilder.Register nor AddKnownTypes names it), so it is not served "+
-			"(a scheme without it cannot serve it); register it with %s and %s to serve it",
+			"(a scheme without it cannot serve it); add &%s{} and &%s{} to the package's registration to serve it",
 			r.Kind, v.Name, r.Kind, cmp.Or(r.ListKind, r.Kind+"List"))
 	}
 	v.Resources = kept
