@@ -61,6 +61,9 @@ import (
 // test encodes a kind through the protobuf serializer and back. It also holds named slices
 // directly, with and without +protobuf.nullable=true, through a pointer, and metav1's Verbs, and a
 // type with metav1.APIResource's fields whose bytes its test compares with metav1's.
+// root_type_never_registered is registered with controller-runtime's SchemeBuilder and has a
+// root type no SchemeBuilder.Register call names (a duck type, as KEDA's WithTriggers): it is
+// not served, and the generated tests, which run every served kind through the scheme, pass.
 var buildCases = map[string]struct {
 	requires, packages []string
 	// base is a model case whose types the build case's own files are added to, so one
@@ -72,6 +75,7 @@ var buildCases = map[string]struct {
 	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"hub_not_stored":                {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
+	"root_type_never_registered":    {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./pkg/apis/..."}},
 	"strategy_none":                 {packages: []string{"./pkg/apis/..."}},
 	"protobuf_shapes":               {packages: []string{"./pkg/apis/..."}},
 	"reviews_without_list":          {packages: []string{"./pkg/..."}},
@@ -120,6 +124,22 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 				const kept = "api/v1/zz_generated.deepcopy.go"
 				if _, ok := res.Output.Get(kept); ok {
 					t.Errorf("apigen generates %s instead of keeping controller-gen's", kept)
+				}
+			}
+			if name == "root_type_never_registered" {
+				// WithToys, which SchemeBuilder.Register never names, is not served (a server
+				// that served it would fail at start: no such kind in its scheme).
+				for _, g := range res.Project.Groups {
+					for _, v := range g.Versions {
+						for _, r := range v.Resources {
+							if r.Kind == "WithToys" {
+								t.Errorf("%s/%s serves WithToys, which the package never registers", g.Name, v.Name)
+							}
+						}
+					}
+				}
+				if reg, _ := res.Output.Get("pkg/apis/toys/v1/zz_generated.register.go"); reg == nil {
+					t.Error("no registration generated for toys/v1")
 				}
 			}
 			goCmd(t, root, append([]string{"vet"}, c.packages...)...)

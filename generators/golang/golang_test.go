@@ -218,6 +218,16 @@ func TestRegisterWithControllerRuntime(t *testing.T) {
 	compareGolden(t, registerFile(g, v))
 }
 
+// A package registered with controller-runtime's SchemeBuilder alone (operator-sdk's first
+// layout, whose parent package collects SchemeBuilder.AddToScheme) gets the AddToScheme the
+// install package calls.
+func TestRegisterWithControllerRuntimeWithoutAddToScheme(t *testing.T) {
+	g, v := group(&model.Resource{Kind: "Widget", ListKind: "WidgetList"})
+	v.ControllerRuntime = true
+	v.DeclPos = map[string]token.Position{"SchemeGroupVersion": {}, "SchemeBuilder": {}}
+	compareGolden(t, registerFile(g, v))
+}
+
 // The install package registers the version and the hub, the storage version's Go type, as
 // the internal version, with the storage version first in priority; the file says why an
 // external type may be the internal version.

@@ -98,6 +98,14 @@ func emitRegister(f *jen.File, g *model.Group, v *model.Version) {
 			f.Var().Id("localSchemeBuilder").Op("=").Op("&").Id("SchemeBuilder").Dot("SchemeBuilder")
 			f.Line()
 		}
+		if !s.has("AddToScheme") {
+			// operator-sdk's first layout declares SchemeBuilder alone, and its parent package
+			// collects each version's SchemeBuilder.AddToScheme; the install package calls
+			// AddToScheme, as kubebuilder's groupversion_info.go declares it.
+			f.Comment("AddToScheme adds this group version to a scheme.")
+			f.Var().Id("AddToScheme").Op("=").Id("SchemeBuilder").Dot("AddToScheme")
+			f.Line()
+		}
 	default:
 		defs := []jen.Code{}
 		builder := jen.Op("&").Id("SchemeBuilder")

@@ -423,6 +423,83 @@ func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[s
 		m.Stubs[v.Dir] = append(m.Stubs[v.Dir], stub)
 		return true
 	})
+	// A field's conversion that a generated autoConvert function calls and no one writes: two
+	// fields of one name and of different types (v1's CrossVersionObjectReference target, v2's
+	// MetricTarget) in a struct whose conversion the user wrote, so conversion-gen registers
+	// none for the pair, but its autoConvert, which must compile, calls it by name.
+	for _, decl := range slices.Sorted(maps.Keys(generated)) {
+		fn := generated[decl]
+		if !strings.HasPrefix(decl, "autoConvert_") || fn.Body == nil {
+			continue
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 3 {
+				return true
+			}
+			id, ok := call.Fun.(*ast.Ident)
+			if !ok || !strings.HasPrefix(id.Name, "Convert_") || generated[id.Name] != nil || seen[id.Name] {
+				return true
+			}
+			if _, written := userFuncs[id.Name]; written {
+				return true
+			}
+			in, out, ok := conversionTypes(id.Name, path.Base(v.Package), imports)
+			if !ok {
+				return true
+			}
+			seen[id.Name] = true
+			stub := stubFor(id.Name, in, out)
+			field := call.Args[0]
+			if u, ok := field.(*ast.UnaryExpr); ok {
+				field = u.X
+			}
+			stub.Reasons = []string{fmt.Sprintf("%s calls it for %s, a field of one name and of another type in each version", decl, exprString(field))}
+			if none {
+				if m.None == nil {
+					m.None = map[string][]ConversionStub{}
+				}
+				m.None[v.Dir] = append(m.None[v.Dir], stub)
+				return true
+			}
+			local := stub.In
+			if strings.Contains(local, ".") {
+				local = stub.Out
+			}
+			m.Errors.Add(v.DeclPos[local], "conversion-gen cannot convert %s to %s by itself (%s); write %s in a file of package %s (apigen generate --scaffold-conversions writes %s with a stub)",
+				stub.In, stub.Out, strings.Join(stub.Reasons, "; "), stub.Signature(), path.Base(v.Package), path.Join(v.Dir, ConversionStubFile))
+			if m.Stubs == nil {
+				m.Stubs = map[string][]ConversionStub{}
+			}
+			m.Stubs[v.Dir] = append(m.Stubs[v.Dir], stub)
+			return true
+		})
+	}
+}
+
+// conversionTypes are the parameter types of conversion-gen's function name,
+// Convert_<package>_<In>_To_<package>_<Out>, as the generated file of package local writes
+// them (In, or v2.Out for an imported package); ok is false for a name it cannot read.
+func conversionTypes(name, local string, imports map[string]string) (in, out ast.Expr, ok bool) {
+	from, to, found := strings.Cut(strings.TrimPrefix(name, "Convert_"), "_To_")
+	if !found {
+		return nil, nil, false
+	}
+	var exprs [2]ast.Expr
+	for i, part := range []string{from, to} {
+		pkg, typ, found := strings.Cut(part, "_")
+		switch {
+		case !found || typ == "" || strings.Contains(typ, "_"):
+			return nil, nil, false
+		case pkg == local:
+			exprs[i] = ast.NewIdent(typ)
+		case imports[pkg] != "":
+			exprs[i] = &ast.SelectorExpr{X: ast.NewIdent(pkg), Sel: ast.NewIdent(typ)}
+		default:
+			return nil, nil, false
+		}
+	}
+	return exprs[0], exprs[1], true
 }
 
 // fileImports maps the package names a file uses to their import paths.

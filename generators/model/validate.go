@@ -119,7 +119,8 @@ func (g *Group) validateStorage(errs *ErrorList) {
 			continue
 		}
 		for i, r := range marked[1:] {
-			errs.Add(r.Pos, "kind %s of group %s is marked +apigen:storageversion in %s and in %s (%s); a kind is stored in one version, keep the marker on one",
+			errs.Add(r.Pos, "kind %s of group %s is marked +apigen:storageversion (or +kubebuilder:storageversion) in %s and in %s (%s); a kind is stored in one version, keep the marker on one "+
+				"(from such types controller-gen writes a CRD that stores both, which kube-apiserver refuses: a shipped CRD that installs was edited by hand)",
 				k.Name, g.Name, in[i+1].Name, in[0].Name, marked[0].Pos)
 		}
 	}

@@ -134,6 +134,19 @@ func (g *goFile) encode(e elem, x string, num int) {
 		g.p("i -= 4")
 		g.p("%s.LittleEndian.PutUint32(dAtA[i:], %s.Float32bits(float32(%s)))", g.use("encoding/binary"), g.use("math"), x)
 	case kMessage:
+		if e.msg != nil && e.msg.forward {
+			// An older gogo-protobuf's message writes forwards: its size first, then MarshalTo
+			// where it ends.
+			g.p("{")
+			g.p("size := %s.%s()", x, e.msg.sizer())
+			g.p("i -= size")
+			g.p("if _, err := %s.MarshalTo(dAtA[i:]); err != nil {", x)
+			g.p("return 0, err")
+			g.p("}")
+			g.p("i = protoPutVarint(dAtA, i, uint64(size))")
+			g.p("}")
+			break
+		}
 		g.p("{")
 		g.p("size, err := %s.MarshalToSizedBuffer(dAtA[:i])", x)
 		g.p("if err != nil {")

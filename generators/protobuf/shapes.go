@@ -89,6 +89,10 @@ type message struct {
 	// for, or a message field that is broken), empty when it can.
 	broken    string
 	brokenPos token.Position
+	// forward says the message is ready with the methods of gogo-protobuf before v1.3
+	// (Marshal, MarshalTo, Size, Unmarshal: no MarshalToSizedBuffer, as in modules of
+	// Kubernetes 1.15 and older): a message holding it encodes it forwards, through MarshalTo.
+	forward bool
 	// list is a named slice type (k8s.io/api's ExtraValue, a map's value), a message whose
 	// field 1, items, holds the elements, as go-to-protobuf declares such a type; its
 	// methods are on the named type itself.
@@ -99,10 +103,11 @@ type message struct {
 var protoMethods = []string{"Size", "MarshalToSizedBuffer", "Unmarshal"}
 
 // hasProtoMethods reports whether *t declares the methods protobuf needs of it: methods an
-// embedded field promotes (ListMeta's, in a list type) encode that field alone.
+// embedded field promotes (ListMeta's, in a list type) encode that field alone. Those of an
+// older gogo-protobuf (MarshalTo where MarshalToSizedBuffer is missing) count too.
 func hasProtoMethods(t *gotypes.Named) bool {
 	for _, name := range protoMethods {
-		if !declaresMethod(t, name) {
+		if !declaresMethod(t, name) && !(name == "MarshalToSizedBuffer" && declaresMethod(t, "MarshalTo")) {
 			return false
 		}
 	}
@@ -178,6 +183,7 @@ func (w *walker) message(t *gotypes.Named) *message {
 	switch {
 	case hasProtoMethods(t):
 		m.ready = true
+		m.forward = !declaresMethod(t, "MarshalToSizedBuffer")
 		return m
 	case !isStruct && sl == nil:
 		m.broken, m.brokenPos = fmt.Sprintf("%s is not a struct", qualified(t)), m.pos

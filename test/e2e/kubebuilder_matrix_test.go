@@ -56,9 +56,12 @@ type matrixSet struct {
 	// shipped is the module (path@version) whose files crds, samples and invalid name, when
 	// the API module ships none of them: the project's main module.
 	shipped string
-	crds    []string // globs of the CRD YAML the module ships, relative to it
-	samples []string // globs of the module's own sample objects
-	invalid []string // globs of the module's samples its CRDs refuse
+	// samplesFrom is the module (path@version) whose files samples and invalid name, when
+	// neither the API module nor shipped holds them.
+	samplesFrom string
+	crds        []string // globs of the CRD YAML the module ships, relative to it
+	samples     []string // globs of the module's own sample objects
+	invalid     []string // globs of the module's samples its CRDs refuse
 	// objects are YAML objects of the test's own, created and read back as the samples are,
 	// for a set whose module ships no samples.
 	objects string
@@ -352,6 +355,140 @@ spec:
 		samples:  []string{"test/fixtures/cert-manager-resources.yaml"},
 		readme:   "%[1]d objects of its `test/fixtures` created and read back",
 	},
+	{
+		// Kubernetes style (client-gen's tags, a register.go of runtime.SchemeBuilder) with
+		// kubebuilder's validation; groupsnapshot in two versions and no conversion code (its
+		// CRDs convert with strategy None). Its v1 is left out: v1 and v1beta2 both carry
+		// +kubebuilder:storageversion (controller-gen writes both as storage versions, a CRD
+		// kube-apiserver refuses; the shipped CRD stores v1beta2), which apigen refuses with a
+		// positioned error. The CRDs are in the client module, the samples in the main one.
+		name:   "github.com/kubernetes-csi/external-snapshotter/client/v8",
+		module: "github.com/kubernetes-csi/external-snapshotter/client/v8@v8.7.0",
+		served: map[string]int{
+			"snapshot.storage.k8s.io/v1":           3,
+			"groupsnapshot.storage.k8s.io/v1beta2": 3,
+			"groupsnapshot.storage.k8s.io/v1beta1": 3,
+		},
+		copies: []matrixCopy{
+			{"apis/volumesnapshot/v1", "pkg/apis/volumesnapshot/v1"},
+			{"apis/volumegroupsnapshot/v1beta2", "pkg/apis/volumegroupsnapshot/v1beta2"},
+			{"apis/volumegroupsnapshot/v1beta1", "pkg/apis/volumegroupsnapshot/v1beta1"},
+		},
+		crds:        []string{"config/crd/*.yaml"},
+		samplesFrom: "github.com/kubernetes-csi/external-snapshotter/v8@v8.7.0",
+		samples:     []string{"examples/kubernetes/snapshot*-v1.yaml", "examples/kubernetes/groupsnapshot*-v1beta1.yaml"},
+		invalid:     []string{"examples/kubernetes/invalid-snapshot-v1.yaml"},
+		readme: "%[1]d objects of its `examples/kubernetes` created and read back, %[3]d of them read back in v1beta2 too; " +
+			"its %[2]d invalid VolumeSnapshot refused",
+	},
+	{
+		// Kubernetes style of an older release: types that ship gogo's generated.pb.go and
+		// generated.proto, a legacy registration in the core group beside route.openshift.io,
+		// a +k8s:conversion-gen peer (the internal package) the module does not hold, and no
+		// kubebuilder marker at all. The module ships no CRDs or samples.
+		name:     "github.com/openshift/api",
+		module:   "github.com/openshift/api@v3.9.0+incompatible",
+		served:   map[string]int{"route.openshift.io/v1": 1},
+		copies:   []matrixCopy{{"route/v1", "pkg/apis/route/v1"}},
+		requires: []string{"github.com/gogo/protobuf@v1.3.2"},
+		objects: `apiVersion: route.openshift.io/v1
+kind: Route
+metadata:
+  name: frontend
+spec:
+  host: www.example.com
+  path: /app
+  to:
+    kind: Service
+    name: frontend
+    weight: 100
+  alternateBackends:
+  - kind: Service
+    name: frontend-canary
+    weight: 10
+  port:
+    targetPort: http
+  tls:
+    termination: edge
+    insecureEdgeTerminationPolicy: Redirect
+  wildcardPolicy: None
+`,
+		readme: "the test's own Route refused (%[1]d created)",
+	},
+	{
+		// Admission webhooks (controller-runtime's CustomValidator) and Prometheus metrics
+		// registered at init in the API package, autoscaling/v2's HPA behavior in a spec, and
+		// two groups.
+		name:   "github.com/kedacore/keda/v2",
+		module: "github.com/kedacore/keda/v2@v2.21.0",
+		served: map[string]int{"keda.sh/v1alpha1": 4, "eventing.keda.sh/v1alpha1": 2},
+		copies: []matrixCopy{
+			{"apis/keda/v1alpha1", "pkg/apis/keda/v1alpha1"},
+			{"apis/eventing/v1alpha1", "pkg/apis/eventing/v1alpha1"},
+			{"pkg/eventreason", "internal/keda/eventreason"},
+			{"pkg/metricscollector/webhook", "internal/keda/metricscollector/webhook"},
+		},
+		// Its prometheus/client_golang (v1.24.1) is older than the project's: go get would
+		// take kine back with it.
+		requires: []string{controllerRuntime, "github.com/expr-lang/expr@v1.17.8"},
+		crds:     []string{"config/crd/bases/*.yaml"},
+		samples:  []string{"config/samples/*.yaml"},
+		readme:   "%[1]d of its 6 `config/samples` created and read back",
+	},
+	{
+		// The API package's directory is named after its group (pkg/api/whereabouts.cni.cncf.io/
+		// v1alpha1), kept so in the copy; the group's name is a constant of its parent package.
+		name:   "github.com/k8snetworkplumbingwg/whereabouts",
+		module: "github.com/k8snetworkplumbingwg/whereabouts@v0.9.2",
+		served: map[string]int{"whereabouts.cni.cncf.io/v1alpha1": 3},
+		copies: []matrixCopy{
+			{"pkg/api/whereabouts.cni.cncf.io", "internal/whereabouts"},
+			{"pkg/api/whereabouts.cni.cncf.io/v1alpha1", "pkg/apis/whereabouts.cni.cncf.io/v1alpha1"},
+		},
+		crds: []string{"doc/crds/whereabouts.cni.cncf.io_*.yaml"},
+		objects: `apiVersion: whereabouts.cni.cncf.io/v1alpha1
+kind: IPPool
+metadata:
+  name: 10.1.0.0-24
+spec:
+  range: 10.1.0.0/24
+  allocations:
+    "1":
+      id: 9d0fd3d4d9a9
+      podref: default/web-0
+      ifname: eth0
+---
+apiVersion: whereabouts.cni.cncf.io/v1alpha1
+kind: OverlappingRangeIPReservation
+metadata:
+  name: 10.1.0.1
+spec:
+  containerid: 9d0fd3d4d9a9
+  podref: default/web-0
+  ifname: eth0
+---
+apiVersion: whereabouts.cni.cncf.io/v1alpha1
+kind: NodeSlicePool
+metadata:
+  name: net1
+spec:
+  range: 10.2.0.0/16
+  sliceSize: /24
+`,
+		readme: "%[1]d objects of the test's own (IPPool, OverlappingRangeIPReservation, NodeSlicePool) created and read back",
+	},
+	{
+		// One group whose two versions hold different kinds (ClusterAutoscaler only in v1,
+		// MachineAutoscaler only in v1beta1), each version its own CRD's only one.
+		name:     "github.com/openshift/cluster-autoscaler-operator",
+		module:   "github.com/openshift/cluster-autoscaler-operator@v0.0.1-0.20260608074635-5c8643284941",
+		served:   map[string]int{"autoscaling.openshift.io/v1": 1, "autoscaling.openshift.io/v1beta1": 1},
+		copies:   []matrixCopy{{"pkg/apis/autoscaling/v1", "pkg/apis/autoscaling/v1"}, {"pkg/apis/autoscaling/v1beta1", "pkg/apis/autoscaling/v1beta1"}},
+		requires: []string{controllerRuntime},
+		crds:     []string{"install/0[12]_*.crd.yaml"},
+		samples:  []string{"examples/*.yaml"},
+		readme:   "%[1]d of its 2 `examples` created and read back (the MachineAutoscaler; the ClusterAutoscaler's misspelt `uneededTime` is dropped, as its CRD prunes it)",
+	},
 }
 
 // matrixKnown are the matrix's known differences, by category, each with its reason. A report
@@ -416,11 +553,31 @@ var matrixKnown = []struct {
 	},
 	{
 		"a pod template held by value",
-		"Rollout.spec.template is a PodTemplateSpec held by value (json:\"template\", no omitempty): a Rollout that names a workloadRef and has no template " +
-			"decodes to an empty template, whose spec's containers the schema requires; the CRD validates the object as sent, without a template",
+		"Rollout.spec.template (and KEDA's ScaledJob jobTargetRef.template) is a PodTemplateSpec held by value (json:\"template\", no omitempty): a Rollout that names a workloadRef and has no template " +
+			"(a ScaledJob sample whose template is null) decodes to an empty template, whose spec's containers the schema requires; the CRD validates the object as sent, without a template",
 		func(key, what string) bool {
 			return strings.HasPrefix(key, "sample github.com/argoproj/argo-rollouts examples/rollout-template-ref.yaml Rollout/") &&
-				strings.Contains(what, "spec.template.spec.containers: Required value")
+				strings.Contains(what, "spec.template.spec.containers: Required value") ||
+				// KEDA's ScaledJob sample sends jobTargetRef.template as null (a "## template" placeholder).
+				strings.HasPrefix(key, "sample github.com/kedacore/keda/v2 config/samples/keda_v1alpha1_scaledjob.yaml ScaledJob/") &&
+					strings.Contains(what, "spec.jobTargetRef.template.spec.containers: Required value")
+		},
+	},
+	{
+		"a status held by value and required",
+		"openshift/api's Route declares Status RouteStatus `json:\"status\"`, without omitempty or +optional, so its schema (as openapi-gen's and controller-gen's) requires " +
+			"status, and the server refuses a create without one (with one too: the create resets it); openshift-apiserver validates by hand and takes one without",
+		func(key, what string) bool {
+			return strings.HasPrefix(key, "object github.com/openshift/api Route/") && strings.Contains(what, "status: Required value")
+		},
+	},
+	{
+		"a sample's misspelt field",
+		"cluster-autoscaler-operator's example sets spec.scaleDown.uneededTime (the field is unneededTime): the server drops the unknown field with a warning, " +
+			"as its CRD prunes it",
+		func(key, what string) bool {
+			return strings.HasPrefix(key, "sample github.com/openshift/cluster-autoscaler-operator examples/clusterautoscaler.yaml ") &&
+				strings.Contains(what, "spec.scaleDown.uneededTime (sent 10s, read <nil>)")
 		},
 	},
 	{
@@ -488,7 +645,8 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 
 	// The modules download side by side.
 	dirs := make([]string, len(matrixSets))
-	shipped := make([]string, len(matrixSets)) // where crds, samples and invalid are
+	shipped := make([]string, len(matrixSets))   // where crds, samples and invalid are
+	samplesIn := make([]string, len(matrixSets)) // where samples and invalid are
 	var wg sync.WaitGroup
 	for i, set := range matrixSets {
 		wg.Go(func() {
@@ -496,6 +654,10 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 			shipped[i] = dirs[i]
 			if set.shipped != "" {
 				shipped[i] = moduleDir(t, work, set.shipped)
+			}
+			samplesIn[i] = shipped[i]
+			if set.samplesFrom != "" {
+				samplesIn[i] = moduleDir(t, work, set.samplesFrom)
 			}
 		})
 	}
@@ -572,9 +734,9 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 				maps.Copy(none, strategyNoneSchemas(t, crd))
 			}
 			// The module's samples: every object of a kind the server serves.
-			for _, file := range globAll(t, shipped[i], set.samples) {
+			for _, file := range globAll(t, samplesIn[i], set.samples) {
 				for _, obj := range yamlObjects(readFile(t, file)) {
-					rel, _ := filepath.Rel(shipped[i], file)
+					rel, _ := filepath.Rel(samplesIn[i], file)
 					key := fmt.Sprintf("sample %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
 					ok, others, what := roundTrip(dyn, mapper, obj, set.served, none)
 					if what != "" {
@@ -601,9 +763,9 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 					counts[set.name] = c
 				}
 			}
-			for _, file := range globAll(t, shipped[i], set.invalid) {
+			for _, file := range globAll(t, samplesIn[i], set.invalid) {
 				for _, obj := range yamlObjects(readFile(t, file)) {
-					rel, _ := filepath.Rel(shipped[i], file)
+					rel, _ := filepath.Rel(samplesIn[i], file)
 					key := fmt.Sprintf("invalid %s %s %s/%s", set.name, rel, obj.GetKind(), obj.GetName())
 					if ok, what := refused(dyn, mapper, obj); what != "" {
 						report(key, what)
@@ -615,7 +777,7 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 				}
 			}
 			if set.sideBySide {
-				n := sideBySide(t, tc, work, globAll(t, shipped[i], set.crds), globAll(t, shipped[i], set.samples), dyn, mapper, set.served)
+				n := sideBySide(t, tc, work, globAll(t, shipped[i], set.crds), globAll(t, samplesIn[i], set.samples), dyn, mapper, set.served)
 				t.Logf("%s: %d samples read alike from kube-apiserver with the CRDs installed and from the server", set.name, n)
 			}
 			c := counts[set.name]
