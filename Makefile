@@ -29,8 +29,13 @@ lint: ## go vet and gofmt over apigen itself.
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^examples/' || true)); \
 	if [[ -n "$$unformatted" ]]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi
 
-test: ## Everything: the tools, lint, unit, golden and end-to-end tests (real etcd, real kubectl), each example's own tests, and hack/promql's and test/controllerruntime's, side by side (hack/test.sh).
-	GO=$(GO) hack/test.sh
+# TestSQLReplicaWatchLatency times latencies: it runs last, alone on the machine.
+QUIET_E2E := ^TestSQLReplicaWatchLatency$$
+test: tools lint test-examples ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl), each example's own tests, then the latency test alone.
+	$(GO) test -count=1 -timeout=60m -skip '$(QUIET_E2E)' ./...
+	$(GO) test -count=1 -timeout=20m -run '$(QUIET_E2E)' ./test/e2e
+	cd hack/promql && $(GO) vet ./... && $(GO) test -count=1 ./...
+	cd test/controllerruntime && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 test-examples: ## Each example's own tests, as its users run them (go test ./... in the example).
 	@for ex in $(EXAMPLES); do echo "go test ./... in $$ex"; (cd $$ex && $(GO) vet ./... && $(GO) test -count=1 ./...); done
