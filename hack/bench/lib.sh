@@ -1,4 +1,4 @@
-# Shared helpers of hack/bench/*.sh (sourced, not run).
+# Shared functions of hack/bench/*.sh (sourced, not run).
 
 # median: the median of the numbers on stdin, one per line.
 median() {
