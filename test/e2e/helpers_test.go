@@ -70,6 +70,9 @@ func TestMain(m *testing.M) {
 		os.Exit(dialUnix(path))
 	}
 	flag.Parse()
+	// Deprecation and unknown-field warnings are the servers' answers the tests assert where
+	// they matter; printed on stderr they would bury a failure under thousands of lines.
+	rest.SetDefaultWarningHandler(rest.NoWarnings{})
 	dir, err := os.MkdirTemp("", "apigen-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

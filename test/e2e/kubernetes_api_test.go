@@ -383,7 +383,11 @@ func generateMeasured(t *testing.T, tc *toolchain, proj string) measured {
 		m.maxRSS = ru.Maxrss << 10 // kilobytes on Linux
 		m.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	t.Logf("apigen generate's warnings:\n%s", m.stderr)
+	if testing.Verbose() {
+		t.Logf("apigen generate's warnings:\n%s", m.stderr)
+	} else {
+		t.Logf("apigen generate printed %d lines on stderr (go test -v shows them)", strings.Count(m.stderr, "\n"))
+	}
 	return m
 }
 
