@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/gengo/v2/namer"
 	gengotypes "k8s.io/gengo/v2/types"
 
@@ -338,7 +340,11 @@ func clientNames(short, version, kind, plural string) map[string]any {
 	if plural != pluralOf(kind) {
 		goPlural = namer.IC(plural)
 	}
-	return map[string]any{"ClientGroup": group + ver, "InformerGroup": group, "InformerVersion": ver, "ClientPlural": goPlural}
+	// client-go's fake NewClientset maps resources to kinds by meta.UnsafeGuessKindToResource
+	// (a Toy would be "toies") and answers "no matches" for any other resource name.
+	guessed, _ := meta.UnsafeGuessKindToResource(schema.GroupVersionKind{Kind: kind})
+	return map[string]any{"ClientGroup": group + ver, "InformerGroup": group, "InformerVersion": ver, "ClientPlural": goPlural,
+		"FakeGuessesPlural": guessed.Resource == plural}
 }
 
 // pluralOf is the resource name apigen generate gives a kind without path=: its lower-case

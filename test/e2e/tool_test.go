@@ -95,6 +95,8 @@ func TestToolProject(t *testing.T) {
 	}
 	mustSucceed(t, apigen("new-api", "--group", "toys", "--version", "v1", "--kind", "Widget"))
 	mustSucceed(t, apigen("new-api", "--group", "toys", "--version", "v1", "--kind", "Gadget", "--namespaced=false", "--status=false"))
+	// A kind whose resource client-go's fake clientset would guess wrong ("toies").
+	mustSucceed(t, apigen("new-api", "--group", "toys", "--version", "v1", "--kind", "Toy"))
 
 	// --- 2. go generate ./... runs go tool apigen generate --------------------------------
 	r = mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: env, Timeout: buildTimeout}, "go", "generate", "./..."))
@@ -178,8 +180,8 @@ func TestToolProject(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^ok\s+example\.com/tooled/pkg/apis/toys/v1\s`).MatchString(r.Stdout) {
 		t.Errorf("the scaffolded tests in pkg/apis/toys/v1 did not run and pass:\n%s", r)
 	}
-	v := mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: env, Timeout: buildTimeout}, "go", "test", "-v", "-run", "TestWidget|TestGadget", "./pkg/apis/toys/v1"))
-	for _, test := range []string{"TestWidget", "TestGadget", "TestWidgetFake", "TestGadgetFake"} {
+	v := mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: env, Timeout: buildTimeout}, "go", "test", "-v", "-run", "TestWidget|TestGadget|TestToy", "./pkg/apis/toys/v1"))
+	for _, test := range []string{"TestWidget", "TestGadget", "TestToy", "TestWidgetFake", "TestGadgetFake", "TestToyFake"} {
 		if !strings.Contains(v.Stdout, "--- PASS: "+test+" ") {
 			t.Errorf("the scaffolded %s did not pass:\n%s", test, v)
 		}

@@ -88,7 +88,12 @@ func TestGadget(t *testing.T) {
 // TestGadgetFake shows the generated fake clientset, for unit tests of code that uses the
 // client, a lister or an informer without a server.
 func TestGadgetFake(t *testing.T) {
-	cs := fake.NewClientset(&v1.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "seeded"}})
+	cs := fake.NewClientset()
+	// Seeded through the client, as the code under test would create it.
+	seeded := &v1.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "seeded"}}
+	if _, err := cs.ToysV1().Gadgets().Create(t.Context(), seeded, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	factory := externalversions.NewSharedInformerFactory(cs, 0)
 	lister := factory.Toys().V1().Gadgets().Lister()
 	factory.Start(t.Context().Done())

@@ -88,7 +88,12 @@ func TestWidget(t *testing.T) {
 // TestWidgetFake shows the generated fake clientset, for unit tests of code that uses the
 // client, a lister or an informer without a server.
 func TestWidgetFake(t *testing.T) {
-	cs := fake.NewClientset(&v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: "seeded", Namespace: "default"}})
+	cs := fake.NewClientset()
+	// Seeded through the client, as the code under test would create it.
+	seeded := &v1.Widget{ObjectMeta: metav1.ObjectMeta{Name: "seeded"}}
+	if _, err := cs.ToysV1().Widgets("default").Create(t.Context(), seeded, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	factory := externalversions.NewSharedInformerFactory(cs, 0)
 	lister := factory.Toys().V1().Widgets().Lister()
 	factory.Start(t.Context().Done())
