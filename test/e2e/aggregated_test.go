@@ -248,7 +248,25 @@ patches:
 		t.Fatalf("APIServices %v did not become Available:\n%s\n%s\n%s", apiServices, r,
 			a.admin.run("", append([]string{"get", "-o", "yaml"}, apiServices...)...).Stdout, a.replicas[0].Describe())
 	}
-	t.Logf("APIServices Available %s after the replicas started", time.Since(start).Round(time.Millisecond))
+	// The condition comes from kube-apiserver's availability check; its proxy learns of it
+	// through a watch of its own, and answers 503 "service unavailable" until then.
+	cfg, err := a.kas.AdminConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range apiServices {
+		version, group, _ := strings.Cut(strings.TrimPrefix(name, "apiservice/"), ".")
+		path := "/apis/" + group + "/" + version
+		if err := poll(30*time.Second, func() error {
+			if status, body, err := restGet(cfg, path); err != nil || status != http.StatusOK {
+				return fmt.Errorf("GET %s: %d %v %.500s", path, status, err, body)
+			}
+			return nil
+		}); err != nil {
+			t.Fatalf("%s is Available, yet kube-apiserver does not proxy to it: %v", name, err)
+		}
+	}
+	t.Logf("APIServices Available and proxied %s after the replicas started", time.Since(start).Round(time.Millisecond))
 }
 
 // startReplica starts one replica of the server in cluster mode on port,
