@@ -39,7 +39,9 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 	cg := newMemoryCgroup(t, listMemoryLimit)
 	work := t.TempDir()
 	kubeconfig := filepath.Join(work, "kubeconfig")
-	s := startServer(t, cg.wrap(t, bin), work, freePort(t), filepath.Join(work, "data"), kubeconfig, filepath.Join(work, "server.log"))
+	// Storage counts objects every 5 s instead of every minute, so that the lists are budgeted
+	// from the count of what was just created, not from the live heap used without one.
+	s := startServer(t, cg.wrap(t, bin), work, freePort(t), filepath.Join(work, "data"), kubeconfig, filepath.Join(work, "server.log"), "--etcd-count-metric-poll-period=5s")
 	cfg := restConfig(t, kubeconfig)
 	host := strings.TrimSuffix(cfg.Host, "/")
 	hc, err := rest.HTTPClientFor(cfg)
@@ -50,6 +52,18 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 	start := time.Now()
 	fillFlunders(t, hc, host, listObjects, listObjectBytes)
 	t.Logf("%d Flunders created in %s; cgroup at %s", listObjects, time.Since(start).Round(time.Millisecond), cg.usage(t))
+	var size string
+	if err := poll(30*time.Second, func() error {
+		m := metricsText(t, hc, host)
+		if got := metricValue(m, `apiserver_resource_objects{group="`+wardleGroup+`",resource="flunders"}`); got != fmt.Sprint(listObjects) {
+			return fmt.Errorf("storage counts %q Flunders, want %d", got, listObjects)
+		}
+		size = metricValue(m, `apiserver_resource_size_estimate_bytes{group="`+wardleGroup+`",resource="flunders"}`)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("storage counts %d Flunders of %s bytes in all", listObjects, size)
 
 	type outcome struct {
 		kind       string
@@ -212,6 +226,31 @@ func listEverything(hc *http.Client, host, version, accept string) (code int, re
 		return code, retryAfter, 0, err
 	}
 	return code, retryAfter, len(list.Items), nil
+}
+
+// metricsText is the server's /metrics.
+func metricsText(t *testing.T, hc *http.Client, host string) string {
+	t.Helper()
+	resp, err := hc.Get(host + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: HTTP %d, %v", resp.StatusCode, err)
+	}
+	return string(body)
+}
+
+// metricValue is the value of the sample named series (name and labels as exposed), or "".
+func metricValue(text, series string) string {
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(line, series+" "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // usage is the cgroup's current and peak memory use, for logs.
