@@ -101,7 +101,7 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 	t.Logf("%d parallel unpaged lists done in %s; cgroup %s", listClients, time.Since(start).Round(time.Millisecond), cg.usage(t))
 
 	if s.proc.Exited() {
-		t.Fatalf("the server died during the lists (cgroup %s):\n%s", cg.usage(t), s.proc.Describe())
+		t.Fatalf("the server died during the lists (cgroup %s, %d killed by the kernel for memory):\n%s", cg.usage(t), cg.oomKills(t), s.proc.Describe())
 	}
 	served := 0
 	for i, o := range outcomes {
@@ -154,10 +154,9 @@ func fillFlunders(t *testing.T, hc *http.Client, host string, n, size int) {
 					return
 				}
 				ns := fmt.Sprintf("fill-%d", i%10)
-				body := loadFlunderJSON(ns, fmt.Sprintf("flunder-%05d", i), nil)
 				// Padding in an annotation brings the object to about size bytes.
-				pad := size - len(body) - 40
-				body = loadFlunderJSON(ns, fmt.Sprintf("flunder-%05d", i), map[string]string{"e2e.apigen.dev/padding": strings.Repeat("x", max(pad, 0))})
+				pad := size - len(loadFlunderJSON(ns, fmt.Sprintf("flunder-%05d", i), nil)) - 40
+				body := loadFlunderJSON(ns, fmt.Sprintf("flunder-%05d", i), map[string]string{"e2e.apigen.dev/padding": strings.Repeat("x", max(pad, 0))})
 				req, err := http.NewRequestWithContext(ctx, http.MethodPost, host+"/apis/"+wardleGroup+"/v1alpha1/namespaces/"+ns+"/flunders", bytes.NewReader(body))
 				if err != nil {
 					errs <- err
@@ -260,7 +259,29 @@ func (c *memoryCgroup) usage(t *testing.T) string {
 	if c.v2 {
 		cur, peak = "memory.current", "memory.peak"
 	}
-	return fmt.Sprintf("%s MiB now, %s MiB at most", c.mib(cur), c.mib(peak))
+	return fmt.Sprintf("%s MiB now (%s), %s MiB at most", c.mib(cur), c.split(), c.mib(peak))
+}
+
+// split is how much of the cgroup's memory is anonymous (the heap) and how much the page
+// cache, which the kernel reclaims before it kills.
+func (c *memoryCgroup) split() string {
+	data, err := os.ReadFile(filepath.Join(c.dir, "memory.stat"))
+	if err != nil {
+		return "?"
+	}
+	anon, file := "rss", "cache"
+	if c.v2 {
+		anon, file = "anon", "file"
+	}
+	stat := map[string]int64{}
+	for _, line := range strings.Split(string(data), "\n") {
+		var k string
+		var v int64
+		if _, err := fmt.Sscan(line, &k, &v); err == nil {
+			stat[k] = v
+		}
+	}
+	return fmt.Sprintf("%d MiB anonymous, %d MiB page cache", stat[anon]>>20, stat[file]>>20)
 }
 
 func (c *memoryCgroup) mib(file string) string {
