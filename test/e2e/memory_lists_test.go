@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,6 +72,7 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 		code       int
 		retryAfter string
 		items      int
+		message    string
 		err        error
 		took       time.Duration
 	}
@@ -91,7 +94,7 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 			<-gate
 			o := outcome{kind: k.version + " " + k.accept}
 			began := time.Now()
-			o.code, o.retryAfter, o.items, o.err = listEverything(hc, host, k.version, k.accept)
+			o.code, o.retryAfter, o.items, o.message, o.err = listEverything(hc, host, k.version, k.accept)
 			o.took = time.Since(began)
 			outcomes[i] = o
 		}()
@@ -103,17 +106,36 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 	if s.proc.Exited() {
 		t.Fatalf("the server died during the lists (cgroup %s, %d killed by the kernel for memory):\n%s", cg.usage(t), cg.oomKills(t), s.proc.Describe())
 	}
-	served := 0
+	// A list turned away says what it was budgeted: twice the Flunders' size in storage, from
+	// the object count tracker the server hands priority and fairness's list work estimator.
+	stored, err := strconv.ParseFloat(size, 64)
+	if err != nil {
+		t.Fatalf("apiserver_resource_size_estimate_bytes of Flunders: %q", size)
+	}
+	wantBudget := int64(2*stored) >> 20
+	budgeted := regexp.MustCompile(`budgeted (\d+) MiB`)
+	served, turnedAway := 0, 0
 	for i, o := range outcomes {
-		t.Logf("list %2d (%s): HTTP %d in %s, %d items, Retry-After %q, %v", i, o.kind, o.code, o.took.Round(time.Millisecond), o.items, o.retryAfter, o.err)
+		t.Logf("list %2d (%s): HTTP %d in %s, %d items, Retry-After %q, %v %s", i, o.kind, o.code, o.took.Round(time.Millisecond), o.items, o.retryAfter, o.err, o.message)
 		switch {
 		case o.code == http.StatusOK && o.err == nil && o.items == listObjects:
 			served++
 		case o.code == http.StatusTooManyRequests && o.retryAfter != "":
+			turnedAway++
+			if strings.Contains(o.kind, "json") {
+				var n int64 = -2
+				if m := budgeted.FindStringSubmatch(o.message); m != nil {
+					n, _ = strconv.ParseInt(m[1], 10, 64)
+				}
+				if n < wantBudget-1 || n > wantBudget+1 {
+					t.Errorf("list %d turned away with %q; want it budgeted about %d MiB, twice the Flunders' %s bytes in storage", i, o.message, wantBudget, size)
+				}
+			}
 		default:
 			t.Errorf("list %d (%s): want 200 with %d items, or 429 with Retry-After; got HTTP %d, %d items, Retry-After %q, %v", i, o.kind, listObjects, o.code, o.items, o.retryAfter, o.err)
 		}
 	}
+	t.Logf("%d lists served, %d turned away", served, turnedAway)
 	if served == 0 {
 		t.Errorf("none of the %d lists was served", listClients)
 	}
@@ -122,7 +144,7 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 	}
 
 	// Afterwards the server is ready and serves a list of everything.
-	if code, _, items, err := listEverything(hc, host, "v1alpha1", "application/json"); code != http.StatusOK || items != listObjects || err != nil {
+	if code, _, items, _, err := listEverything(hc, host, "v1alpha1", "application/json"); code != http.StatusOK || items != listObjects || err != nil {
 		t.Errorf("a list after the burst: HTTP %d, %d items, %v; want 200 with %d", code, items, err, listObjects)
 	}
 	resp, err := hc.Get(host + "/readyz")
@@ -185,27 +207,32 @@ func fillFlunders(t *testing.T, hc *http.Client, host string, n, size int) {
 }
 
 // listEverything lists every Flunder in every namespace in one request, unpaged, and returns the
-// status, the Retry-After header and the number of items the body holds.
-func listEverything(hc *http.Client, host, version, accept string) (code int, retryAfter string, items int, err error) {
+// status, the Retry-After header, the number of items the body holds and, for an error in
+// JSON, its Status's message.
+func listEverything(hc *http.Client, host, version, accept string) (code int, retryAfter string, items int, message string, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, host+"/apis/"+wardleGroup+"/"+version+"/flunders", nil)
 	if err != nil {
-		return 0, "", 0, err
+		return 0, "", 0, "", err
 	}
 	req.Header.Set("Accept", accept)
 	resp, err := hc.Do(req)
 	if err != nil {
-		return 0, "", 0, err
+		return 0, "", 0, "", err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return resp.StatusCode, "", 0, err
+		return resp.StatusCode, "", 0, "", err
 	}
 	code, retryAfter = resp.StatusCode, resp.Header.Get("Retry-After")
 	if code != http.StatusOK {
-		return code, retryAfter, 0, nil
+		var status metav1.Status
+		if accept != protobufContent && json.Unmarshal(body, &status) == nil {
+			return code, retryAfter, 0, status.Message, nil
+		}
+		return code, retryAfter, 0, "", nil
 	}
 	var list metav1.PartialObjectMetadataList
 	if accept == protobufContent {
@@ -213,18 +240,18 @@ func listEverything(hc *http.Client, host, version, accept string) (code int, re
 		// each with its metadata in field 1) are those of PartialObjectMetadataList.
 		var u runtime.Unknown
 		if !bytes.HasPrefix(body, []byte("k8s\x00")) {
-			return code, retryAfter, 0, fmt.Errorf("not protobuf: %.80q", body)
+			return code, retryAfter, 0, "", fmt.Errorf("not protobuf: %.80q", body)
 		}
 		if err := u.Unmarshal(body[4:]); err != nil {
-			return code, retryAfter, 0, err
+			return code, retryAfter, 0, "", err
 		}
 		if err := list.Unmarshal(u.Raw); err != nil {
-			return code, retryAfter, 0, err
+			return code, retryAfter, 0, "", err
 		}
 	} else if err := json.Unmarshal(body, &list); err != nil {
-		return code, retryAfter, 0, err
+		return code, retryAfter, 0, "", err
 	}
-	return code, retryAfter, len(list.Items), nil
+	return code, retryAfter, len(list.Items), "", nil
 }
 
 // metricsText is the server's /metrics.

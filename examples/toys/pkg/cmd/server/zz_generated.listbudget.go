@@ -23,6 +23,7 @@ limitations under the License.
 package server
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"runtime/debug"
@@ -96,8 +97,8 @@ func (b *listBudget) cost(resource string, live int64) int64 {
 	return s.ObjectCount * s.EstimatedAverageObjectSizeBytes * listObjectCost
 }
 
-// admit reserves the memory of an unpaged list of resource, or answers false when it does
-// not fit beside the lists being served.
+// admit reserves the memory of an unpaged list of resource and returns it, or answers false
+// (with the memory it would have reserved) when it does not fit beside the lists being served.
 func (b *listBudget) admit(resource string) (int64, bool) {
 	limit := b.limit()
 	if limit == math.MaxInt64 {
@@ -108,7 +109,7 @@ func (b *listBudget) admit(resource string) (int64, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.inflight > 0 && live+b.reserved+cost > limit {
-		return 0, false
+		return cost, false
 	}
 	b.inflight++
 	b.reserved += cost
@@ -135,8 +136,8 @@ func (b *listBudget) handlerChain(codecs runtime.NegotiatedSerializer, next func
 			resource := schema.GroupResource{Group: info.APIGroup, Resource: info.Resource}.String()
 			cost, ok := b.admit(resource)
 			if !ok {
-				klog.V(2).InfoS("Unpaged list turned away: it does not fit in the memory limit beside the lists being served", "resource", resource, "user", userName(r))
-				err := apierrors.NewTooManyRequests("the server is serving as many unpaged lists as its memory limit allows; retry, or list in pages (limit and continue)", listRetryAfterSeconds)
+				klog.V(2).InfoS("Unpaged list turned away: it does not fit in the memory limit beside the lists being served", "resource", resource, "user", userName(r), "budgetBytes", cost)
+				err := apierrors.NewTooManyRequests(fmt.Sprintf("an unpaged list of %s is budgeted %d MiB of memory, which does not fit under the server's limit of %d MiB beside the lists being served; retry, or list in pages (limit and continue)", resource, cost>>20, b.limit()>>20), listRetryAfterSeconds)
 				responsewriters.ErrorNegotiated(err, codecs, schema.GroupVersion{Group: info.APIGroup, Version: info.APIVersion}, w, r)
 				return
 			}
