@@ -202,6 +202,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 		trustFrontProxy(&config.Config)
 	}
 	config.BuildHandlerChainFunc = apis.Deprecations.handlerChain(config.BuildHandlerChainFunc)
+	config.BuildHandlerChainFunc = newListBudget(config.StorageObjectCountTracker).handlerChain(config.Serializer, config.BuildHandlerChainFunc)
 
 	s, err := config.Complete().New(apis.Name+"-apiserver", genericapiserver.NewEmptyDelegate())
 	if err != nil {
