@@ -3,11 +3,8 @@ package kube
 import (
 	"bytes"
 	"fmt"
-	"go/token"
-	gotypes "go/types"
 	"maps"
 	"path"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -177,7 +174,7 @@ func warnDropped(ctx *engine.Context, v *model.Version, s ConversionStub) {
 		fallback = v.DeclPos[s.Out]
 	}
 	for _, d := range droppedFields(in, out) {
-		pos, ok := memberPosition(ctx, d.owner, d.member.Name)
+		pos, ok := ctx.Load.MemberPos(d.owner, d.member.Name)
 		if !ok {
 			pos = fallback
 		}
@@ -206,31 +203,6 @@ func hubPackages(p *model.Project) map[string]bool {
 		}
 	}
 	return out
-}
-
-// memberPosition is where struct t's member name is declared, relative to the project, when
-// it is inside it.
-func memberPosition(ctx *engine.Context, t *types.Type, name string) (token.Position, bool) {
-	if t.GoType == nil {
-		return token.Position{}, false
-	}
-	st, ok := t.GoType.Underlying().(*gotypes.Struct)
-	if !ok {
-		return token.Position{}, false
-	}
-	for f := range st.Fields() {
-		if f.Name() != name || !f.Pos().IsValid() {
-			continue
-		}
-		pos := ctx.Load.Fset.Position(f.Pos())
-		rel, err := filepath.Rel(ctx.Load.Root, pos.Filename)
-		if err != nil || strings.HasPrefix(rel, "..") {
-			return token.Position{}, false
-		}
-		pos.Filename = filepath.ToSlash(rel)
-		return pos, true
-	}
-	return token.Position{}, false
 }
 
 // dropped is a field of a struct that a conversion through JSON drops.

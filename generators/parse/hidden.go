@@ -3,7 +3,6 @@ package parse
 import (
 	"fmt"
 	"go/token"
-	gotypes "go/types"
 	"maps"
 	"slices"
 	"strings"
@@ -59,34 +58,11 @@ func (p *parser_) hiddenFieldPos(root *gengotypes.Type, chain []gengotypes.Membe
 	for _, m := range chain[:len(chain)-1] {
 		parent = derefPointer(m.Type)
 	}
-	if pos, ok := p.memberPos(parent, chain[len(chain)-1].Name); ok {
+	if pos, ok := p.load.MemberPos(parent, chain[len(chain)-1].Name); ok {
 		return pos
 	}
-	pos, _ := p.memberPos(root, chain[0].Name)
+	pos, _ := p.load.MemberPos(root, chain[0].Name)
 	return pos
-}
-
-// memberPos is the position of struct t's member name, when go/types knows it and it is
-// inside the project.
-func (p *parser_) memberPos(t *gengotypes.Type, name string) (token.Position, bool) {
-	if t.GoType == nil {
-		return token.Position{}, false
-	}
-	st, ok := t.GoType.Underlying().(*gotypes.Struct)
-	if !ok {
-		return token.Position{}, false
-	}
-	for f := range st.Fields() {
-		if f.Name() != name || !f.Pos().IsValid() {
-			continue
-		}
-		pos := p.pos(f.Pos())
-		if pos.Filename == "" || strings.HasPrefix(pos.Filename, "../") || strings.HasPrefix(pos.Filename, "/") {
-			return token.Position{}, false
-		}
-		return pos, true
-	}
-	return token.Position{}, false
 }
 
 // hiddenFieldWarnings warns once at each hidden field's declaration, however many structs
