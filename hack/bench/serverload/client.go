@@ -259,6 +259,21 @@ func restConfig(cfg *rest.Config, k *kind) *rest.Config {
 }
 
 // restClient is a client-go REST client for k at host over hc.
+// clients is a target's newClient: REST clients of kind k at host, each on
+// connections of its own (newHC's), released by the func it returns with it.
+func clients(host string, k *kind, newHC func() *http.Client) func() (*rest.RESTClient, func(), error) {
+	return func() (*rest.RESTClient, func(), error) {
+		hc := newHC()
+		rc, err := restClient(host, hc, k)
+		return rc, func() { closeIdle(hc) }, err
+	}
+}
+
+// tlsHTTPClient makes HTTP clients on new connection pools with tlsConfig.
+func tlsHTTPClient(tlsConfig *tls.Config) func() *http.Client {
+	return func() *http.Client { return &http.Client{Transport: newTransport(tlsConfig)} }
+}
+
 func restClient(host string, hc *http.Client, k *kind) (*rest.RESTClient, error) {
 	return rest.RESTClientForConfigAndClient(restConfig(&rest.Config{Host: host}, k), hc)
 }

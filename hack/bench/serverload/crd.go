@@ -339,7 +339,7 @@ func gizmoProject(root, dir, controllerGen string) (proj, bin, crd string, err e
 		return "", "", "", err
 	}
 	crds := filepath.Join(dir, "crds")
-	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	env := goEnv()
 	if err := command(proj, env, controllerGen, "crd", "paths=./pkg/apis/...", "output:crd:dir="+crds); err != nil {
 		return "", "", "", err
 	}
@@ -362,7 +362,7 @@ func generateProject(apigen, src, proj string) error {
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		return err
 	}
-	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	env := goEnv()
 	if err := command(proj, env, apigen, "init", "--repo", "example.com/gizmo", "--domain", "example.com"); err != nil {
 		return err
 	}
@@ -507,11 +507,7 @@ func (c *crdBench) makeTargets(descriptionBytes int) error {
 	}
 
 	through := func(name string, k *kind, procs ...*proc) error {
-		newClient := func() (*rest.RESTClient, func(), error) {
-			hc := &http.Client{Transport: newTransport(userTLS)}
-			rc, err := restClient(c.kas.URL, hc, k)
-			return rc, func() { closeIdle(hc) }, err
-		}
+		newClient := clients(c.kas.URL, k, tlsHTTPClient(userTLS))
 		rc, _, err := newClient()
 		if err != nil {
 			return err

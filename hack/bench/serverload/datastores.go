@@ -286,22 +286,10 @@ func (b *bench) startLocal(ctx context.Context, name, bin, dataDir, endpoint, lo
 		}
 	}
 	took := time.Since(begin)
-	tlsConfig, err := rest.TLSConfigFor(cfg)
+	t, err := configTarget(name, name, cfg, flunderKind, p.Pid())
 	if err != nil {
 		return fail(err)
 	}
-	newClient := func() (*rest.RESTClient, func(), error) {
-		hc := &http.Client{Transport: newTransport(tlsConfig)}
-		rc, err := restClient(cfg.Host, hc, flunderKind)
-		return rc, func() { closeIdle(hc) }, err
-	}
-	rc, _, err := newClient()
-	if err != nil {
-		return fail(err)
-	}
-	admin := &http.Client{Transport: newTransport(tlsConfig)}
-	t := &target{name: name, k: flunderKind, rc: rc, newClient: newClient,
-		procs: []*proc{{Name: name, Pid: p.Pid(), URL: cfg.Host, HC: admin}}}
 	if sp.pid != 0 {
 		t.procs = append(t.procs, &proc{Name: sp.name, Pid: sp.pid, Tree: sp.tree})
 	}
@@ -400,20 +388,12 @@ func processTree(pid int) []int {
 // runDatastores is the -datastores comparison: see the comment at the top.
 func runDatastores(ctx context.Context, o *options, root, dir string) error {
 	b := &bench{dir: dir}
-	log.Printf("building etcd and kube-apiserver (hack/tools/build.sh) and %s ...", o.wardle)
-	bins, err := cluster.Build(root)
-	if err != nil {
-		return err
-	}
-	bin, err := buildWardle(o.wardle, dir)
-	if err != nil {
-		return err
-	}
-	stop, err := b.startControlPlane(bins)
+	w, stop, err := b.buildAndStart(o, root, false)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	bin := w.wardle
 	start := func() ([]server, map[string]storageProc, func(), error) { return b.datastoreServers(bin, o.durable) }
 	if o.replicas {
 		start = func() ([]server, map[string]storageProc, func(), error) { return b.replicaServers(o, bin) }

@@ -422,6 +422,37 @@ func (b *bench) startControlPlane(bins cluster.Binaries) (stop func(), err error
 	return stop, nil
 }
 
+// wardleBench is what the modes that load o.wardle's server start from.
+type wardleBench struct {
+	bins    cluster.Binaries
+	kubectl string // bin/kubectl, when asked for
+	wardle  string // the server's binary
+}
+
+// buildAndStart builds etcd, kube-apiserver (and kubectl when withKubectl) with
+// hack/tools/build.sh and o.wardle's server, then starts b's control plane;
+// stop ends it.
+func (b *bench) buildAndStart(o *options, root string, withKubectl bool) (w wardleBench, stop func(), err error) {
+	tools := "etcd and kube-apiserver"
+	if withKubectl {
+		tools = "etcd, kube-apiserver, kubectl"
+	}
+	log.Printf("building %s (hack/tools/build.sh) and %s ...", tools, o.wardle)
+	if w.bins, err = cluster.Build(root); err != nil {
+		return w, nil, err
+	}
+	if withKubectl {
+		if w.kubectl, err = buildTool(root, "kubectl"); err != nil {
+			return w, nil, err
+		}
+	}
+	if w.wardle, err = buildWardle(o.wardle, b.dir); err != nil {
+		return w, nil, err
+	}
+	stop, err = b.startControlPlane(w.bins)
+	return w, stop, err
+}
+
 // writeResults writes summary.md and rounds.json (every figure) into -out.
 func writeResults(o *options, summary string, figures any) error {
 	if o.out == "" {

@@ -48,8 +48,6 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/apigen-dev/apigen/test/cluster"
 )
 
 var protoOpts struct {
@@ -135,36 +133,24 @@ func runProtobuf(ctx context.Context, o *options, root, dir string) error {
 	crdKind.GV = schema.GroupVersion{Group: crdWardle, Version: "v1alpha1"}
 	register(&crdKind)
 
-	log.Printf("building etcd, kube-apiserver, kubectl (hack/tools/build.sh), %s and its client ...", o.wardle)
-	bins, err := cluster.Build(root)
+	// kube-apiserver dials <service>.<namespace>.svc for the APIService.
+	b := &bench{dir: dir, servingDNS: []string{pbService + "." + pbSvcNS + ".svc"}}
+	w, stop, err := b.buildAndStart(o, root, true)
 	if err != nil {
 		return err
 	}
-	kubectl, err := buildTool(root, "kubectl")
-	if err != nil {
-		return err
-	}
-	bin, err := buildWardle(o.wardle, dir)
-	if err != nil {
-		return err
-	}
+	defer stop()
+	kubectl, bin := w.kubectl, w.wardle
+	log.Printf("building the client of %s ...", o.wardle)
 	client, err := buildWardleClient(root, dir)
 	if err != nil {
 		return err
 	}
 
-	// kube-apiserver dials <service>.<namespace>.svc for the APIService.
-	b := &bench{dir: dir, servingDNS: []string{pbService + "." + pbSvcNS + ".svc"}}
-	stop, err := b.startControlPlane(bins)
-	if err != nil {
-		return err
-	}
-	defer stop()
-
 	namespaces := []string{"warm", pbSvcNS, pbSyncNS, pbStoredNS}
 	for r := 1; r <= o.rounds; r++ {
 		for _, s := range pbSides {
-			namespaces = append(namespaces, pbFanNamespace(s, r))
+			namespaces = append(namespaces, fanNamespace(s, r))
 		}
 	}
 	if err := createNamespaces(ctx, b.kas, namespaces); err != nil {
@@ -284,7 +270,7 @@ func runProtobuf(ctx context.Context, o *options, root, dir string) error {
 					case "list":
 						args = []string{"-namespace", pbSyncNS, "-count", strconv.Itoa(protoOpts.lists), "-limit", strconv.Itoa(min(protoOpts.limit, n)), "-workers", strconv.Itoa(o.Workers)}
 					case "watch":
-						args = []string{"-namespace", pbFanNamespace(side, round), "-count", strconv.Itoa(protoOpts.events), "-watchers", strconv.Itoa(protoOpts.watchers),
+						args = []string{"-namespace", fanNamespace(side, round), "-count", strconv.Itoa(protoOpts.events), "-watchers", strconv.Itoa(protoOpts.watchers),
 							"-workers", strconv.Itoa(o.Workers), "-pad", pad}
 					}
 					r, err := runClient(side, op, n, round, args...)
@@ -304,8 +290,6 @@ func runProtobuf(ctx context.Context, o *options, root, dir string) error {
 	fmt.Print(reportProtobuf(o, counts, results, stored))
 	return save()
 }
-
-func pbFanNamespace(side string, round int) string { return fmt.Sprintf("fan-%s-%d", side, round) }
 
 // pbRotate is the order of the sides in round r: each goes first as often.
 func pbRotate(round int) []string {
@@ -331,7 +315,7 @@ func buildWardleClient(root, dir string) (string, error) {
 		return "", err
 	}
 	out := filepath.Join(dir, "serverload-client")
-	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	env := goEnv()
 	return out, command(proj, env, "go", "build", "-mod=readonly", "-trimpath", "-o", out, "./cmd/serverload-client")
 }
 

@@ -37,7 +37,6 @@ import (
 	"fmt"
 	"log"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +48,6 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientfeatures "k8s.io/client-go/features"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/apigen-dev/apigen/test/cluster"
@@ -148,24 +146,12 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 	register(&crdKind)
 
 	b := &bench{dir: dir, etcdMembers: 3}
-	log.Printf("building etcd, kube-apiserver, kubectl (hack/tools/build.sh) and %s ...", o.wardle)
-	bins, err := cluster.Build(root)
-	if err != nil {
-		return err
-	}
-	kubectl, err := buildTool(root, "kubectl")
-	if err != nil {
-		return err
-	}
-	bin, err := buildWardle(o.wardle, dir)
-	if err != nil {
-		return err
-	}
-	stop, err := b.startControlPlane(bins)
+	w, stop, err := b.buildAndStart(o, root, true)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	bins, kubectl, bin := w.bins, w.kubectl, w.wardle
 	var etcdProcs []*proc
 	for _, m := range b.etcd.Members {
 		etcdProcs = append(etcdProcs, &proc{Name: "etcd " + m.Name, Pid: m.Process.Pid()})
@@ -272,6 +258,8 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 	return nil
 }
 
+// fanNamespace is the empty namespace a watch fan-out of side writes in: one
+// for each object count (-scale) or round (-protobuf).
 func fanNamespace(side string, n int) string { return fmt.Sprintf("fan-%s-%d", side, n) }
 
 // kasTarget is kind k served by kube-apiserver kas, reached as its admin on
@@ -281,22 +269,10 @@ func kasTarget(name string, kas *cluster.KubeAPIServer, k *kind) (*running, erro
 	if err != nil {
 		return nil, err
 	}
-	tlsConfig, err := rest.TLSConfigFor(cfg)
+	t, err := configTarget(name, "kube-apiserver", cfg, k, kas.Process.Pid())
 	if err != nil {
 		return nil, err
 	}
-	newClient := func() (*rest.RESTClient, func(), error) {
-		hc := &http.Client{Transport: newTransport(tlsConfig)}
-		rc, err := restClient(cfg.Host, hc, k)
-		return rc, func() { closeIdle(hc) }, err
-	}
-	rc, _, err := newClient()
-	if err != nil {
-		return nil, err
-	}
-	admin := &http.Client{Transport: newTransport(tlsConfig)}
-	t := &target{name: name, k: k, rc: rc, newClient: newClient,
-		procs: []*proc{{Name: "kube-apiserver", Pid: kas.Process.Pid(), URL: cfg.Host, HC: admin}}}
 	return &running{target: t, proc: kas.Process}, nil
 }
 

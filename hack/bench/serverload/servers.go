@@ -31,6 +31,10 @@ func buildTool(root, tool string) (string, error) {
 	return filepath.Join(root, "bin", tool), nil
 }
 
+// goEnv is the environment of the go commands that build the projects: each
+// is its own module, built with the Go toolchain at hand.
+func goEnv() []string { return append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local") }
+
 // buildWardle builds the generated server of the project at src from a copy
 // in dir.
 func buildWardle(src, dir string) (string, error) {
@@ -46,7 +50,7 @@ func buildWardle(src, dir string) (string, error) {
 // the release version stamped from the project's k8s.io/component-base.
 func buildServer(proj, dir, name string) (string, error) {
 	src := proj
-	env := append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	env := goEnv()
 	ldflags := ""
 	list := exec.Command("go", "list", "-mod=readonly", "-m", "-f", "{{.Version}}", "k8s.io/component-base")
 	list.Dir, list.Env = proj, env
@@ -180,11 +184,7 @@ func (b *bench) start(ctx context.Context, s server, logName string) (*running, 
 // directTarget is kind k of the server at url, reached directly as the front
 // proxy with cred.
 func directTarget(name, url string, cred *credentials, k *kind, pid int) (*target, error) {
-	newClient := func() (*rest.RESTClient, func(), error) {
-		hc := cred.httpClient()
-		rc, err := restClient(url, hc, k)
-		return rc, func() { closeIdle(hc) }, err
-	}
+	newClient := clients(url, k, cred.httpClient)
 	rc, _, err := newClient()
 	if err != nil {
 		return nil, err
@@ -193,6 +193,24 @@ func directTarget(name, url string, cred *credentials, k *kind, pid int) (*targe
 	// user the workload is.
 	admin := cred.as("serverload-admin", "system:masters").httpClient()
 	return &target{name: name, k: k, rc: rc, newClient: newClient, procs: []*proc{{Name: name, Pid: pid, URL: url, HC: admin}}}, nil
+}
+
+// configTarget is kind k of the server cfg reaches (as cfg's user, on
+// connections of the load generator's own: one pool per client), its
+// process procName with pid.
+func configTarget(name, procName string, cfg *rest.Config, k *kind, pid int) (*target, error) {
+	tlsConfig, err := rest.TLSConfigFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	newClient := clients(cfg.Host, k, tlsHTTPClient(tlsConfig))
+	rc, _, err := newClient()
+	if err != nil {
+		return nil, err
+	}
+	admin := tlsHTTPClient(tlsConfig)()
+	return &target{name: name, k: k, rc: rc, newClient: newClient,
+		procs: []*proc{{Name: procName, Pid: pid, URL: cfg.Host, HC: admin}}}, nil
 }
 
 func (r *running) stop() {
