@@ -28,6 +28,7 @@ import (
 	"encoding/json"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/conversion"
 
 	v2 "example.com/hpa/pkg/apis/autoscaling/v2"
@@ -251,52 +252,50 @@ func Convert_v1_HorizontalPodAutoscalerStatus_To_v2_HorizontalPodAutoscalerStatu
 // The metric sources: v1 names its targets by field (targetAverageValue), v2 by a MetricTarget
 // and its type.
 
+// v2Target is the MetricTarget of v1's utilization and average value targets: of an average
+// value when it has one, else of the utilization.
+func v2Target(utilization *int32, averageValue *resource.Quantity) v2.MetricTarget {
+	t := v2.MetricTarget{Type: v2.UtilizationMetricType, AverageUtilization: utilization, AverageValue: averageValue}
+	if averageValue != nil {
+		t.Type = v2.AverageValueMetricType
+	}
+	return t
+}
+
+// setQuantity sets *out to *q when v2 has it (v1's field is not a pointer).
+func setQuantity(out *resource.Quantity, q *resource.Quantity) {
+	if q != nil {
+		*out = *q
+	}
+}
+
 func Convert_v2_ResourceMetricSource_To_v1_ResourceMetricSource(in *v2.ResourceMetricSource, out *ResourceMetricSource, s conversion.Scope) error {
 	out.Name = in.Name
-	out.TargetAverageUtilization = in.Target.AverageUtilization
-	out.TargetAverageValue = in.Target.AverageValue
+	out.TargetAverageUtilization, out.TargetAverageValue = in.Target.AverageUtilization, in.Target.AverageValue
 	return nil
 }
 
 func Convert_v1_ResourceMetricSource_To_v2_ResourceMetricSource(in *ResourceMetricSource, out *v2.ResourceMetricSource, s conversion.Scope) error {
 	out.Name = in.Name
-	out.Target = v2.MetricTarget{AverageUtilization: in.TargetAverageUtilization, AverageValue: in.TargetAverageValue}
-	switch {
-	case in.TargetAverageValue != nil:
-		out.Target.Type = v2.AverageValueMetricType
-	default:
-		out.Target.Type = v2.UtilizationMetricType
-	}
+	out.Target = v2Target(in.TargetAverageUtilization, in.TargetAverageValue)
 	return nil
 }
 
 func Convert_v2_ContainerResourceMetricSource_To_v1_ContainerResourceMetricSource(in *v2.ContainerResourceMetricSource, out *ContainerResourceMetricSource, s conversion.Scope) error {
-	out.Name = in.Name
-	out.Container = in.Container
-	out.TargetAverageUtilization = in.Target.AverageUtilization
-	out.TargetAverageValue = in.Target.AverageValue
+	out.Name, out.Container = in.Name, in.Container
+	out.TargetAverageUtilization, out.TargetAverageValue = in.Target.AverageUtilization, in.Target.AverageValue
 	return nil
 }
 
 func Convert_v1_ContainerResourceMetricSource_To_v2_ContainerResourceMetricSource(in *ContainerResourceMetricSource, out *v2.ContainerResourceMetricSource, s conversion.Scope) error {
-	out.Name = in.Name
-	out.Container = in.Container
-	out.Target = v2.MetricTarget{AverageUtilization: in.TargetAverageUtilization, AverageValue: in.TargetAverageValue}
-	switch {
-	case in.TargetAverageValue != nil:
-		out.Target.Type = v2.AverageValueMetricType
-	default:
-		out.Target.Type = v2.UtilizationMetricType
-	}
+	out.Name, out.Container = in.Name, in.Container
+	out.Target = v2Target(in.TargetAverageUtilization, in.TargetAverageValue)
 	return nil
 }
 
 func Convert_v2_PodsMetricSource_To_v1_PodsMetricSource(in *v2.PodsMetricSource, out *PodsMetricSource, s conversion.Scope) error {
-	out.MetricName = in.Metric.Name
-	out.Selector = in.Metric.Selector
-	if in.Target.AverageValue != nil {
-		out.TargetAverageValue = *in.Target.AverageValue
-	}
+	out.MetricName, out.Selector = in.Metric.Name, in.Metric.Selector
+	setQuantity(&out.TargetAverageValue, in.Target.AverageValue)
 	return nil
 }
 
@@ -309,11 +308,8 @@ func Convert_v1_PodsMetricSource_To_v2_PodsMetricSource(in *PodsMetricSource, ou
 
 func Convert_v2_ObjectMetricSource_To_v1_ObjectMetricSource(in *v2.ObjectMetricSource, out *ObjectMetricSource, s conversion.Scope) error {
 	out.Target = CrossVersionObjectReference(in.DescribedObject)
-	out.MetricName = in.Metric.Name
-	out.Selector = in.Metric.Selector
-	if in.Target.Value != nil {
-		out.TargetValue = *in.Target.Value
-	}
+	out.MetricName, out.Selector = in.Metric.Name, in.Metric.Selector
+	setQuantity(&out.TargetValue, in.Target.Value)
 	out.AverageValue = in.Target.AverageValue
 	return nil
 }
@@ -331,10 +327,8 @@ func Convert_v1_ObjectMetricSource_To_v2_ObjectMetricSource(in *ObjectMetricSour
 }
 
 func Convert_v2_ExternalMetricSource_To_v1_ExternalMetricSource(in *v2.ExternalMetricSource, out *ExternalMetricSource, s conversion.Scope) error {
-	out.MetricName = in.Metric.Name
-	out.MetricSelector = in.Metric.Selector
-	out.TargetValue = in.Target.Value
-	out.TargetAverageValue = in.Target.AverageValue
+	out.MetricName, out.MetricSelector = in.Metric.Name, in.Metric.Selector
+	out.TargetValue, out.TargetAverageValue = in.Target.Value, in.Target.AverageValue
 	return nil
 }
 
@@ -351,63 +345,53 @@ func Convert_v1_ExternalMetricSource_To_v2_ExternalMetricSource(in *ExternalMetr
 
 // The metric statuses: v1's current values by field, v2's in a MetricValueStatus.
 
+// v2Current is the MetricValueStatus of v1's current utilization and average value.
+func v2Current(utilization *int32, averageValue resource.Quantity) v2.MetricValueStatus {
+	return v2.MetricValueStatus{AverageUtilization: utilization, AverageValue: &averageValue}
+}
+
 func Convert_v2_ResourceMetricStatus_To_v1_ResourceMetricStatus(in *v2.ResourceMetricStatus, out *ResourceMetricStatus, s conversion.Scope) error {
 	out.Name = in.Name
 	out.CurrentAverageUtilization = in.Current.AverageUtilization
-	if in.Current.AverageValue != nil {
-		out.CurrentAverageValue = *in.Current.AverageValue
-	}
+	setQuantity(&out.CurrentAverageValue, in.Current.AverageValue)
 	return nil
 }
 
 func Convert_v1_ResourceMetricStatus_To_v2_ResourceMetricStatus(in *ResourceMetricStatus, out *v2.ResourceMetricStatus, s conversion.Scope) error {
-	v := in.CurrentAverageValue
 	out.Name = in.Name
-	out.Current = v2.MetricValueStatus{AverageUtilization: in.CurrentAverageUtilization, AverageValue: &v}
+	out.Current = v2Current(in.CurrentAverageUtilization, in.CurrentAverageValue)
 	return nil
 }
 
 func Convert_v2_ContainerResourceMetricStatus_To_v1_ContainerResourceMetricStatus(in *v2.ContainerResourceMetricStatus, out *ContainerResourceMetricStatus, s conversion.Scope) error {
-	out.Name = in.Name
-	out.Container = in.Container
+	out.Name, out.Container = in.Name, in.Container
 	out.CurrentAverageUtilization = in.Current.AverageUtilization
-	if in.Current.AverageValue != nil {
-		out.CurrentAverageValue = *in.Current.AverageValue
-	}
+	setQuantity(&out.CurrentAverageValue, in.Current.AverageValue)
 	return nil
 }
 
 func Convert_v1_ContainerResourceMetricStatus_To_v2_ContainerResourceMetricStatus(in *ContainerResourceMetricStatus, out *v2.ContainerResourceMetricStatus, s conversion.Scope) error {
-	v := in.CurrentAverageValue
-	out.Name = in.Name
-	out.Container = in.Container
-	out.Current = v2.MetricValueStatus{AverageUtilization: in.CurrentAverageUtilization, AverageValue: &v}
+	out.Name, out.Container = in.Name, in.Container
+	out.Current = v2Current(in.CurrentAverageUtilization, in.CurrentAverageValue)
 	return nil
 }
 
 func Convert_v2_PodsMetricStatus_To_v1_PodsMetricStatus(in *v2.PodsMetricStatus, out *PodsMetricStatus, s conversion.Scope) error {
-	out.MetricName = in.Metric.Name
-	out.Selector = in.Metric.Selector
-	if in.Current.AverageValue != nil {
-		out.CurrentAverageValue = *in.Current.AverageValue
-	}
+	out.MetricName, out.Selector = in.Metric.Name, in.Metric.Selector
+	setQuantity(&out.CurrentAverageValue, in.Current.AverageValue)
 	return nil
 }
 
 func Convert_v1_PodsMetricStatus_To_v2_PodsMetricStatus(in *PodsMetricStatus, out *v2.PodsMetricStatus, s conversion.Scope) error {
-	v := in.CurrentAverageValue
 	out.Metric = v2.MetricIdentifier{Name: in.MetricName, Selector: in.Selector}
-	out.Current = v2.MetricValueStatus{AverageValue: &v}
+	out.Current = v2Current(nil, in.CurrentAverageValue)
 	return nil
 }
 
 func Convert_v2_ObjectMetricStatus_To_v1_ObjectMetricStatus(in *v2.ObjectMetricStatus, out *ObjectMetricStatus, s conversion.Scope) error {
 	out.Target = CrossVersionObjectReference(in.DescribedObject)
-	out.MetricName = in.Metric.Name
-	out.Selector = in.Metric.Selector
-	if in.Current.Value != nil {
-		out.CurrentValue = *in.Current.Value
-	}
+	out.MetricName, out.Selector = in.Metric.Name, in.Metric.Selector
+	setQuantity(&out.CurrentValue, in.Current.Value)
 	out.AverageValue = in.Current.AverageValue
 	return nil
 }
@@ -421,11 +405,8 @@ func Convert_v1_ObjectMetricStatus_To_v2_ObjectMetricStatus(in *ObjectMetricStat
 }
 
 func Convert_v2_ExternalMetricStatus_To_v1_ExternalMetricStatus(in *v2.ExternalMetricStatus, out *ExternalMetricStatus, s conversion.Scope) error {
-	out.MetricName = in.Metric.Name
-	out.MetricSelector = in.Metric.Selector
-	if in.Current.Value != nil {
-		out.CurrentValue = *in.Current.Value
-	}
+	out.MetricName, out.MetricSelector = in.Metric.Name, in.Metric.Selector
+	setQuantity(&out.CurrentValue, in.Current.Value)
 	out.CurrentAverageValue = in.Current.AverageValue
 	return nil
 }
