@@ -222,11 +222,7 @@ func addReachedFieldDefaults(ctx *engine.Context, tags *tagEdits, versionPkgs []
 					continue
 				}
 				value, err := markers.KubebuilderDefaultJSON(rest)
-				// gengo keeps no position of a member: the error names the package's directory.
-				var pos token.Position
-				if pkg := ctx.Load.Universe[t.Name.Package]; pkg != nil {
-					pos.Filename = pkg.Dir
-				}
+				pos := reachedMemberPosition(ctx, t, m.Name)
 				switch {
 				case err != nil:
 					errs.Add(pos, "+%s on %s.%s: %v", markers.KubebuilderDefaultMarker, t.Name.Name, m.Name, err)
@@ -240,6 +236,28 @@ func addReachedFieldDefaults(ctx *engine.Context, tags *tagEdits, versionPkgs []
 		}
 	}
 	return errs.Err()
+}
+
+// reachedMemberPosition is where struct t's member name is declared: relative to the
+// project inside it (memberPosition), absolute in another module, the package's directory when
+// the load has no position for it.
+func reachedMemberPosition(ctx *engine.Context, t *types.Type, name string) token.Position {
+	if pos, ok := memberPosition(ctx, t, name); ok {
+		return pos
+	}
+	if t.GoType != nil {
+		if st, ok := t.GoType.Underlying().(*gotypes.Struct); ok {
+			for f := range st.Fields() {
+				if f.Name() == name && f.Pos().IsValid() {
+					return ctx.Load.Fset.Position(f.Pos())
+				}
+			}
+		}
+	}
+	if pkg := ctx.Load.Universe[t.Name.Package]; pkg != nil {
+		return token.Position{Filename: pkg.Dir}
+	}
+	return token.Position{}
 }
 
 // kubebuilderDefaultText is the text after +kubebuilder:default's name in a field's comment
