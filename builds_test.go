@@ -61,6 +61,10 @@ import (
 // test encodes a kind through the protobuf serializer and back. It also holds named slices
 // directly, with and without +protobuf.nullable=true, through a pointer, and metav1's Verbs, and a
 // type with metav1.APIResource's fields whose bytes its test compares with metav1's.
+// shared_defaults has a kind whose spec is a struct of the project's pkg/shared, which is no
+// API package, with +kubebuilder:default on its fields (a pointer, a number, a nested struct's,
+// an inlined status struct's): its test decodes objects through the scheme and finds
+// the defaults applied where the fields were empty, and the values sent kept.
 // root_type_never_registered is registered with controller-runtime's SchemeBuilder and has a
 // root type no SchemeBuilder.Register call names (a duck type, as KEDA's WithTriggers): it is
 // not served, and the generated tests, which run every served kind through the scheme, pass.
@@ -84,6 +88,7 @@ var buildCases = map[string]struct {
 	"defined_kinds":                 {base: "testdata/models/defined_kinds", packages: []string{"./pkg/..."}},
 	"inlined_shadowed":              {packages: []string{"./pkg/..."}},
 	"inlined_tied":                  {packages: []string{"./pkg/..."}},
+	"shared_defaults":               {packages: []string{"./pkg/apis/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	gotypes "go/types"
+	"maps"
 	"path"
 	"reflect"
 	"slices"
@@ -22,6 +23,7 @@ import (
 	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/markers"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -56,6 +58,9 @@ func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
 		tags.addPackageTag(ctx.Load.Universe[p], defaulterTag, "TypeMeta")
 	}
 	if err := addFieldDefaults(ctx, &tags); err != nil {
+		return err
+	}
+	if err := addReachedFieldDefaults(ctx, &tags, pkgs); err != nil {
 		return err
 	}
 	structFields := structDefaultFields(ctx)
@@ -164,6 +169,107 @@ func addFieldDefaults(ctx *engine.Context, tags *tagEdits) error {
 		}
 	}
 	return nil
+}
+
+// addReachedFieldDefaults gives defaulter-gen, as a +default tag, the +kubebuilder:default of
+// each field of the struct types outside the version packages that their types reach (a
+// shared package of the project, another module's package of common types: crossplane's
+// core/v2 Policy.resolution): controller-gen puts those defaults in the CRD of every kind that
+// reaches them, and defaulter-gen applies a +default wherever its walk of a kind meets it. A
+// +default written there is defaulter-gen's already. The served OpenAPI of such a type stays
+// openapi-gen's, as for its other markers. A default on a struct held by value, which
+// defaulter-gen cannot apply outside the version packages, is an error at the field.
+func addReachedFieldDefaults(ctx *engine.Context, tags *tagEdits, versionPkgs []string) error {
+	own := map[string]bool{}
+	for _, p := range versionPkgs {
+		own[p] = true
+	}
+	seen := map[*types.Type]bool{}
+	var queue []*types.Type
+	enqueue := func(t *types.Type) {
+		if t != nil && !seen[t] {
+			seen[t] = true
+			queue = append(queue, t)
+		}
+	}
+	for _, p := range versionPkgs {
+		if pkg := ctx.Load.Universe[p]; pkg != nil {
+			for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
+				enqueue(pkg.Types[name])
+			}
+		}
+	}
+	var errs model.ErrorList
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		switch t.Kind {
+		case types.Pointer, types.Slice, types.Array:
+			enqueue(t.Elem)
+		case types.Map:
+			enqueue(t.Key)
+			enqueue(t.Elem)
+		case types.Alias:
+			enqueue(t.Underlying)
+		case types.Struct:
+			for _, m := range t.Members {
+				enqueue(m.Type)
+				if own[t.Name.Package] || hasTag(m.CommentLines, defaultTag) {
+					continue
+				}
+				rest, ok := kubebuilderDefaultText(m.CommentLines)
+				if !ok {
+					continue
+				}
+				value, err := markers.KubebuilderDefaultJSON(rest)
+				pos := reachedMemberPosition(ctx, t, m.Name)
+				switch {
+				case err != nil:
+					errs.Add(pos, "+%s on %s.%s: %v", markers.KubebuilderDefaultMarker, t.Name.Name, m.Name, err)
+				case structValue(m.Type):
+					errs.Add(pos, "+%s%s on %s.%s (package %s): a default on a struct held by value is applied only in the API packages; hold it by pointer, or default it in a SetDefaults_ function of the kind's package",
+						markers.KubebuilderDefaultMarker, rest, t.Name.Name, m.Name, t.Name.Package)
+				default:
+					tags.addMemberTag(t, m.Name, defaultTag, value)
+				}
+			}
+		}
+	}
+	return errs.Err()
+}
+
+// reachedMemberPosition is where struct t's member name is declared: relative to the
+// project inside it (memberPosition), absolute in another module, the package's directory when
+// the load has no position for it.
+func reachedMemberPosition(ctx *engine.Context, t *types.Type, name string) token.Position {
+	if pos, ok := memberPosition(ctx, t, name); ok {
+		return pos
+	}
+	if t.GoType != nil {
+		if st, ok := t.GoType.Underlying().(*gotypes.Struct); ok {
+			for f := range st.Fields() {
+				if f.Name() == name && f.Pos().IsValid() {
+					return ctx.Load.Fset.Position(f.Pos())
+				}
+			}
+		}
+	}
+	if pkg := ctx.Load.Universe[t.Name.Package]; pkg != nil {
+		return token.Position{Filename: pkg.Dir}
+	}
+	return token.Position{}
+}
+
+// kubebuilderDefaultText is the text after +kubebuilder:default's name in a field's comment
+// lines ("=Required"), if it has one.
+func kubebuilderDefaultText(lines []string) (string, bool) {
+	for _, l := range lines {
+		l = strings.TrimSpace(l)
+		if rest, ok := strings.CutPrefix(l, "+"+markers.KubebuilderDefaultMarker); ok && (strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":=")) {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // withholdUnpublishableDefaults keeps from openapi-gen the defaults it refuses: on a field that

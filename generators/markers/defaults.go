@@ -91,6 +91,20 @@ func (d KubebuilderDefault) ApplyToField(m *Marker, f StructField, v *model.Vers
 	return setDefault(m, value, err, true, f, v, w)
 }
 
+// KubebuilderDefaultJSON is the value of a +kubebuilder:default, given the text after its name
+// ("=Required"), as compact JSON, read as controller-gen reads it: for the fields of types
+// outside the API packages, which no version's model holds.
+func KubebuilderDefaultJSON(rest string) (string, error) {
+	return defaultJSON(KubebuilderDefaultMarker, rest, func(v string) (string, error) {
+		val, err := kubebuilderDefault.Parse("+" + KubebuilderDefaultMarker + "=" + v)
+		if err != nil {
+			return "", fmt.Errorf("%s is not a value in kubebuilder's syntax (JSON, a bare string, or {a,b} for a list): %v", v, err)
+		}
+		b, err := json.Marshal(val.(crdmarkers.Default).Value)
+		return string(b), err
+	})
+}
+
 // kubebuilderDefault is controller-gen's own +kubebuilder:default.
 var kubebuilderDefault = ctmarkers.Must(ctmarkers.MakeAnyTypeDefinition(KubebuilderDefaultMarker, ctmarkers.DescribesField, crdmarkers.Default{}))
 

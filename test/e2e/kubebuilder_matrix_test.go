@@ -65,6 +65,11 @@ type matrixSet struct {
 	// objects are YAML objects of the test's own, created and read back as the samples are,
 	// for a set whose module ships no samples.
 	objects string
+	// refuse are YAML objects of the test's own that break a validation marker of the set's
+	// types (the set's CRDs refuse them): the server must refuse each create as invalid, and
+	// with sideBySide, kube-apiserver with the set's CRDs installed must too, naming the same
+	// fields. They count with the invalid samples (%[2]d of readme).
+	refuse string
 	// project names a project of the row's own; rows with none share one.
 	project string
 	// sideBySide installs the set's CRDs in a real kube-apiserver and sends each sample to it
@@ -489,6 +494,93 @@ spec:
 		samples:  []string{"examples/*.yaml"},
 		readme:   "%[1]d of its 2 `examples` created and read back (the MachineAutoscaler; the ClusterAutoscaler's misspelt `uneededTime` is dropped, as its CRD prunes it)",
 	},
+	{
+		// The kinds' specs are structs of packages that are no API package: ProviderConfig's
+		// spec is pkg/kube/config's ProviderConfigSpec (its credentials.source and identity.type
+		// carry +kubebuilder:validation:Enum), and ProviderConfigUsage inlines crossplane's
+		// core/v2 ProviderConfigUsage, another module's package of shared types without a
+		// group (policy.resolve's Enum, policy.resolution's default). Two groups, cluster-scoped
+		// and namespaced, share the one spec package.
+		name:   "github.com/crossplane-contrib/provider-kubernetes",
+		module: "github.com/crossplane-contrib/provider-kubernetes@v1.3.1",
+		served: map[string]int{"kubernetes.crossplane.io/v1alpha1": 2, "kubernetes.m.crossplane.io/v1alpha1": 3},
+		copies: []matrixCopy{
+			{"apis/cluster/v1alpha1", "pkg/apis/kubernetes/v1alpha1"},
+			{"apis/namespaced/v1alpha1", "pkg/apis/kubernetesm/v1alpha1"},
+			{"pkg/kube/config", "internal/kube/config"},
+		},
+		// Its crossplane-runtime's methodsets (zz_generated.pculist.go) import pkg/resource,
+		// whose own imports go get of the module alone leaves out of go.sum.
+		requires: []string{controllerRuntime, "github.com/crossplane/crossplane/apis/v2@v2.4.0", "github.com/crossplane/crossplane-runtime/v2/pkg/resource@v2.4.0"},
+		crds: []string{
+			"package/crds/kubernetes.crossplane.io_providerconfig*.yaml",
+			"package/crds/kubernetes.m.crossplane.io_*providerconfig*.yaml",
+		},
+		samples:    []string{"examples/cluster/provider/*.yaml", "examples/namespaced/provider/*.yaml"},
+		sideBySide: true,
+		objects: `apiVersion: kubernetes.crossplane.io/v1alpha1
+kind: ProviderConfigUsage
+metadata:
+  name: object-uses-default
+providerConfigRef:
+  name: default
+  policy:
+    resolve: Always
+resourceRef:
+  apiVersion: kubernetes.crossplane.io/v1alpha2
+  kind: Object
+  name: sample
+---
+apiVersion: kubernetes.m.crossplane.io/v1alpha1
+kind: ProviderConfigUsage
+metadata:
+  name: object-uses-default
+providerConfigRef:
+  kind: ClusterProviderConfig
+  name: default
+resourceRef:
+  apiVersion: kubernetes.m.crossplane.io/v1alpha1
+  kind: Object
+  name: sample
+`,
+		refuse: `# pkg/kube/config's ProviderCredentials.Source: +kubebuilder:validation:Enum=None;Secret;InjectedIdentity;Environment;Filesystem
+apiVersion: kubernetes.m.crossplane.io/v1alpha1
+kind: ProviderConfig
+metadata:
+  name: unknown-source
+spec:
+  credentials:
+    source: Kubeconfig
+---
+# pkg/kube/config's IdentityType: +kubebuilder:validation:Enum=GoogleApplicationCredentials;...
+apiVersion: kubernetes.crossplane.io/v1alpha1
+kind: ProviderConfig
+metadata:
+  name: unknown-identity
+spec:
+  credentials:
+    source: InjectedIdentity
+  identity:
+    source: InjectedIdentity
+    type: GitHubToken
+---
+# crossplane's core/v2 Policy.Resolve: +kubebuilder:validation:Enum=Always;IfNotPresent
+apiVersion: kubernetes.crossplane.io/v1alpha1
+kind: ProviderConfigUsage
+metadata:
+  name: sometimes
+providerConfigRef:
+  name: default
+  policy:
+    resolve: Sometimes
+resourceRef:
+  apiVersion: kubernetes.crossplane.io/v1alpha2
+  kind: Object
+  name: sample
+`,
+		readme: "%[1]d of its `examples/*/provider` and the test's own created and read back alike from kube-apiserver with its CRDs; " +
+			"%[2]d objects breaking an Enum of pkg/kube/config or crossplane's core/v2 refused, as its CRDs refuse them",
+	},
 }
 
 // matrixKnown are the matrix's known differences, by category, each with its reason. A report
@@ -578,6 +670,18 @@ var matrixKnown = []struct {
 		func(key, what string) bool {
 			return strings.HasPrefix(key, "sample github.com/openshift/cluster-autoscaler-operator examples/clusterautoscaler.yaml ") &&
 				strings.Contains(what, "spec.scaleDown.uneededTime (sent 10s, read <nil>)")
+		},
+	},
+	{
+		"another module's markers in the served OpenAPI",
+		"crossplane's core/v2, another module's package of shared types, puts +kubebuilder:validation:Enum (and resolution's +kubebuilder:default) on its Policy's fields; " +
+			"the CRD's schema has them, and the server enforces the enums and applies the default (its validation schema is the CRD's, its defaulter applies +kubebuilder:default wherever a kind reaches it), " +
+			"while the served OpenAPI of another module's types is openapi-gen's, which reads no kubebuilder marker (as with metav1.Condition's status)",
+		func(key, what string) bool {
+			return strings.HasPrefix(key, "schema kubernetes.crossplane.io/") && strings.HasSuffix(key, ": enum only in the CRD") &&
+				allPaths(what, func(p string) bool {
+					return strings.HasSuffix(p, ".policy.resolve") || strings.HasSuffix(p, ".policy.resolution")
+				})
 		},
 	},
 	{
@@ -776,9 +880,25 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 					}
 				}
 			}
+			for _, obj := range yamlObjects(set.refuse) {
+				key := fmt.Sprintf("refuse %s %s/%s", set.name, obj.GetKind(), obj.GetName())
+				if ok, what := refused(dyn, mapper, obj); what != "" {
+					report(key, what)
+				} else if !ok {
+					report(key, "its kind is not served")
+				} else {
+					c := counts[set.name]
+					c[1]++
+					counts[set.name] = c
+				}
+			}
 			if set.sideBySide {
-				n := sideBySide(t, tc, work, globAll(t, shipped[i], set.crds), globAll(t, samplesIn[i], set.samples), dyn, mapper, set.served)
-				t.Logf("%s: %d samples read alike from kube-apiserver with the CRDs installed and from the server", set.name, n)
+				objects := yamlObjects(set.objects)
+				for _, file := range globAll(t, samplesIn[i], set.samples) {
+					objects = append(objects, yamlObjects(readFile(t, file))...)
+				}
+				n, r := sideBySide(t, tc, work, globAll(t, shipped[i], set.crds), objects, yamlObjects(set.refuse), dyn, mapper, set.served)
+				t.Logf("%s: %d objects read alike from kube-apiserver with the CRDs installed and from the server, %d refused alike", set.name, n, r)
 			}
 			c := counts[set.name]
 			t.Logf("%s: %d samples created and read back (%d in another version too), %d invalid samples refused", set.name, c[0], c[2], c[1])
@@ -816,11 +936,13 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 // case, Argo Rollouts, stands for it.
 var matrixRoundTripRows = []string{"github.com/argoproj/argo-rollouts"}
 
-// sideBySide starts etcd and kube-apiserver, installs the CRDs there, creates each sample in
-// kube-apiserver and in the server (dyn), and reads it from both in every version of served
-// that serves its kind: each field either sets must read back alike from the other (durations
-// and quantities by value). It returns the number of samples that did, in every version.
-func sideBySide(t *testing.T, tc *toolchain, work string, crds, samples []string, dyn dynamic.Interface, mapper meta.RESTMapper, served map[string]int) int {
+// sideBySide starts etcd and kube-apiserver, installs the CRDs there, creates each object (the
+// set's samples and its own objects) in kube-apiserver and in the server (dyn), and reads it
+// from both in every version of served that serves its kind: each field either sets must read
+// back alike from the other (durations and quantities by value). Each object of refuse must be
+// refused by both as invalid, on the same fields. It returns the number of objects that read
+// back alike, in every version, and the number refused alike.
+func sideBySide(t *testing.T, tc *toolchain, work string, crds []string, objects, refuse []*unstructured.Unstructured, dyn dynamic.Interface, mapper meta.RESTMapper, served map[string]int) (alike, refusedAlike int) {
 	t.Helper()
 	dir := filepath.Join(work, "side-by-side")
 	_, kas := startControlPlane(t, dir)
@@ -836,61 +958,106 @@ func sideBySide(t *testing.T, tc *toolchain, work string, crds, samples []string
 	k.ok(t, append([]string{"wait", "--for=condition=Established", "--timeout=60s"}, names...)...)
 	crdDyn := dynamicFor(t, kas.AdminKubeconfig)
 	ctx := context.Background()
-	alike := 0
-	for _, file := range samples {
-		for _, obj := range yamlObjects(readFile(t, file)) {
-			key := fmt.Sprintf("%s %s/%s", filepath.Base(file), obj.GetKind(), obj.GetName())
-			ours, ok := resourceFor(dyn, mapper, obj)
+	// The namespaces the objects name, which kube-apiserver wants to exist.
+	namespaces := map[string]bool{"default": true}
+	for _, obj := range append(slices.Clone(objects), refuse...) {
+		if ns := obj.GetNamespace(); ns != "" && !namespaces[ns] {
+			namespaces[ns] = true
+			k.ok(t, "create", "namespace", ns)
+		}
+	}
+	for _, obj := range objects {
+		key := fmt.Sprintf("%s %s/%s", obj.GetAPIVersion(), obj.GetKind(), obj.GetName())
+		ours, ok := resourceFor(dyn, mapper, obj)
+		if !ok {
+			continue
+		}
+		theirs, _ := resourceFor(crdDyn, mapper, obj)
+		if _, err := theirs.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			t.Errorf("%s: kube-apiserver refuses it: %v", key, err)
+			continue
+		}
+		if _, err := ours.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			t.Errorf("%s: the server refuses it: %v", key, err)
+			theirs.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+			continue
+		}
+		same := true
+		gvk := obj.GroupVersionKind()
+		for _, gv := range slices.Sorted(maps.Keys(served)) {
+			group, _, _ := strings.Cut(gv, "/")
+			if group != gvk.Group {
+				continue
+			}
+			as := obj.DeepCopy()
+			as.SetAPIVersion(gv)
+			ours, ok := resourceFor(dyn, mapper, as)
 			if !ok {
 				continue
 			}
-			theirs, _ := resourceFor(crdDyn, mapper, obj)
-			if _, err := theirs.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{}); err != nil {
-				t.Errorf("%s: kube-apiserver refuses it: %v", key, err)
+			theirs, _ := resourceFor(crdDyn, mapper, as)
+			a, err1 := theirs.Get(ctx, obj.GetName(), metav1.GetOptions{})
+			b, err2 := ours.Get(ctx, obj.GetName(), metav1.GetOptions{})
+			if err1 != nil || err2 != nil {
+				t.Errorf("%s as %s: kube-apiserver: %v; the server: %v", key, gv, err1, err2)
+				same = false
 				continue
 			}
-			if _, err := ours.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{}); err != nil {
-				t.Errorf("%s: the server refuses it: %v", key, err)
-				continue
+			if path := sentDiff(a, b); path != "" {
+				t.Errorf("%s as %s: the server lacks or differs from kube-apiserver's at %s", key, gv, path)
+				same = false
 			}
-			same := true
-			gvk := obj.GroupVersionKind()
-			for _, gv := range slices.Sorted(maps.Keys(served)) {
-				group, _, _ := strings.Cut(gv, "/")
-				if group != gvk.Group {
-					continue
-				}
-				as := obj.DeepCopy()
-				as.SetAPIVersion(gv)
-				ours, ok := resourceFor(dyn, mapper, as)
-				if !ok {
-					continue
-				}
-				theirs, _ := resourceFor(crdDyn, mapper, as)
-				a, err1 := theirs.Get(ctx, obj.GetName(), metav1.GetOptions{})
-				b, err2 := ours.Get(ctx, obj.GetName(), metav1.GetOptions{})
-				if err1 != nil || err2 != nil {
-					t.Errorf("%s as %s: kube-apiserver: %v; the server: %v", key, gv, err1, err2)
-					same = false
-					continue
-				}
-				if path := sentDiff(a, b); path != "" {
-					t.Errorf("%s as %s: the server lacks or differs from kube-apiserver's at %s", key, gv, path)
-					same = false
-				}
-				if path := sentDiff(b, a); path != "" {
-					t.Errorf("%s as %s: kube-apiserver lacks or differs from the server's at %s", key, gv, path)
-					same = false
-				}
+			if path := sentDiff(b, a); path != "" {
+				t.Errorf("%s as %s: kube-apiserver lacks or differs from the server's at %s", key, gv, path)
+				same = false
 			}
-			if same {
-				alike++
-			}
-			ours.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+		}
+		if same {
+			alike++
+		}
+		ours.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+		theirs.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+	}
+	for _, obj := range refuse {
+		key := fmt.Sprintf("%s %s/%s", obj.GetAPIVersion(), obj.GetKind(), obj.GetName())
+		ours, ok := resourceFor(dyn, mapper, obj)
+		if !ok {
+			t.Errorf("%s: its kind is not served", key)
+			continue
+		}
+		theirs, _ := resourceFor(crdDyn, mapper, obj)
+		_, err1 := theirs.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{})
+		_, err2 := ours.Create(ctx, obj.DeepCopy(), metav1.CreateOptions{})
+		if err1 == nil {
 			theirs.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
 		}
+		if err2 == nil {
+			ours.Delete(ctx, obj.GetName(), metav1.DeleteOptions{})
+		}
+		if !apierrors.IsInvalid(err1) || !apierrors.IsInvalid(err2) {
+			t.Errorf("%s: want both refused as invalid; kube-apiserver with the CRDs: %v; the server: %v", key, err1, err2)
+			continue
+		}
+		if a, b := invalidFields(err1), invalidFields(err2); !slices.Equal(a, b) {
+			t.Errorf("%s: kube-apiserver with the CRDs refuses fields %v, the server %v (%v; %v)", key, a, b, err1, err2)
+			continue
+		}
+		t.Logf("%s: refused alike by kube-apiserver with the CRDs and by the server: %s", key, firstLine(err2.Error()))
+		refusedAlike++
 	}
-	return alike
+	return alike, refusedAlike
+}
+
+// invalidFields are the fields an Invalid error's causes name, sorted and without repeats.
+func invalidFields(err error) []string {
+	var fields []string
+	if s, ok := err.(apierrors.APIStatus); ok && s.Status().Details != nil {
+		for _, c := range s.Status().Details.Causes {
+			fields = append(fields, c.Field)
+		}
+	}
+	slices.Sort(fields)
+	return slices.Compact(fields)
 }
 
 // copyRewritten copies the Go files of from (tests left out) to to, rewriting the paths of the

@@ -43,7 +43,8 @@ var kubeAPIServerTurnsOff = []string{"apps", "autoscaling", "batch", "certificat
 // kubeAPIServerLeaves turns off in kube-apiserver every version it serves of
 // kubeAPIServerTurnsOff.
 var kubeAPIServerLeaves = "--runtime-config=apps/v1=false,autoscaling/v1=false,autoscaling/v2=false,batch/v1=false," +
-	"certificates.k8s.io/v1=false,events.k8s.io/v1=false,policy/v1=false,resource.k8s.io/v1=false"
+	"certificates.k8s.io/v1=false,certificates.k8s.io/v1beta1=false,events.k8s.io/v1=false,policy/v1=false," +
+	"resource.k8s.io/v1=false,resource.k8s.io/v1beta1=false"
 
 // podTemplate is a valid pod template of the workloads in validSpecs.
 const podTemplate = `{metadata: {labels: {app: matrix}}, spec: {restartPolicy: %s, containers: [{name: c, image: busybox}]}}`

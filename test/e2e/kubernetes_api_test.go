@@ -151,6 +151,7 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	checkOlderVersions(t, api.Dir, kasGroups)
 	fixtures := kubernetesFixtures(t, api.Dir, kasResources)
 	kasFixtures := createFixtures(t, kasConfig, fixtures, kasResources)
+	kasConversions := conversionReads(t, kasConfig, "kube-apiserver")
 	kas.Stop()
 	etcd.Stop()
 	t.Logf("kube-apiserver's discovery read in %s", time.Since(start).Round(time.Millisecond))
@@ -256,6 +257,12 @@ func TestKubernetesAPIGroups(t *testing.T) {
 	// k8s.io/api's own fixtures, every field set, created in both servers.
 	accepted, kasOnly := compareFixtures(t, kasFixtures, createFixtures(t, cfg, fixtures, ourResources))
 	t.Logf("k8s.io/api's fixtures: %d created, %d accepted by the generated server (%d of them refused by kube-apiserver's hand-written validation only)", len(fixtures), accepted, kasOnly)
+
+	// The older versions whose conversions k8s.io/kubernetes writes by hand read alike, through
+	// the project's (kapi.Conversions), in every version.
+	if n := compareConversionReads(t, kasConversions, conversionReads(t, cfg, "the generated server")); n != len(kasConversions) || n == 0 {
+		t.Errorf("%d of %d reads of the objects of hand-written conversions alike", n, len(kasConversions))
+	}
 
 	// The compatibility matrix's row (docs/reference/compatibility.md) says these figures.
 	readme := readFile(t, filepath.Join(tc.root, "docs", "reference", "compatibility.md"))

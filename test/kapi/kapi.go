@@ -55,23 +55,24 @@ var Groups = []Group{
 
 // Older are the older versions copied beside a group's preferred one: each version
 // kube-apiserver v1.37 still serves (every API enabled) whose conversions to and from the
-// preferred version conversion-gen writes whole. Each kind is stored in the most preferred
-// version that declares it, as kube-apiserver stores it.
+// preferred version conversion-gen writes whole, or writes with the functions of Conversions
+// (certificates/v1beta1, resource/v1beta1). Each kind is stored in the most preferred version
+// that declares it.
 var Older = map[string][]string{
 	"admissionregistration": {"v1beta1", "v1alpha1"},
+	"certificates":          {"v1beta1"},
 	"coordination":          {"v1beta1", "v1alpha2"},
-	"resource":              {"v1beta2", "v1alpha3"},
+	"resource":              {"v1beta2", "v1beta1", "v1alpha3"},
 	"storagemigration":      {"v1beta1"},
 }
 
 // HandWritten are the older versions kube-apiserver v1.37 serves that are not copied, and
 // why: their conversions to the preferred version need functions that k8s.io/kubernetes
-// writes by hand (through its internal types, which k8s.io/api does not ship); apigen
-// generate names each one, with conversion-gen's reason.
+// writes by hand (through its internal types, which k8s.io/api does not ship), more than
+// Conversions holds; apigen generate names each one, with conversion-gen's reason.
+// autoscaling/v1's are TestKubernetesAutoscalingV1's.
 var HandWritten = map[string]string{
-	"autoscaling/v1":       "HorizontalPodAutoscaler's CPU utilization fields against v2's metrics (TargetCPUUtilizationPercentage, Metrics, Behavior, ...)",
-	"certificates/v1beta1": "PodCertificateRequestSpec's PKIXPublicKey and ProofOfPossession, which v1 does not have",
-	"resource/v1beta1":     "Device's Basic and DeviceRequest's fields, which v1 moved",
+	"autoscaling/v1": "HorizontalPodAutoscaler's CPU utilization fields against v2's metrics (TargetCPUUtilizationPercentage, Metrics, Behavior, ...)",
 }
 
 // Generated reports whether a file of k8s.io/api's packages is one its generators write (or
@@ -83,9 +84,14 @@ func Generated(name string) bool {
 
 // Copy copies into the project at proj, under pkg/apis/<group>/<version>, the files of each
 // group's preferred and older versions from apiDir (k8s.io/api's directory in the module
-// cache), leaving out the files Generated names. It returns how many files and packages it
+// cache), leaving out the files Generated names, and writes the Conversions of the older
+// versions beside them. It returns how many files (Conversions' included) and packages it
 // copied.
 func Copy(apiDir, proj string) (files, packages int, err error) {
+	module, err := modulePath(proj)
+	if err != nil {
+		return 0, 0, err
+	}
 	for _, g := range Groups {
 		for _, version := range append([]string{g.Version}, Older[g.Dir]...) {
 			src := filepath.Join(apiDir, g.Dir, version)
@@ -110,8 +116,28 @@ func Copy(apiDir, proj string) (files, packages int, err error) {
 				}
 				files++
 			}
+			if conv, ok := Conversions[g.Dir+"/"+version]; ok {
+				if err := os.WriteFile(filepath.Join(dst, "conversion.go"), []byte(fmt.Sprintf(conv, module)), 0o644); err != nil {
+					return files, packages, err
+				}
+				files++
+			}
 			packages++
 		}
 	}
 	return files, packages, nil
+}
+
+// modulePath is the module path go.mod in dir declares.
+func modulePath(dir string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`), nil
+		}
+	}
+	return "", fmt.Errorf("%s: no module directive", filepath.Join(dir, "go.mod"))
 }
