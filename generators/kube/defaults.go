@@ -239,10 +239,10 @@ func addReachedFieldDefaults(ctx *engine.Context, tags *tagEdits, versionPkgs []
 }
 
 // reachedMemberPosition is where struct t's member name is declared: relative to the
-// project inside it (memberPosition), absolute in another module, the package's directory when
+// project inside it (loader.Result.MemberPos), absolute in another module, the package's directory when
 // the load has no position for it.
 func reachedMemberPosition(ctx *engine.Context, t *types.Type, name string) token.Position {
-	if pos, ok := memberPosition(ctx, t, name); ok {
+	if pos, ok := ctx.Load.MemberPos(t, name); ok {
 		return pos
 	}
 	if t.GoType != nil {

@@ -603,3 +603,21 @@ func TestSQLStorageNote(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestWarningPaths: a position in the project reads relative to the working directory; one in
+// another module (the module cache) reads as its absolute path, never as the project's root
+// joined to it or as a climb of "../".
+func TestWarningPaths(t *testing.T) {
+	root := filepath.FromSlash("/src/proj")
+	for _, c := range []struct{ wd, name, want string }{
+		{root, "pkg/apis/toys/v1/toy_types.go", "pkg/apis/toys/v1/toy_types.go"},
+		{filepath.Join(root, "pkg", "apis"), "pkg/apis/toys/v1/toy_types.go", "toys/v1/toy_types.go"},
+		{filepath.Join(root, "pkg", "apis"), "cmd/apiserver/main.go", "../../cmd/apiserver/main.go"},
+		{root, "/mod/cache/github.com/fluxcd/pkg/apis/meta@v1.30.2/reference_types.go", "/mod/cache/github.com/fluxcd/pkg/apis/meta@v1.30.2/reference_types.go"},
+		{root, "../../mod/cache/k8s.io/api@v0.37.2/batch/v1/types.go", "/mod/cache/k8s.io/api@v0.37.2/batch/v1/types.go"},
+	} {
+		if got := filepath.ToSlash(displayPath(root, c.wd, c.name)); got != c.want {
+			t.Errorf("displayPath(%q, %q, %q) = %q, want %q", root, c.wd, c.name, got, c.want)
+		}
+	}
+}

@@ -132,23 +132,34 @@ func relativeTo(root string, err error) error {
 }
 
 // relativeList is list with its positions, relative to the project root, made relative to
-// the working directory.
+// the working directory; a file outside the project (a module in the module cache) keeps its
+// absolute path, which reads better than a climb of "../".
 func relativeList(root string, list model.ErrorList) model.ErrorList {
 	wd, _ := os.Getwd()
 	out := make(model.ErrorList, len(list))
 	for i, e := range list {
 		c := *e
 		if c.Pos.Filename != "" {
-			abs := filepath.Join(root, filepath.FromSlash(c.Pos.Filename))
-			if rel, err := filepath.Rel(wd, abs); err == nil {
-				c.Pos.Filename = rel
-			} else {
-				c.Pos.Filename = abs
-			}
+			c.Pos.Filename = displayPath(root, wd, c.Pos.Filename)
 		}
 		out[i] = &c
 	}
 	return out
+}
+
+// displayPath is name (absolute, or relative to root) as the user at wd should read it.
+func displayPath(root, wd, name string) string {
+	abs := filepath.FromSlash(name)
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, abs)
+	}
+	if inRoot, err := filepath.Rel(root, abs); err != nil || inRoot == ".." || strings.HasPrefix(inRoot, ".."+string(filepath.Separator)) {
+		return abs
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil {
+		return rel
+	}
+	return abs
 }
 
 // relativeErrors prints the errors with positions relative to the working directory and keeps
