@@ -557,16 +557,31 @@ func apiErrors(root string, patterns ...string) error {
 	if err != nil {
 		return nil
 	}
-	var errs model.ErrorList
+	var errs, listed model.ErrorList
 	seen := map[string]bool{}
+	add := func(to *model.ErrorList, e packages.Error) {
+		if !seen[e.Error()] {
+			seen[e.Error()] = true
+			to.Add(relativePosition(root, e.Pos), "%s", e.Msg)
+		}
+	}
 	for _, pkg := range pkgs {
 		for _, e := range pkg.Errors {
-			if seen[e.Error()] {
-				continue
-			}
-			seen[e.Error()] = true
-			errs.Add(relativePosition(root, e.Pos), "%s", e.Msg)
+			add(&errs, e)
 		}
+	}
+	// A dependency the go command cannot provide (a missing go.sum entry, a module not
+	// downloaded) is the cause; the API packages' "could not import" and type errors are
+	// only its consequences.
+	packages.Visit(pkgs, nil, func(pkg *packages.Package) {
+		for _, e := range pkg.Errors {
+			if e.Kind == packages.ListError {
+				add(&listed, e)
+			}
+		}
+	})
+	if len(listed) > 0 {
+		return listed.Err()
 	}
 	if len(errs) == 0 {
 		return nil
