@@ -104,6 +104,7 @@ func Build(load *loader.Result, p *model.Project) error {
 		warnings = append(warnings, floatFields(root, pkg)...)
 	}
 	warnings = append(warnings, openSchemaWarnings(root, p, enforced, byPath)...)
+	warnings = append(warnings, requiredStatusWarnings(root, p, enforced, byPath)...)
 	crdOnly, err := check(root, p, enforced, byPath)
 	if err != nil {
 		list, ok := err.(model.ErrorList)
