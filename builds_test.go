@@ -148,22 +148,9 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 				}
 			}
 			goCmd(t, root, append([]string{"vet"}, c.packages...)...)
-			args := []string{"test", "-count=1"}
-			if why, ok := restRoundTripFindings[name]; ok {
-				t.Logf("TestRESTRoundTrip left out: %s", why)
-				args = append(args, "-skip", "TestRESTRoundTrip")
-			}
-			goCmd(t, root, append(args, c.packages...)...)
+			goCmd(t, root, append([]string{"test", "-count=1"}, c.packages...)...)
 		})
 	}
-}
-
-// restRoundTripFindings are the cases whose generated TestRESTRoundTrip fails on a drop or a
-// refusal that apigen has still to fix, each with what the test found.
-var restRoundTripFindings = map[string]string{
-	"inlined_shadowed": "validation requires HTTPConfig's authorization (json:\"authorization\" without omitempty), " +
-		"which ProbeSpec's own authorization shadows, so encoding/json never carries it: the server refuses every Probe " +
-		"written through its REST API (spec.authorization: Required value)",
 }
 
 func goCmd(t *testing.T, dir string, args ...string) {

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/tools/go/packages"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/gengo/v2"
+	gengotypes "k8s.io/gengo/v2/types"
 	"sigs.k8s.io/controller-tools/pkg/crd"
 	crdmarkers "sigs.k8s.io/controller-tools/pkg/crd/markers"
 	ctloader "sigs.k8s.io/controller-tools/pkg/loader"
@@ -80,7 +81,7 @@ func Build(load *loader.Result, p *model.Project) error {
 	}
 
 	var errs model.ErrorList
-	if err := eachSchema(p, enforced, byPath, func(r *model.Resource, b []byte) { r.Schema = b }); err != nil {
+	if err := eachSchema(p, enforced, newHidden(enforced, load.Universe, pkgs), byPath, func(r *model.Resource, b []byte) { r.Schema = b }); err != nil {
 		return err
 	}
 	goTypes := map[string]*types.Package{}
@@ -90,7 +91,7 @@ func Build(load *loader.Result, p *model.Project) error {
 	if err := markSatisfiedByType(p, goTypes); err != nil {
 		return err
 	}
-	if err := buildPublished(root, p, pkgs, own, byPath); err != nil {
+	if err := buildPublished(root, p, load.Universe, pkgs, own, byPath); err != nil {
 		return err
 	}
 	var warnings model.ErrorList
@@ -103,6 +104,7 @@ func Build(load *loader.Result, p *model.Project) error {
 		warnings = append(warnings, floatFields(root, pkg)...)
 	}
 	warnings = append(warnings, openSchemaWarnings(root, p, enforced, byPath)...)
+	warnings = append(warnings, requiredStatusWarnings(root, p, enforced, byPath)...)
 	crdOnly, err := check(root, p, enforced, byPath)
 	if err != nil {
 		list, ok := err.(model.ErrorList)
@@ -125,7 +127,7 @@ func Build(load *loader.Result, p *model.Project) error {
 // what it enforces: a second parser over the same packages, which publishes the requiredness
 // of +k8s:required and +k8s:optional fields (see requiredness), when a package of the
 // project's the kinds use has one. Its findings are the first parser's, so they are not kept.
-func buildPublished(root string, p *model.Project, pkgs, own []*ctloader.Package, byPath map[string]*ctloader.Package) error {
+func buildPublished(root string, p *model.Project, universe gengotypes.Universe, pkgs, own []*ctloader.Package, byPath map[string]*ctloader.Package) error {
 	if !slices.ContainsFunc(own, func(pkg *ctloader.Package) bool {
 		return mentions(pkg, "+k8s:required") || mentions(pkg, "+k8s:optional")
 	}) {
@@ -139,7 +141,7 @@ func buildPublished(root string, p *model.Project, pkgs, own []*ctloader.Package
 	if err != nil {
 		return err
 	}
-	err = eachSchema(p, published, byPath, func(r *model.Resource, b []byte) {
+	err = eachSchema(p, published, newHidden(published, universe, pkgs), byPath, func(r *model.Resource, b []byte) {
 		if len(r.Schema) > 0 && !bytes.Equal(b, r.Schema) {
 			r.OpenAPISchema = b
 		}
@@ -154,8 +156,9 @@ func buildPublished(root string, p *model.Project, pkgs, own []*ctloader.Package
 }
 
 // eachSchema hands set the flattened schema parser computes for each served kind of the
-// project, in each version it has one.
-func eachSchema(p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package, set func(r *model.Resource, schema []byte)) error {
+// project, in each version it has one, describing what encoding/json encodes of the structs
+// that inline others (hidden).
+func eachSchema(p *model.Project, parser *crd.Parser, h *hidden, byPath map[string]*ctloader.Package, set func(r *model.Resource, schema []byte)) error {
 	for _, g := range p.Groups {
 		for _, v := range g.Versions {
 			pkg := byPath[v.Package]
@@ -164,7 +167,7 @@ func eachSchema(p *model.Project, parser *crd.Parser, byPath map[string]*ctloade
 			}
 			for _, r := range v.Resources {
 				before := len(pkg.Errors)
-				b, ok, err := flattened(parser, pkg, r.Kind)
+				b, ok, err := flattened(parser, h, pkg, r.Kind)
 				if err != nil {
 					return err
 				}
@@ -377,7 +380,7 @@ func modelPackage(load *loader.Result, pkgPath string) string {
 
 // flattened is the schema of the kind's type in pkg, ready to serve, as JSON; false when
 // controller-tools has none (its errors say why).
-func flattened(parser *crd.Parser, pkg *ctloader.Package, kind string) ([]byte, bool, error) {
+func flattened(parser *crd.Parser, h *hidden, pkg *ctloader.Package, kind string) ([]byte, bool, error) {
 	ident := crd.TypeIdent{Package: pkg, Name: kind}
 	parser.NeedFlattenedSchemaFor(ident)
 	s, ok := parser.FlattenedSchemata[ident]
@@ -385,6 +388,7 @@ func flattened(parser *crd.Parser, pkg *ctloader.Package, kind string) ([]byte, 
 		return nil, false, nil
 	}
 	s = *s.DeepCopy()
+	h.fix(&s, pkg.PkgPath, kind)
 	forServing(&s)
 	openEmptySchemas(&s)
 	b, err := json.Marshal(&s)

@@ -280,7 +280,7 @@ func TestSatisfiedByType(t *testing.T) {
 		{"Templated", true, false},
 		{"Conditions", false, false},
 	} {
-		b, ok, err := flattened(parser, pkg, c.kind)
+		b, ok, err := flattened(parser, nil, pkg, c.kind)
 		if err != nil || !ok {
 			t.Fatalf("%s: no schema (%v): %v", c.kind, err, pkg.Errors)
 		}
@@ -305,7 +305,7 @@ func TestSatisfiedByType(t *testing.T) {
 // object, as in a CRD.
 func TestNestedObjectMeta(t *testing.T) {
 	parser, pkg := loadTypedCases(t)
-	b, ok, err := flattened(parser, pkg, "Templated")
+	b, ok, err := flattened(parser, nil, pkg, "Templated")
 	if err != nil || !ok {
 		t.Fatalf("no schema (%v): %v", err, pkg.Errors)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
@@ -941,23 +942,55 @@ func flunderObject(gvr schema.GroupVersionResource, metadata map[string]any) *un
 
 // restRoundTrip runs the generated project's own TestRESTRoundTrip (pkg/apiserver), as its
 // users run it: random objects of every served kind, in every version, written through the
-// REST API of the project's server and read back. run narrows it (-run); it returns how long
-// the build and the run took.
-func restRoundTrip(t *testing.T, proj, run string) time.Duration {
+// REST API of the project's server and read back. run narrows it (-run) and skip, when not
+// empty, leaves subtests out (-skip). known are kinds (group/version/Kind) whose failure is
+// an open finding, each with what the test found: they must still fail (a kind that passes
+// is to be taken off the list), and nothing else may. sometimes are kinds that fail on some
+// of the random objects only (which the order of discovery decides): they may fail. It
+// returns how long the build and the run took.
+func restRoundTrip(t *testing.T, proj, run, skip string, known, sometimes map[string]string) time.Duration {
 	t.Helper()
-	r := runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", "test", "-count=1", "-v", "-run", run, "./pkg/apiserver")
+	args := []string{"test", "-count=1", "-v", "-run", run}
+	if skip != "" {
+		args = append(args, "-skip", skip)
+	}
+	r := runCmd(cmdOpts{Dir: proj, Env: goEnv, Timeout: buildTimeout}, "go", append(args, "./pkg/apiserver")...)
 	kinds := strings.Count(r.Stdout, "--- PASS: TestRESTRoundTrip/")
-	failed := strings.Count(r.Stdout, "--- FAIL: TestRESTRoundTrip/")
-	if r.ExitCode != 0 {
+	var failed []string
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if _, rest, ok := strings.Cut(l, "--- FAIL: TestRESTRoundTrip/"); ok {
+			kind, _, _ := strings.Cut(rest, " ")
+			failed = append(failed, kind)
+		}
+	}
+	unknown := slices.DeleteFunc(slices.Clone(failed), func(kind string) bool {
+		_, ok := known[kind]
+		_, may := sometimes[kind]
+		return ok || may
+	})
+	if r.ExitCode != 0 && (len(unknown) > 0 || len(failed) == 0) {
 		var lines []string
 		for _, l := range strings.Split(r.Stdout, "\n") {
-			if strings.Contains(l, "roundtrip.go:") && !strings.Contains(l, "validation refused") || strings.Contains(l, "--- FAIL") {
+			if strings.Contains(l, "roundtrip.go:") && (!strings.Contains(l, "validation refused") || strings.Contains(l, "validation refused every")) ||
+				strings.Contains(l, "--- FAIL") {
 				lines = append(lines, l)
 			}
 		}
-		t.Errorf("the project's TestRESTRoundTrip failed (%d kinds passed, %d failed) in %s:\n%s\n%s", kinds, failed, r.Took.Round(time.Second), strings.Join(lines, "\n"), r.Stderr)
+		t.Errorf("the project's TestRESTRoundTrip failed (%d kinds passed, %d failed: %v) in %s:\n%s\n%s", kinds, len(failed), unknown, r.Took.Round(time.Second), strings.Join(lines, "\n"), r.Stderr)
 	} else if kinds == 0 {
 		t.Errorf("the project's TestRESTRoundTrip wrote no kind:\n%s", r)
+	}
+	for _, kind := range slices.Sorted(maps.Keys(known)) {
+		if slices.Contains(failed, kind) {
+			t.Logf("known finding, %s: %s", kind, known[kind])
+		} else if strings.Contains(r.Stdout, "--- PASS: TestRESTRoundTrip/"+kind+" ") {
+			t.Errorf("%s now passes its round trip: take it off the open findings (%s)", kind, known[kind])
+		}
+	}
+	for _, kind := range slices.Sorted(maps.Keys(sometimes)) {
+		if slices.Contains(failed, kind) {
+			t.Logf("known finding (on some random objects), %s: %s", kind, sometimes[kind])
+		}
 	}
 	t.Logf("the project's TestRESTRoundTrip: %d kind-versions written and read back in %s (build included)", kinds, r.Took.Round(time.Second))
 	return r.Took

@@ -78,6 +78,9 @@ type matrixSet struct {
 	// served are the group-versions the set's packages are served as, each with the number
 	// of resources its discovery lists (subresources left out).
 	served map[string]int
+	// warnings are lines apigen generate must print for the row's packages (each a prefix of
+	// a line of its output: position and message).
+	warnings []string
 	// readme is what the matrix's row says of the samples: a format whose arguments are the
 	// number created and read back (%[1]d, objects included), the number of invalid ones
 	// refused (%[2]d) and the number of those created that read back equal in another version
@@ -418,7 +421,9 @@ spec:
     insecureEdgeTerminationPolicy: Redirect
   wildcardPolicy: None
 `,
-		readme: "the test's own Route refused (%[1]d created)",
+		// Status RouteStatus `json:"status"`: required, and cleared by every create.
+		warnings: []string{"pkg/apis/route/v1/types.go:37:2: warning: Route v1: the schema requires status (the field is neither omitempty nor +optional)"},
+		readme:   "the test's own Route refused (%[1]d created)",
 	},
 	{
 		// Admission webhooks (controller-runtime's CustomValidator) and Prometheus metrics
@@ -658,7 +663,8 @@ var matrixKnown = []struct {
 	{
 		"a status held by value and required",
 		"openshift/api's Route declares Status RouteStatus `json:\"status\"`, without omitempty or +optional, so its schema (as openapi-gen's and controller-gen's) requires " +
-			"status, and the server refuses a create without one (with one too: the create resets it); openshift-apiserver validates by hand and takes one without",
+			"status, and a create clears the status: the server refuses every create, as kube-apiserver refuses every create of a CRD with that schema " +
+			"(openshift-apiserver validates by hand and takes one); apigen generate says so at the field (the row's warnings)",
 		func(key, what string) bool {
 			return strings.HasPrefix(key, "object github.com/openshift/api Route/") && strings.Contains(what, "status: Required value")
 		},
@@ -819,6 +825,12 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 	for i, set := range matrixSets {
 		t.Run(set.testName(), func(t *testing.T) {
 			rowT = t
+			lines := strings.Split(gen.stderr, "\n")
+			for _, w := range set.warnings {
+				if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(strings.TrimSpace(l), w) }) {
+					t.Errorf("apigen generate does not warn %q", w)
+				}
+			}
 			for gv, want := range set.served {
 				n := 0
 				for name := range discoveryResources(t, cfg, gv) {
@@ -910,31 +922,60 @@ func matrixProject(t *testing.T, tc *toolchain, matrixSets []matrixSet, seen map
 
 		})
 	}
-	// Every kind of a bounded set of rows (matrixRoundTripRows), in every served version, filled
-	// at random and written through the REST API: nothing the Go type holds is dropped (the
-	// project's own TestRESTRoundTrip, narrowed to their groups).
+	// Every kind of every row, in every served version, filled at random and written through
+	// the REST API: nothing the Go type holds is dropped (the project's own TestRESTRoundTrip,
+	// narrowed to the rows' groups, so that a run narrowed to rows takes theirs alone).
 	var groups []string
 	for _, set := range matrixSets {
-		if slices.Contains(matrixRoundTripRows, set.name) {
-			for gv := range set.served {
-				group, _, _ := strings.Cut(gv, "/")
-				groups = append(groups, regexp.QuoteMeta(group))
-			}
+		for gv := range set.served {
+			group, _, _ := strings.Cut(gv, "/")
+			groups = append(groups, regexp.QuoteMeta(group))
 		}
 	}
 	if len(groups) > 0 {
 		slices.Sort(groups)
 		t.Run("every field of every kind is kept through the REST API", func(t *testing.T) {
-			restRoundTrip(t, proj, "TestRESTRoundTrip/("+strings.Join(slices.Compact(groups), "|")+")/")
+			restRoundTrip(t, proj, "TestRESTRoundTrip/("+strings.Join(slices.Compact(groups), "|")+")/", matrixRoundTripLeftOut, matrixRoundTripFindings, matrixRoundTripSometimes)
 		})
 	}
 }
 
-// matrixRoundTripRows are the rows whose kinds the project's TestRESTRoundTrip takes through
-// the REST API here: the whole matrix would add more than ten minutes (each project's test
-// binary is built, and kinds with pod templates are large), so the row of the nested-metadata
-// case, Argo Rollouts, stands for it.
-var matrixRoundTripRows = []string{"github.com/argoproj/argo-rollouts"}
+// matrixRoundTripSometimes are the kinds whose round trip fails on some of the random
+// objects only (the seed of a kind follows the order of discovery).
+var matrixRoundTripSometimes = func() map[string]string {
+	const what = "validation refuses every random object of some seeds: the required spec.rules (one rule at least, each with a " +
+		"required backendRefs) gets no value from the repairs that validation takes (fuzzer functions of the group could fill valid ones)"
+	out := map[string]string{}
+	for _, kind := range []string{"v1/TCPRoute", "v1/TLSRoute", "v1/UDPRoute", "v1alpha2/TCPRoute", "v1alpha2/TLSRoute", "v1alpha2/UDPRoute", "v1alpha3/TLSRoute"} {
+		out["gateway.networking.k8s.io/"+kind] = what
+	}
+	out["kueue.x-k8s.io/v1beta2/Workload"] = "spec.podSets[].count is an int32 without omitempty with +kubebuilder:default=1: the server applies " +
+		"the default when the field is 0, as apigen generate warns at the field (the Go type cannot tell 0 from absent), so a random 0 reads back 1"
+	return out
+}()
+
+// matrixRoundTripLeftOut is the kind the matrix's round trip leaves out: Kueue's own
+// Convert_v1beta2_TopologyAssignment_To_v1beta1_TopologyAssignment makes a slice as long as a
+// random count of the fuzzer's object asks (validation would refuse the count first), more
+// memory than the machine has, which ends the whole test binary.
+const matrixRoundTripLeftOut = "^TestRESTRoundTrip$/^kueue\\.x-k8s\\.io$/^v1beta1$/^Workload$"
+
+// matrixRoundTripFindings are the kinds (group/version/Kind) of the matrix whose round trip
+// through the REST API fails, on something apigen has still to fix or the kind's own code
+// does, each with what the test found (restRoundTrip checks that they still fail).
+var matrixRoundTripFindings = map[string]string{
+	// Cluster API's v1beta1 converts through its hand-written Convert_ functions and
+	// ConvertTo/ConvertFrom (api/core/v1beta1/conversion.go); whether the loss is theirs or how
+	// the server calls them is still to be found.
+	"cluster.x-k8s.io/v1beta1/ClusterClass": "read back, the v1beta1 object has the items of machineHealthCheck.unhealthyConditions doubled and " +
+		"an empty ref namespace set to the object's (\"default\")",
+	"cluster.x-k8s.io/v1beta1/Cluster": "read back, the v1beta1 object lacks a clusterNetwork.pods or services whose cidrBlocks is empty " +
+		"and has the items of machineHealthCheck.unhealthyConditions doubled",
+	"cluster.x-k8s.io/v1beta1/Machine":     "after a status update, the v1beta1 object reads status.infrastructureReady and bootstrapReady true as false",
+	"cluster.x-k8s.io/v1beta1/MachinePool": "after a status update, the v1beta1 object reads status.infrastructureReady and bootstrapReady true as false",
+	"route.openshift.io/v1/Route": "its schema requires status, which a create clears, so every create is refused (the row's warning, " +
+		"and kube-apiserver with such a CRD does the same)",
+}
 
 // sideBySide starts etcd and kube-apiserver, installs the CRDs there, creates each object (the
 // set's samples and its own objects) in kube-apiserver and in the server (dyn), and reads it

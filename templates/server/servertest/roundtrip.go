@@ -85,6 +85,7 @@ func RoundTrip(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, funcs fuz
 	if err != nil {
 		t.Fatalf("discovery: %v", err)
 	}
+	bounded := boundedRecursion(scheme)
 	kinds := 0
 	for _, list := range lists {
 		gv, err := schema.ParseGroupVersion(list.GroupVersion)
@@ -114,8 +115,12 @@ func RoundTrip(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, funcs fuz
 			}
 			seed := opts.Seed + int64(kinds)
 			t.Run(gv.Group+"/"+gv.Version+"/"+r.Kind, func(t *testing.T) {
-				fill := fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, validMetadata, funcs), rand.NewSource(seed), codecs)
-				k.run(t, fill, opts.Objects)
+				all := fuzzer.MergeFuzzerFuncs(bounded, metafuzzer.Funcs, validMetadata, funcs)
+				fill := fuzzer.FuzzerFor(all, rand.NewSource(seed), codecs)
+				// Donors of values for required fields fill every pointer, list and map, so that
+				// a required list has an element to give.
+				full := fuzzer.FuzzerFor(all, rand.NewSource(-seed), codecs).NilChance(0).NumElements(1, 1)
+				k.run(t, fill, full, opts.Objects)
 			})
 		}
 	}
@@ -198,6 +203,8 @@ type kindTrip struct {
 	host       string
 	encoder    runtime.Serializer
 	fill       *randfill.Filler
+	// full fills every pointer, list and map: the donors past the first few.
+	full *randfill.Filler
 	// donors are random objects of the served version and of the hub whose values fill
 	// required fields, made once per kind.
 	donors, hubDonors *[]map[string]any
@@ -215,8 +222,8 @@ func (k kindTrip) path(name string, subresource ...string) string {
 	return strings.Join(append(p, subresource...), "/")
 }
 
-func (k kindTrip) run(t *testing.T, fill *randfill.Filler, objects int) {
-	k.fill, k.donors, k.hubDonors = fill, &[]map[string]any{}, &[]map[string]any{}
+func (k kindTrip) run(t *testing.T, fill, full *randfill.Filler, objects int) {
+	k.fill, k.full, k.donors, k.hubDonors = fill, full, &[]map[string]any{}, &[]map[string]any{}
 	protobufServed := true
 	refused := map[string]int{}
 	written, viaProto := 0, 0
@@ -302,11 +309,16 @@ func (k kindTrip) run(t *testing.T, fill *randfill.Filler, objects int) {
 
 // random fills the kind's hub and converts it to the served version, as JSON.
 func (k kindTrip) random() (map[string]any, error) {
+	return k.randomWith(k.fill)
+}
+
+// randomWith is random, filled by fill.
+func (k kindTrip) randomWith(fill *randfill.Filler) (map[string]any, error) {
 	hub, err := k.scheme.New(k.hub)
 	if err != nil {
 		return nil, err
 	}
-	k.fill.Fill(hub)
+	fill.Fill(hub)
 	obj, err := k.scheme.ConvertToVersion(hub, k.gvk.GroupVersion())
 	if err != nil {
 		return nil, fmt.Errorf("converting a random %s to %s: %w", k.gvk.Kind, k.gvk.Version, err)
@@ -378,18 +390,28 @@ func (k kindTrip) write(t *testing.T, verb, path string, obj map[string]any, asP
 func (k kindTrip) repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
 	before := runtime.DeepCopyJSON(obj)
 	how := k.repairAt(obj, cause, tried)
-	if _, err := k.typed(obj); err != nil {
+	typed, err := k.typed(obj)
+	if err != nil {
 		// No longer the kind's Go type: undone.
 		clear(obj)
 		maps.Copy(obj, before)
 		return ""
+	}
+	// What is sent is what the Go type holds, as a client encodes it: a value the repair
+	// wrote that the type cannot carry (an enum's supported "" in an omitempty field, which
+	// encoding/json leaves out) is not sent, so it is no loss either.
+	if how != "" {
+		if m, err := toMap(typed); err == nil {
+			clear(obj)
+			maps.Copy(obj, m)
+		}
 	}
 	return how
 }
 
 func (k kindTrip) repairAt(obj map[string]any, cause metav1.StatusCause, tried map[string]bool) string {
 	donor := func(i int) map[string]any {
-		return cached(k.donors, i, func() map[string]any { m, _ := k.random(); return m })
+		return cached(k.donors, i, func() map[string]any { m, _ := k.randomWith(k.donorFill(len(*k.donors))); return m })
 	}
 	if how := repair(obj, cause, tried, donor, func(m map[string]any) bool { _, err := k.typed(m); return err == nil }); how != "" {
 		return how
@@ -404,7 +426,7 @@ func (k kindTrip) repairAt(obj map[string]any, cause metav1.StatusCause, tried m
 			if err != nil {
 				return nil
 			}
-			k.fill.Fill(hub)
+			k.donorFill(len(*k.hubDonors)).Fill(hub)
 			m, _ := toMap(hub)
 			return m
 		})
@@ -420,6 +442,18 @@ func (k kindTrip) repairAt(obj map[string]any, cause metav1.StatusCause, tried m
 	clear(obj)
 	maps.Copy(obj, m)
 	return how + " (in the hub)"
+}
+
+// plainDonors are how many donors are filled as the random objects are; the others of
+// donors fill every pointer, list and map (kindTrip.full).
+const plainDonors, donors = 5, 10
+
+// donorFill is the filler of the i-th donor.
+func (k kindTrip) donorFill(i int) *randfill.Filler {
+	if i < plainDonors {
+		return k.fill
+	}
+	return k.full
 }
 
 // cached is the i-th of the objects kept in list, made by fill when there are fewer.
@@ -471,7 +505,8 @@ var stringCandidates = []string{"a", "a.example.com", "example.com/a", "00000000
 // repair changes the value at the field a validation error names, so that the next write
 // may pass: a value the field supports (the error lists them); for a required field, the
 // value another random object holds there; for a string, values that the usual patterns
-// and formats accept (stringCandidates); for a number, 1; and at last no value at all. A
+// and formats accept (a string the pattern the error names matches, then stringCandidates);
+// for a number, 1; and at last no value at all. A
 // change after which the object no longer decodes (valid reports that) is undone. It says
 // what it did, or "" when it has nothing left to try.
 func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool, donor func(int) map[string]any, valid func(map[string]any) bool) string {
@@ -514,7 +549,7 @@ func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool,
 		}
 	}
 	if _, isObject := current.(map[string]any); !present || empty(current) || current == "" || isObject {
-		for i := range 5 {
+		for i := range donors {
 			if !try("donor " + strconv.Itoa(i)) {
 				continue
 			}
@@ -530,6 +565,9 @@ func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool,
 	}
 	switch current.(type) {
 	case string:
+		if c := matching(cause.Message); c != "" && try("pattern") && attempt(c) {
+			return "replaced by " + strconv.Quote(c) + ", which its pattern matches"
+		}
 		for _, c := range stringCandidates {
 			if try(strconv.Quote(c)) && attempt(c) {
 				return "replaced by " + strconv.Quote(c)
