@@ -188,7 +188,7 @@ func TestDocLinks(t *testing.T) {
 func runCLI(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main(args, &stdout, &stderr); code != 0 {
+	if code := (cli.Config{StdCache: stdCache}).Main(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("apigen %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
 	}
 	return stdout.String()

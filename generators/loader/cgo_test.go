@@ -18,7 +18,7 @@ func TestLoadListsNoCompiledFiles(t *testing.T) {
 		t.Skip("cgo is off: net's compiled files are its Go files anyway")
 	}
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestLoadListsNoCompiledFiles"}
-	r, err := load("testdata/project", false, cache, false)
+	r, err := Run("testdata/project", Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestLoadListsNoCompiledFiles(t *testing.T) {
 	}
 	// A load that lists the compiled files (from source here) stamps net as this one does,
 	// so that the two kinds of load agree on the std cache's entry.
-	compiled, err := load("testdata/project", false, cache, true)
+	compiled, err := Run("testdata/project", Options{StdCache: cache, FromSource: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestCgoDependency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the standard library from source")
 	}
-	own, err := load("testdata/cgo", true, nil, true)
+	own, err := Run("testdata/cgo", Options{FromSource: true, GengoLoadsItself: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestCgoDependency(t *testing.T) {
 		{"std cache", &StdCache{Dir: t.TempDir(), Identity: "TestCgoDependency"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := load("testdata/cgo", false, c.cache, false)
+			r, err := Run("testdata/cgo", Options{StdCache: c.cache})
 			if err != nil {
 				t.Fatal(err)
 			}

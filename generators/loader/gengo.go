@@ -20,7 +20,7 @@ import (
 // and every comment group by the file and line it ends on. This is the only place apigen
 // reaches into another module's unexported state, and it is guarded: parserFields checks the
 // names and types of the parser's fields first, and when they are not what this code was
-// written against (a newer gengo), Load lets gengo load the packages itself, which is slower
+// written against (a newer gengo), Run lets gengo load the packages itself, which is slower
 // and gives the same universe (TestFedParser fails then, so that the change is noticed).
 // The clean route, a parser constructor that takes loaded packages, is an upstream change to
 // propose to gengo.

@@ -42,7 +42,7 @@ import (
 // by the file names the positions of the package's export data carry, and the packages it
 // processed fully are taken from source (Source). A run that finds the
 // universe reading more of a package that came from export data than that (Result.StdTouched)
-// is thrown away and loaded again with that package from source (LoadAgain, pipeline.Run; a
+// is thrown away and loaded again with that package from source (Options.Previous, pipeline.Run; a
 // load that shows it, the packages the API types refer to, before any generator runs), and
 // the package joins the lists. So the cache can make a load faster, never its output
 // different: a missing, stale, corrupt or foreign entry is a load from source.
@@ -81,10 +81,6 @@ func NewStdCache(dir string) *StdCache {
 	}
 	return &StdCache{Dir: dir, Identity: exe}
 }
-
-// DefaultStdCache is used by Load; nil loads the standard library from source. apigen's
-// command sets it (DefaultStdCacheDir), tests set it to temporary directories.
-var DefaultStdCache *StdCache
 
 // stdCacheFormat changes whenever the entries' meaning or encoding does.
 const stdCacheFormat = "apigen-stdtypes/2"
@@ -239,7 +235,7 @@ type stdLoad struct {
 	exports map[string][]byte
 }
 
-// stdAgain is what a load done again (LoadAgain) keeps of the load that read too little: the
+// stdAgain is what a load done again (Options.Previous) keeps of the load that read too little: the
 // packages to take from source, and where that load found the export data the entry lacks
 // (the go command's answer, the index), so that the go command is not asked again.
 type stdAgain struct {

@@ -48,7 +48,7 @@ func TestUniverseEquivalence(t *testing.T) {
 			if fedErr == nil {
 				fromExport += len(fed.std.fromExport)
 			}
-			own, ownErr := load(root, true, nil, true)
+			own, ownErr := Run(root, Options{FromSource: true, GengoLoadsItself: true})
 			if (fedErr == nil) != (ownErr == nil) || fedErr != nil && fedErr.Error() != ownErr.Error() {
 				t.Fatalf("Load errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
 			}
@@ -67,7 +67,7 @@ func TestUniverseEquivalence(t *testing.T) {
 			if err := own.Require(all...); err != nil {
 				t.Fatal(err)
 			}
-			fed, err := load(root, false, cache, true)
+			fed, err := Run(root, Options{StdCache: cache, FromSource: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,13 +86,13 @@ func TestUniverseEquivalence(t *testing.T) {
 // a package that came from export data, a load from source; then the cache is saved.
 func loadAsRun(t *testing.T, root string, cache *StdCache) (*Result, error) {
 	t.Helper()
-	r, err := load(root, false, cache, false)
+	r, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		return nil, err
 	}
 	if touched := r.StdTouched(); len(touched) > 0 {
 		t.Logf("load again from source: the universe read %q", touched)
-		if r, err = load(root, false, cache, true); err != nil {
+		if r, err = Run(root, Options{StdCache: cache, FromSource: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -114,7 +114,7 @@ func compareUniverses(t *testing.T, when string, own, fed types.Universe) {
 // parserLayout and feedParser to the new parser, or drop them if gengo can now be given loaded
 // packages.
 func TestFedParser(t *testing.T) {
-	r, err := Load("testdata/project")
+	r, err := Run("testdata/project", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
