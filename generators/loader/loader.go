@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	gotypes "go/types"
 	"maps"
 	"os"
 	"path/filepath"
@@ -237,38 +236,6 @@ func load(root string, o Options, again *stdAgain) (*Result, error) {
 	return r, nil
 }
 
-// sealStd gives controller-tools' records of the standard library's packages the load read
-// from export data, but for those the API types refer to, no syntax and an empty TypesInfo
-// beside their types: controller-tools' TypeChecker walks every package the type declarations
-// of a package it checks name, parses it (all of runtime, for wardle) and type-checks it
-// again, only to go on walking; a record with syntax and type information stops the walk
-// there, and its Types stay the export data's, which the packages that import it were
-// checked against. A schema describes only types the API types reach through fields,
-// elements, keys and underlying types (the packages of referenced, which gengo processes
-// fully and so come from source once the cache knows them, see StdCache); should
-// controller-tools all the same look a type up in a sealed package, it finds no declaration
-// and records an error in the package, which StdTouched reports, so that the run is done
-// again from source.
-func (r *Result) sealStd(referenced []string) {
-	if r.std == nil || !r.fed {
-		return
-	}
-	for path := range r.std.fromExport {
-		if slices.Contains(referenced, path) {
-			continue
-		}
-		p := r.std.std[path]
-		if p == nil || len(p.Errors) > 0 {
-			continue
-		}
-		if r.sealed == nil {
-			r.sealed = map[string]*packages.Package{}
-		}
-		p.Syntax, p.TypesInfo = []*ast.File{}, &gotypes.Info{}
-		r.sealed[path] = p
-	}
-}
-
 // Require makes sure the given packages are fully processed in the universe: their doc and
 // package comments (where gengo finds tags) and all their types. Each must be part of the
 // load already (an API package, a base package or one of their dependencies); Require never
@@ -393,9 +360,7 @@ func (r *Result) StdTouched() []string {
 	}
 	touched := r.std.touched(r.Universe, processed)
 	for path, p := range r.sealed {
-		// The only error controller-tools records in a package without syntax is a type
-		// it did not find there ("unknown type").
-		if len(p.Errors) > 0 && !slices.Contains(touched, path) {
+		if lookedUpInSealed(p) && !slices.Contains(touched, path) {
 			touched = append(touched, path)
 		}
 	}
@@ -442,30 +407,6 @@ func (r *Result) Required(pkgPath string) bool { return r.required[pkgPath] }
 // InModule reports whether a package belongs to the project's module.
 func (r *Result) InModule(pkgPath string) bool {
 	return pkgPath == r.Module || strings.HasPrefix(pkgPath, r.Module+"/")
-}
-
-// addPackageTags adds to a package's comments, where gengo keeps the tags it read from doc.go,
-// the comments above the package clause of its other files, as the load parsed them: a
-// package tag (+groupName, +k8s:openapi-gen) may sit in any file, and the upstream generators
-// see what apigen sees.
-func (r *Result) addPackageTags(path string) {
-	pkg, loaded := r.Universe[path], r.packages[path]
-	if pkg == nil || loaded == nil {
-		return
-	}
-	for _, f := range r.Files(path) {
-		if filepath.Base(r.Fset.Position(f.FileStart).Filename) == "doc.go" {
-			continue // gengo read doc.go's comments already
-		}
-		for _, cg := range f.Comments {
-			if cg.End() > f.Package {
-				break
-			}
-			if text := strings.TrimRight(cg.Text(), "\n"); text != "" {
-				pkg.Comments = append(pkg.Comments, strings.Split(text, "\n")...)
-			}
-		}
-	}
 }
 
 // Files returns the syntax of an API package's files as the load parsed them (each once,

@@ -109,20 +109,6 @@ func compareUniverses(t *testing.T, when string, own, fed types.Universe) {
 	t.Fatalf("universes differ %s (-gengo's own load +apigen's):\n%s", when, cmp.Diff(want, got))
 }
 
-// TestFedParser: apigen knows the shape of the pinned gengo's parser and feeds it. When this
-// fails after a gengo update, Load still works (gengo loads for itself, slowly): update
-// parserLayout and feedParser to the new parser, or drop them if gengo can now be given loaded
-// packages.
-func TestFedParser(t *testing.T) {
-	r, err := Run("testdata/project", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := parserFields(r.Parser); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // fixtureProjects are the projects apigen's tests load: the examples, the model, build and
 // error fixtures, and the loader's and generators' own test projects.
 func fixtureProjects(t *testing.T) []string {
