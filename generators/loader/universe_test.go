@@ -22,7 +22,7 @@ import (
 // library from the std cache as pipeline.Run uses it), for every project apigen's tests
 // generate from, and wants the same universe: every package, type, member, tag, comment,
 // method, function, variable and constant. The fixtures share one std cache, empty at first:
-// the first loads fill it, later ones read it. It compares the universe as Load leaves it, and
+// the first loads fill it, later ones read it. It compares the universe as Run leaves it, and
 // for the examples, where every dependency of the other fixtures is loaded too, again after
 // every package of the load is fully processed (what any generator's LoadPackages could ask
 // for; from source, since that reads every standard library package there is more of than
@@ -50,12 +50,12 @@ func TestUniverseEquivalence(t *testing.T) {
 			}
 			own, ownErr := Run(root, Options{FromSource: true, GengoLoadsItself: true})
 			if (fedErr == nil) != (ownErr == nil) || fedErr != nil && fedErr.Error() != ownErr.Error() {
-				t.Fatalf("Load errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
+				t.Fatalf("Run errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
 			}
 			if fedErr != nil {
 				return // a fixture that does not load (a syntax error): both say the same
 			}
-			compareUniverses(t, "after Load", own.Universe, fed.Universe)
+			compareUniverses(t, "after Run", own.Universe, fed.Universe)
 			if diff := cmp.Diff(own.TypeErrors.Error(), fed.TypeErrors.Error()); diff != "" {
 				t.Errorf("type errors differ (-gengo's own load +apigen's):\n%s", diff)
 			}
@@ -82,7 +82,7 @@ func TestUniverseEquivalence(t *testing.T) {
 	}
 }
 
-// loadAsRun loads root as pipeline.Run does with a std cache: Load, and when the universe read
+// loadAsRun loads root as pipeline.Run does with a std cache: Run, and when the universe read
 // a package that came from export data, a load from source; then the cache is saved.
 func loadAsRun(t *testing.T, root string, cache *StdCache) (*Result, error) {
 	t.Helper()
