@@ -114,7 +114,7 @@ func TestGeneratedPackagesBuild(t *testing.T) {
 			for _, mod := range c.requires {
 				goCmd(t, root, "get", mod)
 			}
-			res, err := pipeline.Run(root, pipeline.Options{})
+			res, err := pipeline.Run(root, pipeline.Options{StdCache: stdCache})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -188,7 +188,7 @@ func TestDocLinks(t *testing.T) {
 func runCLI(t *testing.T, args ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main(args, &stdout, &stderr); code != 0 {
+	if code := (cli.Config{StdCache: stdCache}).Main(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("apigen %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
 	}
 	return stdout.String()
@@ -302,6 +302,50 @@ func TestContributingListsEveryTarget(t *testing.T) {
 		}
 		if !strings.Contains(string(contributing), "`make "+m[1]+"`") {
 			t.Errorf("CONTRIBUTING.md does not list `make %s`", m[1])
+		}
+	}
+}
+
+// TestUpgradeChecklist: every file of the loader that holds assumptions about another tool
+// (generators/loader/assume_*.go) has a test of its own (TestAssume... in its _test.go), and
+// CONTRIBUTING.md's "Upgrading a dependency" names the file and each of those tests, so the
+// checklist lists all there is to check on an upgrade.
+func TestUpgradeChecklist(t *testing.T) {
+	contributing, err := os.ReadFile("CONTRIBUTING.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(contributing), "\n## Upgrading a dependency\n")
+	if !ok {
+		t.Fatal(`CONTRIBUTING.md has no "Upgrading a dependency" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	files, err := filepath.Glob("generators/loader/assume_*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = slices.DeleteFunc(files, func(name string) bool { return strings.HasSuffix(name, "_test.go") })
+	if len(files) == 0 {
+		t.Fatal("no generators/loader/assume_*.go")
+	}
+	testFunc := regexp.MustCompile(`(?m)^func (TestAssume\w+)\(t \*testing\.T\)`)
+	for _, name := range files {
+		if !strings.Contains(section, "("+filepath.ToSlash(name)+")") {
+			t.Errorf("CONTRIBUTING.md's upgrade checklist does not name %s", name)
+		}
+		src, err := os.ReadFile(strings.TrimSuffix(name, ".go") + "_test.go")
+		if err != nil {
+			t.Errorf("%s has no test file: %v", name, err)
+			continue
+		}
+		tests := testFunc.FindAllStringSubmatch(string(src), -1)
+		if len(tests) == 0 {
+			t.Errorf("%s_test.go declares no TestAssume... test", strings.TrimSuffix(name, ".go"))
+		}
+		for _, m := range tests {
+			if !strings.Contains(section, "`"+m[1]+"`") {
+				t.Errorf("CONTRIBUTING.md's upgrade checklist does not name %s (%s)", m[1], name)
+			}
 		}
 	}
 }

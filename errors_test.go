@@ -56,7 +56,7 @@ func runCases(t *testing.T, dir string, wantCode int) {
 			if err := os.Chdir(root); err != nil {
 				t.Fatal(err)
 			}
-			code := cli.Main([]string{"generate"}, &stdout, &stderr)
+			code := (cli.Config{StdCache: stdCache}).Main([]string{"generate"}, &stdout, &stderr)
 			if err := os.Chdir(wd); err != nil {
 				t.Fatal(err)
 			}
@@ -141,7 +141,7 @@ func snapshot(t *testing.T, root string) map[string]string {
 // TestMarkersCommand checks that "apigen markers" lists markers, arguments and aliases.
 func TestMarkersCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main([]string{"markers"}, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+	if code := (cli.Config{StdCache: stdCache}).Main([]string{"markers"}, &stdout, &stderr); code != 0 || stderr.Len() != 0 {
 		t.Fatalf("exit code %d, stderr:\n%s", code, stderr.String())
 	}
 	out := stdout.String()
@@ -205,7 +205,7 @@ func TestMissingListSuggestionCompiles(t *testing.T) {
 	copyCase(t, "testdata/errors/missing_list_type", root)
 	t.Chdir(root)
 	var stdout, stderr bytes.Buffer
-	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 1 {
+	if code := (cli.Config{StdCache: stdCache}).Main([]string{"generate"}, &stdout, &stderr); code != 1 {
 		t.Fatalf("generate without a list type: exit %d, want 1", code)
 	}
 	_, suggestion, ok := strings.Cut(strings.TrimSpace(stderr.String()), "; add: ")
@@ -222,7 +222,7 @@ func TestMissingListSuggestionCompiles(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := cli.Main([]string{"generate"}, &stdout, &stderr); code != 0 {
+	if code := (cli.Config{StdCache: stdCache}).Main([]string{"generate"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("generate with the suggested list type pasted: exit %d:\n%s", code, stderr.String())
 	}
 }

@@ -75,7 +75,7 @@ func TestDeterministic(t *testing.T) {
 
 func generate(t *testing.T, dir string) *engine.Output {
 	t.Helper()
-	res, err := pipeline.Run(dir, pipeline.Options{})
+	res, err := pipeline.Run(dir, pipeline.Options{StdCache: stdCache})
 	if err != nil {
 		t.Fatalf("generating %s: %v", dir, err)
 	}
@@ -125,7 +125,7 @@ func TestModelGolden(t *testing.T) {
 			root := filepath.Join(t.TempDir(), filepath.Base(dir))
 			copyTree(t, dir, root) // the API packages, and a PROJECT file where the case has one
 			useWardleModule(t, root)
-			_, project, err := pipeline.Model(root)
+			_, project, err := pipeline.Model(root, stdCache)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -175,7 +175,7 @@ func TestUserSourceReadOnce(t *testing.T) {
 	copyTree(t, "examples/wardle", root)
 	want := generate(t, root)
 
-	load, err := pipeline.Load(root)
+	load, err := pipeline.Load(root, stdCache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestUserSourceReadOnce(t *testing.T) {
 		}
 	}
 
-	res, err := pipeline.Generate(load, pipeline.Options{})
+	res, err := pipeline.Generate(load, pipeline.Options{StdCache: stdCache})
 	if err != nil {
 		t.Fatalf("generating from the load after the API files changed: %v", err)
 	}

@@ -49,7 +49,7 @@ func TestLayoutGolden(t *testing.T) {
 			copyTree(t, dir, root)
 			useWardleModule(t, root)
 			// Model cases leave hand-written conversions out; their stubs are output too.
-			res, err := pipeline.Run(root, pipeline.Options{ScaffoldConversions: true})
+			res, err := pipeline.Run(root, pipeline.Options{ScaffoldConversions: true, StdCache: stdCache})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +92,7 @@ func TestLayoutStale(t *testing.T) {
 			root := filepath.Join(t.TempDir(), filepath.Base(dir))
 			copyTree(t, dir, root)
 			useWardleModule(t, root)
-			res, err := pipeline.Run(root, pipeline.Options{})
+			res, err := pipeline.Run(root, pipeline.Options{StdCache: stdCache})
 			if err != nil {
 				t.Fatal(err)
 			}

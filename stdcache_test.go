@@ -8,6 +8,9 @@ import (
 	"github.com/apigen-dev/apigen/generators/loader"
 )
 
+// stdCache is the std cache of this package's runs (see TestMain).
+var stdCache *loader.StdCache
+
 // TestMain gives the runs of this package's tests a std cache of their own (loader.StdCache),
 // empty at first, as apigen keeps one in the user cache directory: the first load fills it
 // and the later ones read the standard library from it, so the goldens hold with the cache
@@ -18,7 +21,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	loader.DefaultStdCache = &loader.StdCache{Dir: dir, Identity: "apigen's root tests"}
+	stdCache = &loader.StdCache{Dir: dir, Identity: "apigen's root tests"}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

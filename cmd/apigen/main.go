@@ -11,6 +11,6 @@ import (
 func main() {
 	// The standard library's types are kept in the user cache directory (loader.StdCache);
 	// set here, not in cli, so that tests running the command in process never write there.
-	loader.DefaultStdCache = loader.NewStdCache(loader.DefaultStdCacheDir())
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	c := cli.Config{StdCache: loader.NewStdCache(loader.DefaultStdCacheDir())}
+	os.Exit(c.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

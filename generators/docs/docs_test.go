@@ -15,7 +15,7 @@ import (
 // kinds with their URL, scope, subresources, columns and field selectors, and each field
 // with its type, doc comment, enum values and default.
 func TestReference(t *testing.T) {
-	load, project, err := pipeline.Model("../../examples/wardle")
+	load, project, err := pipeline.Model("../../examples/wardle", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

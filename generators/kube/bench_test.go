@@ -11,7 +11,7 @@ import (
 // deepcopy-gen and openapi-gen over it.
 func BenchmarkLoadAndGenerate(b *testing.B) {
 	for b.Loop() {
-		load, err := loader.Load(fixture)
+		load, err := loader.Run(fixture, loader.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -85,7 +85,7 @@ func TestDefaulter(t *testing.T) {
 	if err := os.WriteFile(typesFile, []byte(knobs), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	load, err := loader.Load(dir)
+	load, err := loader.Run(dir, loader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

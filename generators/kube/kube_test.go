@@ -68,7 +68,7 @@ var (
 // fixtureLoad loads the fixture once for every test in the package.
 func fixtureLoad(t testing.TB) *loader.Result {
 	t.Helper()
-	loadOnce.Do(func() { loaded, loadErr = loader.Load(fixture) })
+	loadOnce.Do(func() { loaded, loadErr = loader.Run(fixture, loader.Options{}) })
 	if loadErr != nil {
 		t.Fatal(loadErr)
 	}
@@ -193,7 +193,7 @@ func TestFixture(t *testing.T) {
 
 	t.Run("deterministic", func(t *testing.T) {
 		// Once more on the same load, and once on a new load of the same project.
-		fresh, err := loader.Load(fixture)
+		fresh, err := loader.Run(fixture, loader.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func TestOpenAPINarrowedUniverse(t *testing.T) {
 				}
 				writePaint(t, project)
 			}
-			load, model, err := pipeline.Model(project)
+			load, model, err := pipeline.Model(project, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

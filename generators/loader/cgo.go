@@ -12,18 +12,6 @@ import (
 	"github.com/apigen-dev/apigen/internal/cachefile"
 )
 
-// notCompiled is the go list flag that stops the load's go list from working out the files the
-// compiler would read. controller-tools' loader asks go/packages for them
-// (NeedCompiledGoFiles), for which the go command hashes every file of the graph and asks
-// the compiler, assembler, cgo and C compiler for their versions: ~0.3 s of CPU and ~0.2 s
-// of wall time on examples/wardle, before the load can start. go list takes a flag's last
-// value, and go/packages puts the build flags after its own; listing no compiled files, go
-// list lists the Go files instead. They are the same files but in a package that uses cgo,
-// which the go command compiles from what cgo makes of its files, with the imports cgo adds
-// (runtime/cgo): the standard library's cgo packages come from export data, and a load that
-// checks one from source (checkedCgo) is done again with the compiled files.
-const notCompiled = "-compiled=false"
-
 // errCgo says that the load checked a package that uses cgo from its Go files.
 var errCgo = errors.New("a package that uses cgo was checked from its Go files")
 

@@ -3,45 +3,11 @@ package loader
 import (
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/packages"
 )
-
-// TestLoadListsNoCompiledFiles: the load's go list works out no compiled files
-// (notCompiled): with the standard library's types from export data, net, a cgo package, is
-// listed with its Go files, not with what cgo makes of them.
-func TestLoadListsNoCompiledFiles(t *testing.T) {
-	if !cgoOn(t) {
-		t.Skip("cgo is off: net's compiled files are its Go files anyway")
-	}
-	cache := &StdCache{Dir: t.TempDir(), Identity: "TestLoadListsNoCompiledFiles"}
-	r, err := load("testdata/project", false, cache, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	net := r.std.std["net"]
-	if net == nil {
-		t.Fatal("net is not in testdata/project's graph")
-	}
-	if !slices.Equal(net.CompiledGoFiles, net.GoFiles) {
-		t.Errorf("net, from export data, was listed with compiled files %q", cgoOutput(net))
-	}
-	if len(net.Syntax) > 0 {
-		t.Errorf("net was checked from source (no export data in the go build cache?)")
-	}
-	// A load that lists the compiled files (from source here) stamps net as this one does,
-	// so that the two kinds of load agree on the std cache's entry.
-	compiled, err := load("testdata/project", false, cache, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(compiled.std.stamps["net"], r.std.stamps["net"]) || len(r.std.stamps["net"]) == 0 {
-		t.Errorf("net's files as the std cache stamps them differ between a load with compiled files and one without:\n%v\n%v", compiled.std.stamps["net"], r.std.stamps["net"])
-	}
-}
 
 // TestCgoDependency: a project whose API types refer to a package that uses cgo loads as
 // gengo's own load does: the package is checked from what cgo makes of its files (found as
@@ -54,7 +20,7 @@ func TestCgoDependency(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the standard library from source")
 	}
-	own, err := load("testdata/cgo", true, nil, true)
+	own, err := Run("testdata/cgo", Options{FromSource: true, GengoLoadsItself: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +32,7 @@ func TestCgoDependency(t *testing.T) {
 		{"std cache", &StdCache{Dir: t.TempDir(), Identity: "TestCgoDependency"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := load("testdata/cgo", false, c.cache, false)
+			r, err := Run("testdata/cgo", Options{StdCache: c.cache})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -187,32 +187,3 @@ func checkPackage(p *packages.Package, fset *token.FileSet, files []*ast.File, p
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
-
-// compactInfo leaves in info what controller-tools asks of it: the types of type
-// expressions (TypeOf a field's, an element's or a key's type; type expressions, identifiers
-// included, are all recorded in Types, so TypeOf needs no Uses) and the objects of the
-// package's own declarations (Defs of a type's or a constant's name). The checker records
-// every expression and every definition of the package's declarations (and of the API
-// packages' function bodies), and the load keeps the information of every package until the
-// schemas are built.
-func compactInfo(info *types.Info, scope *types.Scope) {
-	info.Types = filter(info.Types, func(_ ast.Expr, tv types.TypeAndValue) bool { return tv.IsType() })
-	info.Defs = filter(info.Defs, func(_ *ast.Ident, obj types.Object) bool { return obj != nil && obj.Parent() == scope })
-}
-
-// filter returns a map of the entries of m that keep reports true for, sized to hold them.
-func filter[K comparable, V any](m map[K]V, keep func(K, V) bool) map[K]V {
-	n := 0
-	for k, v := range m {
-		if keep(k, v) {
-			n++
-		}
-	}
-	out := make(map[K]V, n)
-	for k, v := range m {
-		if keep(k, v) {
-			out[k] = v
-		}
-	}
-	return out
-}

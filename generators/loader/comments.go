@@ -3,7 +3,6 @@ package loader
 import (
 	"go/scanner"
 	"go/token"
-	"go/types"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,35 +85,4 @@ func scanPackageComments(files []string) ([]commentGroup, bool) {
 		groups = append(groups, g...)
 	}
 	return groups, true
-}
-
-// exportFileNames returns how the positions of a package read from export data name its files:
-// the file of base name b is prefix+b. The go command's compiler names a standard library
-// file $GOROOT/src/<path>/<file> (<path>/<file> with -trimpath), apigen's own entries as the
-// load that wrote them named it. ok is false when the names of the package's declarations
-// differ in more than their base names, or name a file not among files.
-func exportFileNames(fset *token.FileSet, tp *types.Package, files []string) (prefix string, ok bool) {
-	bases := map[string]bool{}
-	for _, name := range files {
-		bases[filepath.Base(name)] = true
-	}
-	scope := tp.Scope()
-	found := false
-	for _, n := range scope.Names() {
-		pos := scope.Lookup(n).Pos()
-		if !pos.IsValid() {
-			continue
-		}
-		f := fset.File(pos)
-		if f == nil {
-			return "", false
-		}
-		name := f.Name()
-		i := strings.LastIndexAny(name, `/\`)
-		if !bases[name[i+1:]] || found && name[:i+1] != prefix {
-			return "", false
-		}
-		prefix, found = name[:i+1], true
-	}
-	return prefix, found
 }

@@ -8,7 +8,7 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
-// ErrMissingDependencies is wrapped by Load's error when go.mod lacks the Kubernetes modules
+// ErrMissingDependencies is wrapped by Run's error when go.mod lacks the Kubernetes modules
 // every apigen project loads (as after "apigen init --skip-deps"); the command line adds how
 // to fetch them.
 var ErrMissingDependencies = errors.New("go.mod lacks the Kubernetes dependencies")

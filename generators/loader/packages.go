@@ -80,7 +80,7 @@ func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, 
 	// With no entry of this binary in the std cache, the go list also names the standard
 	// library's export data in the go build cache (see StdCache, asksList): go/packages asks
 	// for export files with -export, and -n, last among the flags, keeps go list from
-	// building what the cache lacks. A load done again (LoadAgain) has the first one's answer;
+	// building what the cache lacks. A load done again (Options.Previous) has the first one's answer;
 	// one that lists the compiled files asks after its go list (newStdLoad), since with -n
 	// go list cannot run cgo for them.
 	asks := !fromSource && again == nil && !compiled && cache.asksList()

@@ -18,7 +18,7 @@ import (
 // declarations (with what dropBodies drops dropped) and the same comment groups, at the same positions (gengo
 // finds a declaration's comments by the line a group ends on).
 func TestSkeleton(t *testing.T) {
-	r, err := Load("testdata/project")
+	r, err := Run("testdata/project", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

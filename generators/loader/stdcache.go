@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"io"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -42,7 +40,7 @@ import (
 // by the file names the positions of the package's export data carry, and the packages it
 // processed fully are taken from source (Source). A run that finds the
 // universe reading more of a package that came from export data than that (Result.StdTouched)
-// is thrown away and loaded again with that package from source (LoadAgain, pipeline.Run; a
+// is thrown away and loaded again with that package from source (Options.Previous, pipeline.Run; a
 // load that shows it, the packages the API types refer to, before any generator runs), and
 // the package joins the lists. So the cache can make a load faster, never its output
 // different: a missing, stale, corrupt or foreign entry is a load from source.
@@ -81,10 +79,6 @@ func NewStdCache(dir string) *StdCache {
 	}
 	return &StdCache{Dir: dir, Identity: exe}
 }
-
-// DefaultStdCache is used by Load; nil loads the standard library from source. apigen's
-// command sets it (DefaultStdCacheDir), tests set it to temporary directories.
-var DefaultStdCache *StdCache
 
 // stdCacheFormat changes whenever the entries' meaning or encoding does.
 const stdCacheFormat = "apigen-stdtypes/2"
@@ -239,7 +233,7 @@ type stdLoad struct {
 	exports map[string][]byte
 }
 
-// stdAgain is what a load done again (LoadAgain) keeps of the load that read too little: the
+// stdAgain is what a load done again (Options.Previous) keeps of the load that read too little: the
 // packages to take from source, and where that load found the export data the entry lacks
 // (the go command's answer, the index), so that the go command is not asked again.
 type stdAgain struct {
@@ -419,26 +413,6 @@ func (c *StdCache) asksList() bool {
 	return err == nil && len(names) == 0
 }
 
-// listedExports is the go command's answer of a go list asked by asksList: the export data of
-// the packages of the graph at roots, but the seed's packages that loads take from source.
-func listedExports(roots []*packages.Package) *goQuery {
-	q := &goQuery{done: make(chan struct{}), export: map[string]string{}}
-	close(q.done)
-	packages.Visit(roots, nil, func(p *packages.Package) {
-		if p.Module == nil && p.ExportFile != "" && !slices.Contains(stdSeed.Source, p.PkgPath) {
-			q.export[p.PkgPath] = p.ExportFile
-		}
-	})
-	return q
-}
-
-// goListDriver reports whether go/packages asks the go command for the load's metadata (and
-// not a GOPACKAGESDRIVER), so that the go command's build cache answers for the same packages.
-func goListDriver() bool {
-	d := os.Getenv("GOPACKAGESDRIVER")
-	return d == "" || d == "off"
-}
-
 // goQuery is a question to the go command about its build cache, running in the background,
 // or answered by the load's go list (listedExports).
 type goQuery struct {
@@ -460,60 +434,6 @@ func startGoQuery(dir string, patterns []string) *goQuery {
 		q.export = goExportData(dir, patterns)
 	}()
 	return q
-}
-
-// goExportData returns the files of the go build cache that hold the export data of the
-// standard library's packages patterns name, for the files and build configuration the load's go
-// list chose: the go command runs in the same directory and environment, with the flags
-// go/packages and controller-tools give it, and with -n, so that a package that is not in the
-// cache (stale, a cleaned cache, another configuration) is left out rather than compiled (-n
-// is go build's "print the commands but do not run them"; go list prints no Export for a
-// package it would have to build). It is nil when the go command fails.
-func goExportData(dir string, patterns []string) map[string]string {
-	args := []string{"list", "-n", "-e", "-export", "-buildvcs=false", "-pgo=off", "-tags=" + BuildTag}
-	args = append(args, "-f", "{{if .Standard}}{{.ImportPath}}\t{{.Export}}{{end}}", "--")
-	cmd := exec.Command("go", append(args, patterns...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PWD="+dir) // as go/packages runs it
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
-	export := map[string]string{}
-	for line := range strings.Lines(string(out)) {
-		path, name, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "\t")
-		if name != "" {
-			export[path] = name
-		}
-	}
-	return export
-}
-
-// readExportFile returns the export data of a compiled package (an archive in the build cache).
-func readExportFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := gcexportdata.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	return readAll(r)
-}
-
-// readAll reads r to its end, into a buffer of the size r says it has when it is an
-// io.LimitedReader (gcexportdata.NewReader's of an archive, which knows the export data's size;
-// gcexportdata.Read reads its input so too): io.ReadAll would grow its buffer, a copy and a
-// cleared allocation at each doubling, megabytes for the larger packages.
-func readAll(r io.Reader) ([]byte, error) {
-	if lr, ok := r.(*io.LimitedReader); ok {
-		data := make([]byte, lr.N)
-		_, err := io.ReadFull(lr, data)
-		return data, err
-	}
-	return io.ReadAll(r)
 }
 
 // wait waits for the go command's answer (nothing for a nil query).
@@ -570,11 +490,9 @@ func (s *stdLoad) export(p *packages.Package) []byte {
 		data = s.goExport(path)
 	}
 	if data != nil && s.needsComments(path) {
-		// gengo reads the package's declarations. The compiler names the unnamed results of a
-		// function that returns from inside a range-over-func loop #rv1, #rv2, ... (types2's
-		// RenameResult), and its export data keeps the names, where a load from source has
-		// none (reflect.Value.Comparable): such a package is loaded from source.
-		if bytes.Contains(data, []byte("#rv")) {
+		// gengo reads the package's declarations, which export data may declare otherwise
+		// (see assume_exportdata.go): such a package is loaded from source.
+		if namesResults(data) {
 			return nil
 		}
 		groups, ok := scanPackageComments(p.GoFiles)
@@ -664,17 +582,6 @@ func (s *stdLoad) indexed(path string) []commentGroup {
 		return nil
 	}
 	return s.comments[path]
-}
-
-// readExport reads a package's export data into imports, the load's map of packages by path.
-func readExport(data []byte, fset *token.FileSet, imports map[string]*types.Package, path string) (*types.Package, error) {
-	// Read reads its input whole first, at once when it is told the size (see readAll).
-	tp, err := gcexportdata.Read(&io.LimitedReader{R: bytes.NewReader(data), N: int64(len(data))}, fset, imports, path)
-	if err != nil {
-		// Whatever the importer added for the package is not to be found again.
-		delete(imports, path)
-	}
-	return tp, err
 }
 
 // stamp returns the names, sizes and modification times of files (nil for a file that is
@@ -914,54 +821,6 @@ func writeCacheFile(dir, name string, v any) error {
 	sum := sha256.Sum256(body.Bytes())
 	data := slices.Concat([]byte(stdHeader), sum[:], body.Bytes())
 	return cachefile.Write(dir, filepath.Base(name), data)
-}
-
-// read returns, sorted, the packages among those of the load that gengo processed fully, and
-// those whose declarations the universe holds, or whose comments it may have looked up, and
-// did not process fully: gengo looks a comment up at the position of a struct field, a method
-// (of a named type or an interface, embedded ones included) or a declaration of a package it
-// processes fully, and each is declared in a package the universe holds a type of or in the
-// object's own package, both counted here.
-func read(u gengotypes.Universe, processed map[string]bool, of map[string]bool) (full, held []string) {
-	fullSet, heldSet := map[string]bool{}, map[string]bool{}
-	note := func(p *types.Package) {
-		if p != nil && of[p.Path()] {
-			heldSet[p.Path()] = true
-		}
-	}
-	for path, pkg := range u {
-		if of[path] && (processed[path] || len(pkg.Comments)+len(pkg.DocComments) > 0) {
-			fullSet[path] = true
-		}
-		if of[path] && len(pkg.Types)+len(pkg.Functions)+len(pkg.Variables)+len(pkg.Constants) > 0 {
-			heldSet[path] = true
-		}
-		for _, m := range []map[string]*gengotypes.Type{pkg.Types, pkg.Functions, pkg.Variables, pkg.Constants} {
-			for _, t := range m {
-				switch gt := t.GoType.(type) {
-				case *types.Struct:
-					for i := range gt.NumFields() {
-						note(gt.Field(i).Pkg())
-					}
-				case *types.Interface:
-					for i := range gt.NumMethods() {
-						note(gt.Method(i).Pkg())
-					}
-				case *types.Named:
-					note(gt.Obj().Pkg())
-					for i := range gt.NumMethods() {
-						note(gt.Method(i).Pkg())
-					}
-				case *types.Alias:
-					note(gt.Obj().Pkg())
-				}
-			}
-		}
-	}
-	for path := range fullSet {
-		delete(heldSet, path)
-	}
-	return slices.Sorted(maps.Keys(fullSet)), slices.Sorted(maps.Keys(heldSet))
 }
 
 // touched returns, sorted, the packages read from export data that the universe read more of

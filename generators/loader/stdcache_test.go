@@ -24,13 +24,13 @@ import (
 func TestStdCache(t *testing.T) {
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCache"}
 	const root = "testdata/project"
-	source, err := load(root, false, nil, true)
+	source, err := Run(root, Options{FromSource: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := dumpUniverse(source.Universe)
 
-	cold, err := load(root, false, cache, false)
+	cold, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestStdCache(t *testing.T) {
 	// Another binary's first run reads the files of the go build cache the index names,
 	// without asking the go command, and builds the same universe; the go command is asked
 	// for a package whose file the go build cache no longer has.
-	other, err := load(root, false, &StdCache{Dir: cache.Dir, Identity: "TestStdCache other"}, false)
+	other, err := Run(root, Options{StdCache: &StdCache{Dir: cache.Dir, Identity: "TestStdCache other"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestStdCache(t *testing.T) {
 		if err := writeCacheFile(cache.Dir, other.std.indexName, index); err != nil {
 			t.Fatal(err)
 		}
-		third, err := load(root, false, &StdCache{Dir: cache.Dir, Identity: "TestStdCache third"}, false)
+		third, err := Run(root, Options{StdCache: &StdCache{Dir: cache.Dir, Identity: "TestStdCache third"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +111,7 @@ func TestStdCache(t *testing.T) {
 		}
 	}
 
-	warm, err := load(root, false, cache, false)
+	warm, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestStdCache(t *testing.T) {
 	if touched := warm.StdTouched(); !slices.Contains(touched, held) || !slices.Contains(touched, "unicode/utf8") {
 		t.Errorf("StdTouched = %q after unicode/utf8 and %s were processed", touched, held)
 	}
-	warm2, err := load(root, false, cache, false)
+	warm2, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestStdCache(t *testing.T) {
 	if err := writeStdFile(cache.Dir, cold.std.name, entry); err != nil {
 		t.Fatal(err)
 	}
-	stale, err := load(root, false, cache, false)
+	stale, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestStdCache(t *testing.T) {
 	if err := os.WriteFile(cold.std.name, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	damaged, err := load(root, false, cache, false)
+	damaged, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestStdCache(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if r, err := load(root, false, cache, true); err == nil {
+			if r, err := Run(root, Options{StdCache: cache, FromSource: true}); err == nil {
 				r.SaveStdCache()
 			}
 		}()
@@ -218,13 +218,13 @@ func TestStdCache(t *testing.T) {
 // without it: the go command compiled nothing.
 func TestStdCacheStaleGoCache(t *testing.T) {
 	const root = "testdata/project"
-	source, err := load(root, false, nil, true)
+	source, err := Run(root, Options{FromSource: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("GOCACHE", t.TempDir())
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheStaleGoCache"}
-	r, err := load(root, false, cache, false)
+	r, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,23 +264,22 @@ func goBuildCached(t *testing.T, root string, pkgs ...string) map[string]bool {
 }
 
 // TestLoadAgain: a cold load that read a package from the go build cache that gengo then
-// processed fully (time, once the seed forgets it) is done again by LoadAgain with that
+// processed fully (time, once the seed forgets it) is done again by Run with Options.Previous with that
 // package from source and the rest of the standard library from the export data the first
 // load found, without asking the go command again; the universe is the one from source and
 // the load reads no more than it was given.
 func TestLoadAgain(t *testing.T) {
 	const root = "testdata/project"
-	source, err := load(root, false, nil, true)
+	source, err := Run(root, Options{FromSource: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seed := stdSeed.Source
 	stdSeed.Source = slices.DeleteFunc(slices.Clone(seed), func(p string) bool { return p == "time" })
 	defer func() { stdSeed.Source = seed }()
-	DefaultStdCache = &StdCache{Dir: t.TempDir(), Identity: "TestLoadAgain"}
-	defer func() { DefaultStdCache = nil }()
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestLoadAgain"}
 
-	first, err := Load(root)
+	first, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,26 +289,26 @@ func TestLoadAgain(t *testing.T) {
 	if touched := first.StdTouched(); !slices.Contains(touched, "time") {
 		t.Fatalf("StdTouched = %q with time read from the go build cache, want time", touched)
 	}
-	again, err := LoadAgain(root, first)
+	again, err := Run(root, Options{StdCache: cache, Previous: first})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if touched := again.StdTouched(); len(touched) != 0 {
-		t.Errorf("StdTouched = %q after LoadAgain", touched)
+		t.Errorf("StdTouched = %q after the load done again", touched)
 	}
 	if again.std.fromExport["time"] || len(again.std.fromGo) == 0 || len(again.std.fromGo) != len(first.std.fromGo)-1 {
-		t.Errorf("LoadAgain read time from export data: %t, %d packages from the go build cache, want false, %d",
+		t.Errorf("the load done again read time from export data: %t, %d packages from the go build cache, want false, %d",
 			again.std.fromExport["time"], len(again.std.fromGo), len(first.std.fromGo)-1)
 	}
 	if first.std.goq == nil || again.std.goq != first.std.goq {
-		t.Error("LoadAgain asked the go command again")
+		t.Error("the load done again asked the go command again")
 	}
 	if diff := cmp.Diff(dumpUniverse(source.Universe), dumpUniverse(again.Universe)); diff != "" {
-		t.Errorf("the universe differs after LoadAgain (-from source +again):\n%s", diff)
+		t.Errorf("the universe differs after the load done again (-from source +again):\n%s", diff)
 	}
 	again.SaveStdCache()
 	if e := readStdFile(again.std.name); e == nil || !slices.Contains(e.Source, "time") {
-		t.Error("the entry written after LoadAgain does not take time from source")
+		t.Error("the entry written after the load done again does not take time from source")
 	}
 }
 
@@ -321,7 +320,7 @@ func TestPrepareStdCache(t *testing.T) {
 	entries := map[bool]*stdFile{}
 	for _, prepare := range []bool{false, true} {
 		cache := &StdCache{Dir: t.TempDir(), Identity: "TestPrepareStdCache"}
-		r, err := load(root, false, cache, false)
+		r, err := Run(root, Options{StdCache: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +364,7 @@ func TestStdCacheSeedKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheSeedKept"}
-	empty, err := load(initProject, false, cache, false)
+	empty, err := Run(initProject, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +376,7 @@ func TestStdCacheSeedKept(t *testing.T) {
 	if entry == nil || entry.Typed {
 		t.Fatalf("the entry of a project without API types: written %t, typed %t; want one not typed", entry != nil, entry != nil && entry.Typed)
 	}
-	r, err := load("testdata/project", false, cache, false)
+	r, err := Run("testdata/project", Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +390,7 @@ func TestStdCacheSeedKept(t *testing.T) {
 	if entry = readStdFile(r.std.name); entry == nil || !entry.Typed || slices.Contains(entry.Source, "math/big") {
 		t.Fatalf("the entry the project wrote: typed %t, Source %q; want typed, without math/big", entry != nil && entry.Typed, entry.Source)
 	}
-	warm, err := load("testdata/project", false, cache, false)
+	warm, err := Run("testdata/project", Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,7 +423,7 @@ func TestStdCacheColdListsOnce(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 
-	r, err := load(root, false, &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheColdListsOnce"}, false)
+	r, err := Run(root, Options{StdCache: &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheColdListsOnce"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 // library from the std cache as pipeline.Run uses it), for every project apigen's tests
 // generate from, and wants the same universe: every package, type, member, tag, comment,
 // method, function, variable and constant. The fixtures share one std cache, empty at first:
-// the first loads fill it, later ones read it. It compares the universe as Load leaves it, and
+// the first loads fill it, later ones read it. It compares the universe as Run leaves it, and
 // for the examples, where every dependency of the other fixtures is loaded too, again after
 // every package of the load is fully processed (what any generator's LoadPackages could ask
 // for; from source, since that reads every standard library package there is more of than
@@ -48,14 +48,14 @@ func TestUniverseEquivalence(t *testing.T) {
 			if fedErr == nil {
 				fromExport += len(fed.std.fromExport)
 			}
-			own, ownErr := load(root, true, nil, true)
+			own, ownErr := Run(root, Options{FromSource: true, GengoLoadsItself: true})
 			if (fedErr == nil) != (ownErr == nil) || fedErr != nil && fedErr.Error() != ownErr.Error() {
-				t.Fatalf("Load errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
+				t.Fatalf("Run errors differ:\nfed:  %v\nown:  %v", fedErr, ownErr)
 			}
 			if fedErr != nil {
 				return // a fixture that does not load (a syntax error): both say the same
 			}
-			compareUniverses(t, "after Load", own.Universe, fed.Universe)
+			compareUniverses(t, "after Run", own.Universe, fed.Universe)
 			if diff := cmp.Diff(own.TypeErrors.Error(), fed.TypeErrors.Error()); diff != "" {
 				t.Errorf("type errors differ (-gengo's own load +apigen's):\n%s", diff)
 			}
@@ -67,7 +67,7 @@ func TestUniverseEquivalence(t *testing.T) {
 			if err := own.Require(all...); err != nil {
 				t.Fatal(err)
 			}
-			fed, err := load(root, false, cache, true)
+			fed, err := Run(root, Options{StdCache: cache, FromSource: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,17 +82,17 @@ func TestUniverseEquivalence(t *testing.T) {
 	}
 }
 
-// loadAsRun loads root as pipeline.Run does with a std cache: Load, and when the universe read
+// loadAsRun loads root as pipeline.Run does with a std cache: Run, and when the universe read
 // a package that came from export data, a load from source; then the cache is saved.
 func loadAsRun(t *testing.T, root string, cache *StdCache) (*Result, error) {
 	t.Helper()
-	r, err := load(root, false, cache, false)
+	r, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		return nil, err
 	}
 	if touched := r.StdTouched(); len(touched) > 0 {
 		t.Logf("load again from source: the universe read %q", touched)
-		if r, err = load(root, false, cache, true); err != nil {
+		if r, err = Run(root, Options{StdCache: cache, FromSource: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -107,20 +107,6 @@ func compareUniverses(t *testing.T, when string, own, fed types.Universe) {
 		return
 	}
 	t.Fatalf("universes differ %s (-gengo's own load +apigen's):\n%s", when, cmp.Diff(want, got))
-}
-
-// TestFedParser: apigen knows the shape of the pinned gengo's parser and feeds it. When this
-// fails after a gengo update, Load still works (gengo loads for itself, slowly): update
-// parserLayout and feedParser to the new parser, or drop them if gengo can now be given loaded
-// packages.
-func TestFedParser(t *testing.T) {
-	r, err := Load("testdata/project")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := parserFields(r.Parser); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // fixtureProjects are the projects apigen's tests load: the examples, the model, build and

@@ -39,7 +39,7 @@ func project(t *testing.T, files map[string]string) string {
 
 func load(t *testing.T, dir string) (*model.Project, error) {
 	t.Helper()
-	res, err := loader.Load(dir)
+	res, err := loader.Run(dir, loader.Options{})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}

@@ -73,6 +73,9 @@ type Options struct {
 	// ScaffoldConversions plans stubs of the conversion functions conversion-gen leaves to
 	// the user instead of failing on them (see engine.Context).
 	ScaffoldConversions bool
+	// StdCache keeps the standard library's types between runs (loader.Options.StdCache);
+	// nil, the default, loads them from source.
+	StdCache *loader.StdCache
 }
 
 // Result is one run: the model and the files it generates.
@@ -86,19 +89,19 @@ type Result struct {
 
 // Run loads the project at root once, builds and validates the model and runs every generator.
 func Run(root string, o Options) (*Result, error) {
-	return fromStdCache(root, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
+	return fromStdCache(root, o.StdCache, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
 }
 
 // fromStdCache loads the project at root and runs work on the load. When the load read a
 // standard library package from the loader's cache that the run then read more of than its
 // types (loader.Result.StdTouched), the load is done again with those packages from source
-// (loader.LoadAgain), and from source altogether should that load read too little too, which
+// (loader.Options.Previous), and from source altogether should that load read too little too, which
 // cannot tell a different story; either way the cache learns what the run needed. The load
 // itself reads the packages the API types refer to (gengo processes them fully), so a load
 // that read one of those from export data is done again before work runs on it.
-func fromStdCache[T any](root string, work func(*loader.Result) (T, error)) (T, error) {
+func fromStdCache[T any](root string, cache *loader.StdCache, work func(*loader.Result) (T, error)) (T, error) {
 	var zero T
-	load, err := Load(root)
+	load, err := Load(root, cache)
 	for again := 0; ; again++ {
 		if err != nil {
 			return zero, err
@@ -111,22 +114,19 @@ func fromStdCache[T any](root string, work func(*loader.Result) (T, error)) (T, 
 				return out, workErr
 			}
 		}
-		if again == 0 {
-			load, err = loader.LoadAgain(root, load)
-		} else {
-			load, err = loader.LoadFromSource(root)
-		}
+		o := loader.Options{StdCache: cache, Previous: load, FromSource: again > 0}
+		load, err = loader.Run(root, o)
 	}
 }
 
 // Load is the run's one read of the user's source: the project at root, loaded. The standard
-// library's types may come from the loader's cache: whoever uses the load beyond the model
+// library's types may come from cache (nil: from source): whoever uses the load beyond the model
 // checks load.StdTouched when done (see Run).
-func Load(root string) (*loader.Result, error) {
+func Load(root string, cache *loader.StdCache) (*loader.Result, error) {
 	if err := checkAPIDir(root); err != nil {
 		return nil, err
 	}
-	return loader.Load(root)
+	return loader.Run(root, loader.Options{StdCache: cache})
 }
 
 // Generate builds and validates the model of a load and runs every generator. It reads no
@@ -224,12 +224,13 @@ func withWarnings(err error, warnings model.ErrorList) error {
 
 // Model loads the project at root and builds and validates its model, without generating.
 // Go type errors of the API packages fail it too, reported with every error the model has.
-func Model(root string) (*loader.Result, *model.Project, error) {
+// The standard library's types come from cache as in Run (nil: from source).
+func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project, error) {
 	type loaded struct {
 		load    *loader.Result
 		project *model.Project
 	}
-	out, err := fromStdCache(root, func(load *loader.Result) (loaded, error) {
+	out, err := fromStdCache(root, cache, func(load *loader.Result) (loaded, error) {
 		project, err := modelOf(load)
 		return loaded{load, project}, err
 	})

@@ -29,7 +29,7 @@ func emittersInAnyOrder(t *testing.T, dir string) {
 	// stands in for one set in this run.
 	run := func(gens []engine.Generator) *engine.Output {
 		t.Helper()
-		load, err := Load(dir)
+		load, err := Load(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

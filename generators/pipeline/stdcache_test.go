@@ -25,9 +25,7 @@ func TestRunStdCacheRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheRetry"}
-	loader.DefaultStdCache = cache
-	defer func() { loader.DefaultStdCache = nil }()
-	if _, err := Run(dir, Options{}); err != nil { // fills the cache
+	if _, err := Run(dir, Options{StdCache: cache}); err != nil { // fills the cache
 		t.Fatal(err)
 	}
 	// gengo processes time fully (metav1.Time embeds time.Time) and holds declarations of fmt.
@@ -36,7 +34,7 @@ func TestRunStdCacheRetry(t *testing.T) {
 	}
 	generated := func() *loader.Result {
 		t.Helper()
-		load, err := Load(dir)
+		load, err := Load(dir, cache)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +49,7 @@ func TestRunStdCacheRetry(t *testing.T) {
 	// The load itself finds time and fmt (gengo processes the packages the API types refer
 	// to as it loads): the generators run once, on the load done again.
 	works := 0
-	got, err := fromStdCache(dir, func(load *loader.Result) (*Result, error) {
+	got, err := fromStdCache(dir, cache, func(load *loader.Result) (*Result, error) {
 		works++
 		return Generate(load, Options{})
 	})
@@ -128,8 +126,6 @@ func TestStdTypesInSchemas(t *testing.T) {
 	}
 
 	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestStdTypesInSchemas"}
-	loader.DefaultStdCache = cache
-	defer func() { loader.DefaultStdCache = nil }()
 	for _, forget := range [][]string{nil, nil, {"io/fs", "log/slog"}} {
 		// The first run fills the cache, the second reads it; after the third's Forget, the
 		// load reads io/fs and log/slog from export data again.
@@ -138,7 +134,7 @@ func TestStdTypesInSchemas(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := Run(dir, Options{})
+		got, err := Run(dir, Options{StdCache: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,16 +182,13 @@ func TestRunStdCacheCold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		loader.DefaultStdCache = &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheCold"}
-		load, err := Load(dir)
+		load, err := Load(dir, &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheCold"})
 		if err != nil {
-			loader.DefaultStdCache = nil
 			t.Fatal(err)
 		}
 		load.PrepareStdCache() // as Run does: the entry is encoded beside the generators
 		got, err := Generate(load, Options{})
 		load.SaveStdCache()
-		loader.DefaultStdCache = nil
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,8 @@ type generateFlags struct {
 	noCache    bool
 	// scaffoldConversions is generate's --scaffold-conversions.
 	scaffoldConversions bool
+	// stdCache is the process's (Config.StdCache).
+	stdCache *loader.StdCache
 }
 
 func (f *generateFlags) register(cmd *cobra.Command) {
@@ -55,7 +57,7 @@ func (f *generateFlags) warnUnusedYear(root string, w io.Writer) {
 // plan runs the pipeline for the project at root and compares its output with the tree; the
 // run's warnings go to warn.
 func (f *generateFlags) plan(root string, warn io.Writer) (*engine.Plan, error) {
-	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year, ScaffoldConversions: f.scaffoldConversions}, warn)
+	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year, ScaffoldConversions: f.scaffoldConversions, StdCache: f.stdCache}, warn)
 }
 
 // planAt runs the pipeline for the project at root and compares its output with the tree;
@@ -84,8 +86,8 @@ func reportStubs(w io.Writer, plan *engine.Plan, scaffolded []string) {
 	}
 }
 
-func newGenerate() *cobra.Command {
-	var flags generateFlags
+func newGenerate(c Config) *cobra.Command {
+	flags := generateFlags{stdCache: c.StdCache}
 	var dumpModel, verbose bool
 	cmd := &cobra.Command{
 		Use:   "generate",
@@ -106,7 +108,7 @@ when an earlier run with byte-identical inputs left the tree current (--no-cache
 				if err != nil {
 					return err
 				}
-				_, project, err := pipeline.Model(root)
+				_, project, err := pipeline.Model(root, flags.stdCache)
 				if err != nil {
 					return relativeTo(root, err)
 				}
@@ -194,8 +196,8 @@ func noteSQLStorage(w io.Writer, deleted []string) {
 	}
 }
 
-func newVerify() *cobra.Command {
-	var flags generateFlags
+func newVerify(c Config) *cobra.Command {
+	flags := generateFlags{stdCache: c.StdCache}
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "verify",

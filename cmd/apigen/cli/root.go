@@ -19,9 +19,20 @@ import (
 	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
+// Main runs apigen with args and returns the process exit code, with the zero Config.
+func Main(args []string, stdout, stderr io.Writer) int { return Config{}.Main(args, stdout, stderr) }
+
+// Config is what a process gives its runs of apigen beyond their arguments.
+type Config struct {
+	// StdCache keeps the standard library's types between runs (loader.Options.StdCache);
+	// nil, the default, loads them from source. apigen's command keeps them in the user
+	// cache directory; tests running the command in process use their own or none.
+	StdCache *loader.StdCache
+}
+
 // Main runs apigen with args and returns the process exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+func (c Config) Main(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr, c)
 	root.SetArgs(args)
 	// Cobra validates the command, flags and arguments before it calls RunE: an error before
 	// that is a usage mistake, and the user is pointed to the command's help.
@@ -53,7 +64,7 @@ type silentError struct{}
 
 func (silentError) Error() string { return "failed" }
 
-func newRoot(stdout, stderr io.Writer) *cobra.Command {
+func newRoot(stdout, stderr io.Writer, c Config) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "apigen",
 		Short: "Generate a Kubernetes aggregated API server from annotated Go types",
@@ -69,7 +80,7 @@ that runs locally on embedded etcd or behind a kube-apiserver.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newInit(), newNewAPI(), newGenerate(), newVerify(), newMarkers(), newVersion())
+	root.AddCommand(newInit(c), newNewAPI(), newGenerate(c), newVerify(c), newMarkers(), newVersion())
 	root.Version = versionText()
 	root.SetVersionTemplate("{{.Version}}")
 	root.InitDefaultVersionFlag()

@@ -14,11 +14,12 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/apigen-dev/apigen/generators/golang"
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/pipeline"
 	"github.com/apigen-dev/apigen/generators/scaffold"
 )
 
-func newInit() *cobra.Command {
+func newInit(c Config) *cobra.Command {
 	var o scaffold.InitOptions
 	var skipDeps bool
 	cmd := &cobra.Command{
@@ -86,7 +87,7 @@ imports apigen.`,
 			if err := goCommand(root, cmd.ErrOrStderr(), append([]string{"get"}, scaffold.Dependencies()...)...); err != nil {
 				return err
 			}
-			if err := generateAll(root, out, cmd.ErrOrStderr()); err != nil {
+			if err := generateAll(root, out, cmd.ErrOrStderr(), c.StdCache); err != nil {
 				return err
 			}
 			if err := goCommand(root, cmd.ErrOrStderr(), "mod", "tidy"); err != nil {
@@ -175,9 +176,10 @@ func printScaffold(w io.Writer, res scaffold.Result) {
 	}
 }
 
-// generateAll runs generate in root and writes the result; warnings go to warn.
-func generateAll(root string, out, warn io.Writer) error {
-	plan, err := planAt(root, pipeline.Options{}, warn)
+// generateAll runs generate in root, with the standard library's types from stdCache (nil: from
+// source), and writes the result; warnings go to warn.
+func generateAll(root string, out, warn io.Writer, stdCache *loader.StdCache) error {
+	plan, err := planAt(root, pipeline.Options{StdCache: stdCache}, warn)
 	if err != nil {
 		return err
 	}

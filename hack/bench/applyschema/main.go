@@ -24,7 +24,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	load, project, err := pipeline.Model(root)
+	load, project, err := pipeline.Model(root, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -40,8 +40,9 @@ func main() {
 	peaks := flag.Bool("peaks", false, "sample the heap in use (objects and unused spans) every 200µs and print each phase's largest")
 	stdCache := flag.String("stdcache", "", "keep the standard library's types in this directory (loader.StdCache), as apigen does in the user cache; the first run fills it")
 	flag.Parse()
+	var loadOptions loader.Options
 	if *stdCache != "" {
-		if loader.DefaultStdCache = loader.NewStdCache(*stdCache); loader.DefaultStdCache == nil {
+		if loadOptions.StdCache = loader.NewStdCache(*stdCache); loadOptions.StdCache == nil {
 			log.Fatal("cannot identify the running binary for -stdcache")
 		}
 	}
@@ -89,7 +90,7 @@ func main() {
 	for range *n {
 		start := time.Now()
 		t := start
-		load, err := loader.Load(root)
+		load, err := loader.Run(root, loadOptions)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -138,7 +139,7 @@ func main() {
 			// apigen would load again from source; this run's figures are not a run's. The
 			// cache learns what the run needs as apigen's does: pipeline.Run reruns on a load
 			// from source and saves the entry after its generators read the universe.
-			if _, err := pipeline.Run(root, pipeline.Options{}); err != nil {
+			if _, err := pipeline.Run(root, pipeline.Options{StdCache: loadOptions.StdCache}); err != nil {
 				log.Fatal(err)
 			}
 			log.Fatalf("the run read standard library packages that came from export data: %v; the std cache learnt them, run again", touched)

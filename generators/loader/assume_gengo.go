@@ -4,14 +4,33 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
+	"maps"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/tools/go/packages"
 	"k8s.io/gengo/v2/parser"
+	gengotypes "k8s.io/gengo/v2/types"
 )
 
+// What the loader assumes of k8s.io/gengo/v2 (its parser and universe), the version go.mod
+// pins, and why; each is checked by a test that fails when an upgrade changes it:
+//
+//   - the parser's unexported fields are those of parserLayout, and its own load fills them
+//     as feedParser does (TestAssumeGengoParserLayout; TestUniverseEquivalence builds the
+//     universe from apigen's load and from gengo's own and compares them);
+//   - gengo indexes comment groups by the file and line they end on (commentKey), and of a
+//     package's syntax reads only doc.go (package comments, tags) once they are indexed, so
+//     the tags of the API packages' other files are added by addPackageTags;
+//   - the universe reads more of a package than its types only for the packages gengo
+//     processes fully, and looks comments up only at the positions of struct fields, methods
+//     and declarations (read): what the std cache keeps follows from it (TestUniverseEquivalence
+//     compares the universe built with the std cache with gengo's own).
+//
 // gengo's parser can only load packages itself, with a go/packages load of its own that
 // parses and type-checks every dependency in full (k8s.io/gengo/v2 has no constructor from
 // loaded packages; its newest version is the one go.mod pins). apigen hands it the run's one
@@ -20,8 +39,8 @@ import (
 // and every comment group by the file and line it ends on. This is the only place apigen
 // reaches into another module's unexported state, and it is guarded: parserFields checks the
 // names and types of the parser's fields first, and when they are not what this code was
-// written against (a newer gengo), Load lets gengo load the packages itself, which is slower
-// and gives the same universe (TestFedParser fails then, so that the change is noticed).
+// written against (a newer gengo), Run lets gengo load the packages itself, which is slower
+// and gives the same universe (TestAssumeGengoParserLayout fails then, so that the change is noticed).
 // The clean route, a parser constructor that takes loaded packages, is an upstream change to
 // propose to gengo.
 
@@ -176,4 +195,76 @@ func copyGraph(roots []*packages.Package) []*packages.Package {
 		out[i] = cp(r)
 	}
 	return out
+}
+
+// read returns, sorted, the packages among those of the load that gengo processed fully, and
+// those whose declarations the universe holds, or whose comments it may have looked up, and
+// did not process fully: gengo looks a comment up at the position of a struct field, a method
+// (of a named type or an interface, embedded ones included) or a declaration of a package it
+// processes fully, and each is declared in a package the universe holds a type of or in the
+// object's own package, both counted here.
+func read(u gengotypes.Universe, processed map[string]bool, of map[string]bool) (full, held []string) {
+	fullSet, heldSet := map[string]bool{}, map[string]bool{}
+	note := func(p *types.Package) {
+		if p != nil && of[p.Path()] {
+			heldSet[p.Path()] = true
+		}
+	}
+	for path, pkg := range u {
+		if of[path] && (processed[path] || len(pkg.Comments)+len(pkg.DocComments) > 0) {
+			fullSet[path] = true
+		}
+		if of[path] && len(pkg.Types)+len(pkg.Functions)+len(pkg.Variables)+len(pkg.Constants) > 0 {
+			heldSet[path] = true
+		}
+		for _, m := range []map[string]*gengotypes.Type{pkg.Types, pkg.Functions, pkg.Variables, pkg.Constants} {
+			for _, t := range m {
+				switch gt := t.GoType.(type) {
+				case *types.Struct:
+					for i := range gt.NumFields() {
+						note(gt.Field(i).Pkg())
+					}
+				case *types.Interface:
+					for i := range gt.NumMethods() {
+						note(gt.Method(i).Pkg())
+					}
+				case *types.Named:
+					note(gt.Obj().Pkg())
+					for i := range gt.NumMethods() {
+						note(gt.Method(i).Pkg())
+					}
+				case *types.Alias:
+					note(gt.Obj().Pkg())
+				}
+			}
+		}
+	}
+	for path := range fullSet {
+		delete(heldSet, path)
+	}
+	return slices.Sorted(maps.Keys(fullSet)), slices.Sorted(maps.Keys(heldSet))
+}
+
+// addPackageTags adds to a package's comments, where gengo keeps the tags it read from doc.go,
+// the comments above the package clause of its other files, as the load parsed them: a
+// package tag (+groupName, +k8s:openapi-gen) may sit in any file, and the upstream generators
+// see what apigen sees.
+func (r *Result) addPackageTags(path string) {
+	pkg, loaded := r.Universe[path], r.packages[path]
+	if pkg == nil || loaded == nil {
+		return
+	}
+	for _, f := range r.Files(path) {
+		if filepath.Base(r.Fset.Position(f.FileStart).Filename) == "doc.go" {
+			continue // gengo read doc.go's comments already
+		}
+		for _, cg := range f.Comments {
+			if cg.End() > f.Package {
+				break
+			}
+			if text := strings.TrimRight(cg.Text(), "\n"); text != "" {
+				pkg.Comments = append(pkg.Comments, strings.Split(text, "\n")...)
+			}
+		}
+	}
 }
