@@ -5,8 +5,8 @@
 // real kube-apiserver; hack/bench/kapi.sh times its generation. Both build it with Copy from
 // these tables, so the test and the benchmark are the same project.
 //
-// It is a library rather than functions of a test file so that hack/bench can use the same project as
-// test/e2e (as test/cluster is for the control plane); its functions return errors.
+// It is a library rather than functions of a test file so that hack/bench can use the same
+// project as test/e2e (as test/cluster is for the control plane); its functions return errors.
 package kapi
 
 import (
