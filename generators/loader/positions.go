@@ -24,16 +24,30 @@ func (r *Result) MemberPos(t *types.Type, name string) (token.Position, bool) {
 			continue
 		}
 		pos := r.Fset.Position(f.Pos())
-		rel, err := filepath.Rel(r.Root, pos.Filename)
-		if pos.Filename == "" || err != nil {
-			return token.Position{}, false
-		}
-		rel = filepath.ToSlash(rel)
-		if rel == ".." || strings.HasPrefix(rel, "../") {
+		rel, ok := InRoot(r.Root, pos.Filename)
+		if !ok {
 			return token.Position{}, false
 		}
 		pos.Filename = rel
 		return pos, true
 	}
 	return token.Position{}, false
+}
+
+// InRoot is file's path relative to root, with forward slashes, when file is root or inside
+// it; a relative file is taken as relative to root. Positions inside the project print
+// relative to it, and those in dependencies keep their absolute path.
+func InRoot(root, file string) (string, bool) {
+	if file == "" {
+		return "", false
+	}
+	abs := filepath.FromSlash(file)
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, abs)
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }

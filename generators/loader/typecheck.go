@@ -162,8 +162,8 @@ func Declared(f *ast.File, methods bool) []*ast.Ident {
 
 // relativeTo makes a position's file name relative to root.
 func relativeTo(root string, p token.Position) token.Position {
-	if rel, err := filepath.Rel(root, p.Filename); err == nil && !strings.HasPrefix(rel, "..") {
-		p.Filename = filepath.ToSlash(rel)
+	if rel, ok := InRoot(root, p.Filename); ok && filepath.IsAbs(p.Filename) {
+		p.Filename = rel
 	}
 	return p
 }

@@ -164,7 +164,7 @@ func displayPath(root, wd, name string) string {
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(root, abs)
 	}
-	if inRoot, err := filepath.Rel(root, abs); err != nil || inRoot == ".." || strings.HasPrefix(inRoot, ".."+string(filepath.Separator)) {
+	if _, ok := loader.InRoot(root, abs); !ok {
 		return abs
 	}
 	if rel, err := filepath.Rel(wd, abs); err == nil {
