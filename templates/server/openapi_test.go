@@ -24,8 +24,9 @@ func (*toy) OpenAPIModelName() string         { return "com.example.toys.v1.Toy"
 
 // TestConstrainedDefinitions: a kind's schema constraints reach the definitions of the
 // project's types, through references, items and map values, those of the project's other
-// packages the kinds use too (shared's, named by import path); a type of another module
-// (metav1's) is left as it is. The required fields are the schema's, also where it has none
+// packages the kinds use too (shared's, named by import path); another module's type takes
+// the constraints of its fields (its own markers') but not those of one use; Kubernetes' own
+// types (metav1's) are left as they are. The required fields are the schema's, also where it has none
 // and openapi-gen listed one (+required beside +kubebuilder:validation:Optional).
 func TestConstrainedDefinitions(t *testing.T) {
 	scheme := runtime.NewScheme()
@@ -47,12 +48,17 @@ func TestConstrainedDefinitions(t *testing.T) {
 					"replicas": {SchemaProps: spec.SchemaProps{Type: []string{"integer"}}},
 					"names":    {SchemaProps: spec.SchemaProps{Type: []string{"array"}, Items: &spec.SchemaOrArray{Schema: &str}}},
 					"origin":   {SchemaProps: spec.SchemaProps{Ref: ref("example.com/toys/pkg/apis/shared.Origin")}},
+					"policy":   {SchemaProps: spec.SchemaProps{Ref: ref("github.com/example/common/v2.Policy")}},
 				},
 			}}},
 			"example.com/toys/pkg/apis/shared.Origin": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{
 				Type:       []string{"object"},
 				Required:   []string{"batch"},
 				Properties: map[string]spec.Schema{"batch": {SchemaProps: spec.SchemaProps{Type: []string{"integer"}}}},
+			}}},
+			"github.com/example/common/v2.Policy": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{
+				Type:       []string{"object"},
+				Properties: map[string]spec.Schema{"resolution": {SchemaProps: spec.SchemaProps{Type: []string{"string"}}}},
 			}}},
 			"io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {Schema: spec.Schema{SchemaProps: spec.SchemaProps{Type: []string{"object"}}}},
 		}
@@ -64,7 +70,9 @@ func TestConstrainedDefinitions(t *testing.T) {
 			"properties":{
 				"replicas":{"type":"integer","minimum":1,"maximum":10},
 				"names":{"type":"array","maxItems":3,"items":{"type":"string","pattern":"^[a-z]+$"}},
-				"origin":{"type":"object","properties":{"batch":{"type":"integer","minimum":1}}}}}}}`}
+				"origin":{"type":"object","properties":{"batch":{"type":"integer","minimum":1}}},
+				"policy":{"type":"object","maxProperties":1,
+					"properties":{"resolution":{"type":"string","enum":["Required","Optional"]}}}}}}}`}
 
 	// As kube-openapi's builders write a reference: the name escaped as a JSON pointer.
 	ref := func(name string) spec.Ref {
@@ -94,6 +102,13 @@ func TestConstrainedDefinitions(t *testing.T) {
 	}
 	if len(origin.Required) != 0 {
 		t.Errorf("shared Origin required %v, want none, as the schema has it", origin.Required)
+	}
+	policy := got["github.com/example/common/v2.Policy"].Schema
+	if enum := policy.Properties["resolution"].Enum; len(enum) != 2 || enum[0] != "Required" || enum[1] != "Optional" {
+		t.Errorf("another module's Policy.resolution: enum %v, want its own marker's [Required Optional]", enum)
+	}
+	if policy.MaxProperties != nil {
+		t.Errorf("another module's Policy got maxProperties %d: a constraint of one use must not change a shared type", *policy.MaxProperties)
 	}
 	if meta := got["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"].Schema; meta.MaxProperties != nil {
 		t.Errorf("metav1's ObjectMeta got maxProperties %d: constraints of one use must not change a shared type", *meta.MaxProperties)

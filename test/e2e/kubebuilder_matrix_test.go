@@ -679,18 +679,6 @@ var matrixKnown = []struct {
 		},
 	},
 	{
-		"another module's markers in the served OpenAPI",
-		"crossplane's core/v2, another module's package of shared types, puts +kubebuilder:validation:Enum (and resolution's +kubebuilder:default) on its Policy's fields; " +
-			"the CRD's schema has them, and the server enforces the enums and applies the default (its validation schema is the CRD's, its defaulter applies +kubebuilder:default wherever a kind reaches it), " +
-			"while the served OpenAPI of another module's types is openapi-gen's, which reads no kubebuilder marker (as with metav1.Condition's status)",
-		func(key, what string) bool {
-			return strings.HasPrefix(key, "schema kubernetes.crossplane.io/") && strings.HasSuffix(key, ": enum only in the CRD") &&
-				allPaths(what, func(p string) bool {
-					return strings.HasSuffix(p, ".policy.resolve") || strings.HasSuffix(p, ".policy.resolution")
-				})
-		},
-	},
-	{
 		"gateway-api's experimental enums",
 		"the experimental channel's CRDs are made by gateway-api's own tool from <gateway:experimental:validation:Enum=...> comments (ExternalAuth among HTTPRoute filter types); " +
 			"apigen applies the +kubebuilder:validation:Enum beside them, the standard channel's",

@@ -44,11 +44,15 @@ type Schemas map[schema.GroupVersionKind]string
 // x-kubernetes-validations, ...), so that kubectl explain and clients see
 // what the server enforces. openapi-gen reads the Go types but not
 // kubebuilder's validation markers; the schemas come from those markers.
-// Only definitions of the project's own packages change: the kinds' packages
-// and the project's other packages whose types the kinds use (packages, such
-// as a pkg/apis/shared, whose types openapi-gen names by import path). A
-// constraint written on a field of another module's type (metav1, intstr)
-// belongs to that use, not to the type everywhere.
+// The definitions of the project's own packages take every constraint: the
+// kinds' packages and the project's other packages whose types the kinds use
+// (packages, such as a pkg/apis/shared, whose types openapi-gen names by
+// import path). Another module's shared types (crossplane's common/v2) take
+// the constraints of their fields, which their own markers wrote, but not
+// those on the type as a whole: a constraint written on a field of the
+// project whose type is another module's belongs to that use, not to the type
+// everywhere. Kubernetes' own types (metav1, intstr, core/v1) stay as
+// kube-apiserver publishes them.
 func (s Schemas) constrain(scheme *runtime.Scheme, packages []string, get openapicommon.GetOpenAPIDefinitions) openapicommon.GetOpenAPIDefinitions {
 	if len(s) == 0 {
 		return get
@@ -105,11 +109,24 @@ type merger struct {
 func (m merger) definition(name string, props *apiextensionsv1.JSONSchemaProps) {
 	def, ok := m.defs[name]
 	i := strings.LastIndex(name, ".")
-	if !ok || i < 0 || !m.own[name[:i]] {
+	if !ok || i < 0 {
 		return
 	}
-	m.schema(&def.Schema, props)
+	switch pkg := name[:i]; {
+	case m.own[pkg]:
+		m.schema(&def.Schema, props)
+	case kubernetesDefinition(pkg):
+		return
+	default:
+		m.members(&def.Schema, props)
+	}
 	m.defs[name] = def
+}
+
+// kubernetesDefinition tells the definitions of Kubernetes' own types apart, named by
+// their model names (io.k8s.api.core.v1) or by import path (k8s.io/...).
+func kubernetesDefinition(pkg string) bool {
+	return strings.HasPrefix(pkg, "io.k8s.") || strings.HasPrefix(pkg, "k8s.io/")
 }
 
 // schema adds props's constraints to s, and to its properties, items and
@@ -120,6 +137,11 @@ func (m merger) schema(s *spec.Schema, props *apiextensionsv1.JSONSchemaProps) {
 		return
 	}
 	constrain(s, props)
+	m.members(s, props)
+}
+
+// members adds props's constraints to the properties, items and additional properties of s.
+func (m merger) members(s *spec.Schema, props *apiextensionsv1.JSONSchemaProps) {
 	for pname, p := range props.Properties {
 		ps, ok := s.Properties[pname]
 		if !ok {
