@@ -68,6 +68,9 @@ import (
 // root_type_never_registered is registered with controller-runtime's SchemeBuilder and has a
 // root type no SchemeBuilder.Register call names (a duck type, as KEDA's WithTriggers): it is
 // not served, and the generated tests, which run every served kind through the scheme, pass.
+// unexported_types keeps unexported types of its own in a version package (the shape of an
+// annotation a hand-written conversion writes): the whole of pkg/ builds (the OpenAPI
+// definitions once named them from their package).
 var buildCases = map[string]struct {
 	requires, packages []string
 	// base is a model case whose types the build case's own files are added to, so one
@@ -89,6 +92,7 @@ var buildCases = map[string]struct {
 	"inlined_shadowed":              {packages: []string{"./pkg/..."}},
 	"inlined_tied":                  {packages: []string{"./pkg/..."}},
 	"shared_defaults":               {packages: []string{"./pkg/apis/..."}},
+	"unexported_types":              {packages: []string{"./pkg/..."}},
 }
 
 // TestGeneratedPackagesBuild generates each case, then runs go vet and go test on its API

@@ -77,6 +77,14 @@ func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
 		// not meet and kinds would lose their x-kubernetes-group-version-kind (no kubectl
 		// explain, no server-side apply). Naming the model package gives both the same name.
 		tags.addPackageTag(ctx.Load.Universe[p], modelPackageTag, restFriendlyName(p))
+		// openapi-gen takes every type of a package tagged as a whole, unexported ones too (a
+		// user's helper types for a conversion), whose definitions the generated package could
+		// not name.
+		for _, t := range ctx.Load.Universe[p].Types {
+			if namer.IsPrivateGoName(t.Name.Name) {
+				tags.addTypeTag(t, openAPITag, openAPISkipTag)
+			}
+		}
 	}
 	if err := addFieldDefaults(ctx, &tags); err != nil {
 		return err

@@ -1,0 +1,3 @@
+// Package v1 keeps unexported types of its own beside its kinds.
+// +groupName=toys.example.com
+package v1
