@@ -78,6 +78,38 @@ func setAnnotation(meta *map[string]string, key string, v any) error {
 	return nil
 }
 
+// kube-apiserver writes the behavior annotation from its internal types, which have no JSON
+// tags: its keys are the Go field names, and an unset tolerance is null. Reading it back, JSON
+// matches keys without regard to case, so v2's types read it.
+type annotatedBehavior struct{ ScaleUp, ScaleDown *annotatedRules }
+
+type annotatedRules struct {
+	StabilizationWindowSeconds *int32
+	SelectPolicy               *v2.ScalingPolicySelect
+	Policies                   []annotatedPolicy
+	Tolerance                  *resource.Quantity
+}
+
+type annotatedPolicy struct {
+	Type          v2.HPAScalingPolicyType
+	Value         int32
+	PeriodSeconds int32
+}
+
+func annotatedBehaviorOf(b *v2.HorizontalPodAutoscalerBehavior) annotatedBehavior {
+	rules := func(r *v2.HPAScalingRules) *annotatedRules {
+		if r == nil {
+			return nil
+		}
+		out := &annotatedRules{StabilizationWindowSeconds: r.StabilizationWindowSeconds, SelectPolicy: r.SelectPolicy, Tolerance: r.Tolerance}
+		for _, p := range r.Policies {
+			out.Policies = append(out.Policies, annotatedPolicy(p))
+		}
+		return out
+	}
+	return annotatedBehavior{ScaleUp: rules(b.ScaleUp), ScaleDown: rules(b.ScaleDown)}
+}
+
 // cpuUtilization is the target of a metric that is v1's targetCPUUtilizationPercentage.
 func cpuUtilization(m v2.MetricSpec) *int32 {
 	if m.Type == v2.ResourceMetricSourceType && m.Resource != nil && m.Resource.Name == corev1.ResourceCPU {
@@ -119,7 +151,7 @@ func Convert_v2_HorizontalPodAutoscaler_To_v1_HorizontalPodAutoscaler(in *v2.Hor
 		}
 	}
 	if in.Spec.Behavior != nil {
-		if err := setAnnotation(&out.Annotations, behaviorAnnotation, in.Spec.Behavior); err != nil {
+		if err := setAnnotation(&out.Annotations, behaviorAnnotation, annotatedBehaviorOf(in.Spec.Behavior)); err != nil {
 			return err
 		}
 	}
@@ -430,12 +462,88 @@ func Convert_v2_MetricTarget_To_v1_CrossVersionObjectReference(in *v2.MetricTarg
 }
 `
 
+// autoscalingDefaults are the files a user writes beside k8s.io/api's autoscaling versions for
+// kube-apiserver's defaults, which k8s.io/kubernetes declares (SetDefaults_ functions k8s.io/api
+// does not ship): one replica at least, and a behavior's unset rules filled with the
+// controller's. v1's CPU target of 80 % is its conversion's (autoscalingV1Conversions).
+var autoscalingDefaults = map[string]string{
+	"v2": `package v2
+
+// The scaling rules the controller follows where a behavior leaves them unset: up by 4 pods or
+// 100 % every 15 s, whichever is more, at once; down by 100 % every 15 s, after the
+// controller's own stabilization window.
+func defaultScaleUp() *HPAScalingRules {
+	max := MaxChangePolicySelect
+	return &HPAScalingRules{
+		StabilizationWindowSeconds: new(int32(0)),
+		SelectPolicy:               &max,
+		Policies: []HPAScalingPolicy{
+			{Type: PodsScalingPolicy, Value: 4, PeriodSeconds: 15},
+			{Type: PercentScalingPolicy, Value: 100, PeriodSeconds: 15},
+		},
+	}
+}
+
+func defaultScaleDown() *HPAScalingRules {
+	max := MaxChangePolicySelect
+	return &HPAScalingRules{
+		SelectPolicy: &max,
+		Policies:     []HPAScalingPolicy{{Type: PercentScalingPolicy, Value: 100, PeriodSeconds: 15}},
+	}
+}
+
+// withDefaults is rules with each field it leaves unset taken from defaults.
+func withDefaults(rules, defaults *HPAScalingRules) *HPAScalingRules {
+	if rules == nil {
+		return defaults
+	}
+	if rules.SelectPolicy != nil {
+		defaults.SelectPolicy = rules.SelectPolicy
+	}
+	if rules.StabilizationWindowSeconds != nil {
+		defaults.StabilizationWindowSeconds = rules.StabilizationWindowSeconds
+	}
+	if rules.Policies != nil {
+		defaults.Policies = rules.Policies
+	}
+	if rules.Tolerance != nil {
+		defaults.Tolerance = rules.Tolerance
+	}
+	return defaults
+}
+
+func SetDefaults_HorizontalPodAutoscaler(obj *HorizontalPodAutoscaler) {
+	if obj.Spec.MinReplicas == nil {
+		obj.Spec.MinReplicas = new(int32(1))
+	}
+	if len(obj.Spec.Metrics) == 0 {
+		obj.Spec.Metrics = []MetricSpec{{Type: ResourceMetricSourceType, Resource: &ResourceMetricSource{
+			Name: "cpu", Target: MetricTarget{Type: UtilizationMetricType, AverageUtilization: new(int32(80))}}}}
+	}
+	if b := obj.Spec.Behavior; b != nil {
+		b.ScaleUp = withDefaults(b.ScaleUp, defaultScaleUp())
+		b.ScaleDown = withDefaults(b.ScaleDown, defaultScaleDown())
+	}
+}
+`,
+	"v1": `package v1
+
+func SetDefaults_HorizontalPodAutoscaler(obj *HorizontalPodAutoscaler) {
+	if obj.Spec.MinReplicas == nil {
+		obj.Spec.MinReplicas = new(int32(1))
+	}
+}
+`,
+}
+
 // TestKubernetesAutoscalingV1 serves k8s.io/api's autoscaling/v2 and autoscaling/v1, copied
 // unchanged, with the conversions written by the test as a user writes them
 // (autoscalingV1Conversions), side by side with kube-apiserver v1.37: the two group-versions'
 // discovery is the same, and a HorizontalPodAutoscaler created in v2 reads back in v1 (its CPU
 // target a field, its other metrics an annotation) as kube-apiserver reads it, and one created
-// in v1 reads back in v2 as kube-apiserver reads it.
+// in v1 reads back in v2 as kube-apiserver reads it. With kube-apiserver's defaults written as
+// the project's SetDefaults_ functions (autoscalingDefaults), objects that leave the replicas,
+// the metrics or a behavior's rules unset read back defaulted as kube-apiserver defaults them.
 func TestKubernetesAutoscalingV1(t *testing.T) {
 	tc := tools(t)
 	work := t.TempDir()
@@ -465,6 +573,9 @@ func TestKubernetesAutoscalingV1(t *testing.T) {
 		}
 	}
 	writeFile(t, filepath.Join(proj, "pkg", "apis", "autoscaling", "v1", "conversion.go"), autoscalingV1Conversions)
+	for version, src := range autoscalingDefaults {
+		writeFile(t, filepath.Join(proj, "pkg", "apis", "autoscaling", version, "defaults.go"), src)
+	}
 	mustSucceed(t, runCmd(cmdOpts{Dir: proj, Env: goEnv}, tc.apigen, "generate"))
 
 	_, kas := startControlPlane(t, filepath.Join(work, "kube-apiserver"))
@@ -529,6 +640,23 @@ spec:
   minReplicas: 1
   maxReplicas: 4
   targetCPUUtilizationPercentage: 70
+`},
+		// kube-apiserver's defaults: the replicas, the CPU target and a behavior's rules.
+		{"defaulted", "v2", "v1", `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: defaulted, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 5
+  behavior:
+    scaleDown: {stabilizationWindowSeconds: 120}
+`},
+		{"bare", "v1", "v2", `apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata: {name: bare, namespace: default}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: bare}
+  maxReplicas: 3
 `},
 	} {
 		obj := &unstructured.Unstructured{Object: yamlToObject(t, c.doc)}
