@@ -15,7 +15,7 @@ import (
 
 // buildCases are the projects under testdata/builds whose API packages must build and pass
 // their own tests once generated: a package that declares every name apigen's registration
-// could declare, and a kubebuilder package registered with controller-runtime's SchemeBuilder,
+// could declare (the whole of its pkg/ builds), and a kubebuilder package registered with controller-runtime's SchemeBuilder,
 // whose controller-gen zz_generated.deepcopy.go is kept.
 // Each case's go.mod is examples/wardle's, plus the modules a case requires. controller_runtime
 // is a kubebuilder project (PROJECT file, api/v1 with groupversion_info.go);
@@ -77,7 +77,7 @@ var buildCases = map[string]struct {
 	// set of types serves both the model golden and the build.
 	base string
 }{
-	"every_identifier":              {packages: []string{"./pkg/apis/..."}},
+	"every_identifier":              {packages: []string{"./pkg/..."}},
 	"declarative_validation":        {packages: []string{"./pkg/apis/..."}},
 	"controller_runtime":            {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},
 	"controller_runtime_conversion": {requires: []string{"sigs.k8s.io/controller-runtime@v0.25.2"}, packages: []string{"./api/...", "./pkg/apis/..."}},

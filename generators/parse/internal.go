@@ -182,6 +182,42 @@ func (p *parser_) checkOwnRegistration(v *model.Version, files []*ast.File, gpkg
 	v.DefaultsLeftToInstall = !mentions(files, "RegisterDefaults")
 }
 
+// checkClientNames reports the names the generated clients take from a version package by
+// convention (client-gen's and informer-gen's SchemeGroupVersion, applyconfiguration-gen's
+// SchemeGroupVersion.WithKind, lister-gen's Resource) where the package declares them with
+// another meaning: apigen's registration declares neither then, and the clients would not
+// compile.
+func (p *parser_) checkClientNames(v *model.Version, gpkg *gengotypes.Package) {
+	if len(v.Resources) == 0 {
+		return
+	}
+	const schemaPkg = "k8s.io/apimachinery/pkg/runtime/schema"
+	if at, ok := v.DeclPos["SchemeGroupVersion"]; ok {
+		sgv := gpkg.Variables["SchemeGroupVersion"]
+		if sgv == nil || sgv.Underlying == nil || sgv.Underlying.Name != (gengotypes.Name{Package: schemaPkg, Name: "GroupVersion"}) {
+			p.errs.Add(at, "SchemeGroupVersion in package %s is not a variable of type schema.GroupVersion; the generated clients, listers and informers name the package's group version by it: rename it, or declare it as var SchemeGroupVersion = schema.GroupVersion{Group: GroupName, Version: %q}",
+				path.Base(v.Package), v.Name)
+		}
+	}
+	if at, ok := v.DeclPos["Resource"]; ok {
+		if f := gpkg.Functions["Resource"]; f == nil || !isResourceFunc(f.Underlying, schemaPkg) {
+			p.errs.Add(at, "Resource in package %s is not a func(resource string) schema.GroupResource; the generated listers name a resource of the package's group by it: rename it, or declare it as func Resource(resource string) schema.GroupResource",
+				path.Base(v.Package))
+		}
+	}
+}
+
+// isResourceFunc reports whether a function's type is func(string) schema.GroupResource.
+func isResourceFunc(t *gengotypes.Type, schemaPkg string) bool {
+	if t == nil || t.Signature == nil {
+		return false
+	}
+	sig := t.Signature
+	return sig.Receiver == nil && !sig.Variadic && len(sig.Parameters) == 1 && len(sig.Results) == 1 &&
+		sig.Parameters[0].Type != nil && sig.Parameters[0].Type.Name == (gengotypes.Name{Name: "string"}) &&
+		sig.Results[0].Type != nil && sig.Results[0].Type.Name == (gengotypes.Name{Package: schemaPkg, Name: "GroupResource"})
+}
+
 // noLocalBuilder is a version that registers its types itself without a localSchemeBuilder.
 type noLocalBuilder struct {
 	// at is where to report it.

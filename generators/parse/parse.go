@@ -195,6 +195,7 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	default:
 		p.checkGeneratedRegistration(version)
 	}
+	p.checkClientNames(version, gpkg)
 	short := groupDir
 	if short == "" {
 		short, _, _ = strings.Cut(groupName, ".")

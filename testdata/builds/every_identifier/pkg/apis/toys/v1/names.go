@@ -1,12 +1,12 @@
 package v1
 
-// The names apigen's register file declares by convention, declared here with other meanings.
+// The names apigen's register file declares by convention, declared here with other meanings
+// (SchemeGroupVersion and Resource, which the generated clients use too, are in
+// clientnames.go with the meaning they need).
 type (
-	Kind               string
-	Resource           string
-	GroupName          struct{}
-	SchemeGroupVersion int
-	SchemeBuilder      []string
+	Kind          string
+	GroupName     struct{}
+	SchemeBuilder []string
 )
 
 // The names of its helpers and the usual names of its imports.
