@@ -397,14 +397,15 @@ func (e resourceEmitter) emitStatusStrategy(f *jen.File) {
 	f.Func().Params(jen.Id("statusStrategy")).Id("GetResetFields").Params().Map(jen.Qual(fieldpathPkg, "APIVersion")).Op("*").Qual(fieldpathPkg, "Set").Block(e.statusResetFields())
 	f.Line()
 	f.Comment("PrepareForUpdate keeps everything of the stored object but the new status (and the managed")
-	f.Comment("fields, which record who set it).")
+	f.Comment("fields, which record who set it). What was sent is pruned first, as kube-apiserver prunes a")
+	f.Comment("request: the stored object, which may hold what the request's version cannot, is not.")
 	f.Func().Params(jen.Id("s").Id("statusStrategy")).Id("PrepareForUpdate").Params(e.ctxParam(), jen.Id("obj"), jen.Id("old").Qual(runtimePkg, "Object")).Block(
+		e.prune(),
 		e.assert(newName, "obj"),
 		e.assert(oldName, "old"),
 		jen.List(jen.Id("status"), jen.Id("managedFields")).Op(":=").List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")),
 		jen.Op("*").Id(newName).Op("=").Op("*").Id(oldName).Dot("DeepCopy").Call(),
 		jen.List(jen.Id(newName).Dot("Status"), jen.Id(newName).Dot("ManagedFields")).Op("=").List(jen.Id("status"), jen.Id("managedFields")),
-		e.prune(),
 	)
 	f.Line()
 	f.Comment("ValidateUpdate checks a status write as kube-apiserver checks a custom resource's: immutable")

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/conversion"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/endpoints/request"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
@@ -227,5 +230,107 @@ func TestPruneKeepsTypedParts(t *testing.T) {
 	_ = json.Unmarshal(want.Object.Raw, &wantObject)
 	if !equality.Semantic.DeepEqual(got, wantObject) {
 		t.Errorf("embedded resource: got %s, want %s", obj.Object.Raw, want.Object.Raw)
+	}
+}
+
+// rolloutV1 and rolloutV2 are one kind in two versions of different Go types, v2 the hub,
+// converted by functions written as Cluster API's v1beta1 ones are: v1's names are appended
+// to what v2's items hold, as they would be to a new object's.
+type rolloutV1 struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Names             []string             `json:"names,omitempty"`
+	Object            runtime.RawExtension `json:"object,omitempty"`
+}
+
+type rolloutV2 struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Items             []string             `json:"items,omitempty"`
+	Object            runtime.RawExtension `json:"object,omitempty"`
+}
+
+func (r *rolloutV1) DeepCopyObject() runtime.Object {
+	c := *r
+	r.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	c.Names = slices.Clone(r.Names)
+	r.Object.DeepCopyInto(&c.Object)
+	return &c
+}
+
+func (r *rolloutV2) DeepCopyObject() runtime.Object {
+	c := *r
+	r.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	c.Items = slices.Clone(r.Items)
+	r.Object.DeepCopyInto(&c.Object)
+	return &c
+}
+
+// Prune converts what it keeps back from the request's version into a new object, as
+// kube-apiserver converts a request, and an object it drops nothing from is left as decoded:
+// a conversion that appends to its output does not double the hub's lists either way.
+func TestPruneConvertsIntoANewObject(t *testing.T) {
+	const group = "rollouts.example.com"
+	scheme := runtime.NewScheme()
+	for _, v := range []string{"v1", "v2", runtime.APIVersionInternal} {
+		var obj runtime.Object = &rolloutV2{}
+		if v == "v1" {
+			obj = &rolloutV1{}
+		}
+		scheme.AddKnownTypeWithName(schema.GroupVersionKind{Group: group, Version: v, Kind: "Rollout"}, obj)
+	}
+	if err := scheme.AddConversionFunc((*rolloutV1)(nil), (*rolloutV2)(nil), func(a, b any, _ conversion.Scope) error {
+		in, out := a.(*rolloutV1), b.(*rolloutV2)
+		out.ObjectMeta, out.Object = in.ObjectMeta, in.Object
+		out.Items = append(out.Items, in.Names...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := scheme.AddConversionFunc((*rolloutV2)(nil), (*rolloutV1)(nil), func(a, b any, _ conversion.Scope) error {
+		in, out := a.(*rolloutV2), b.(*rolloutV1)
+		out.ObjectMeta, out.Object, out.Names = in.ObjectMeta, in.Object, slices.Clone(in.Items)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	object := `"object":{"type":"object","x-kubernetes-embedded-resource":true,"properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},` +
+		`"metadata":{"type":"object"},"spec":{"type":"object","properties":{"known":{"type":"string"}}}}}`
+	schemaOf := func(list string) string {
+		return `{"type":"object","properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},"metadata":{"type":"object"},` +
+			`"` + list + `":{"type":"array","items":{"type":"string"}},` + object + `}}`
+	}
+	v, err := NewSchemaValidation(scheme, ValidatedKind{
+		Group: group, Kind: "Rollout", Namespaced: true, StorageVersion: "v2",
+		Schemas: map[string]string{"v1": schemaOf("names"), "v2": schemaOf("items")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := request.WithRequestInfo(context.Background(), &request.RequestInfo{APIGroup: group, APIVersion: "v1"})
+	for _, c := range []struct{ name, sent, want string }{
+		{"nothing to drop", `{"apiVersion":"v1","kind":"ConfigMap","spec":{"known":"a"}}`, `{"apiVersion":"v1","kind":"ConfigMap","spec":{"known":"a"}}`},
+		{"an unknown field dropped", `{"apiVersion":"v1","kind":"ConfigMap","spec":{"known":"a","unknown":"b"}}`, `{"apiVersion":"v1","kind":"ConfigMap","spec":{"known":"a"}}`},
+	} {
+		// As the server decodes a v1 request: converted into a new hub object.
+		hub := &rolloutV2{}
+		if err := scheme.Convert(&rolloutV1{ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "default"}, Names: []string{"a", "b"}, Object: runtime.RawExtension{Raw: []byte(c.sent)}}, hub, nil); err != nil {
+			t.Fatal(err)
+		}
+		v.Prune(ctx, hub)
+		if !slices.Equal(hub.Items, []string{"a", "b"}) {
+			t.Errorf("%s: items %q after Prune, want [a b]", c.name, hub.Items)
+		}
+		var got, want any
+		if err := json.Unmarshal(hub.Object.Raw, &got); err != nil {
+			t.Fatalf("%s: %v (%s)", c.name, err, hub.Object.Raw)
+		}
+		_ = json.Unmarshal([]byte(c.want), &want)
+		if !equality.Semantic.DeepEqual(got, want) {
+			t.Errorf("%s: embedded resource %s, want %s", c.name, hub.Object.Raw, c.want)
+		}
+		if hub.Name != "r" || hub.Namespace != "default" {
+			t.Errorf("%s: metadata %s/%s, want default/r", c.name, hub.Namespace, hub.Name)
+		}
 	}
 }

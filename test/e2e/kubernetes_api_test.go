@@ -16,6 +16,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apidiscovery "k8s.io/apiserver/pkg/endpoints/discovery"
 	"k8s.io/client-go/rest"
 
 	"github.com/apigen-dev/apigen/test/cluster"
@@ -23,9 +24,9 @@ import (
 )
 
 // The compatibility matrix's first set: every group of k8s.io/api except the legacy core
-// group, at the version kube-apiserver prefers, copied unchanged into one project, generated
-// once, built once and served by one server, whose discovery is compared with a real
-// kube-apiserver's.
+// group, at the version kube-apiserver prefers, copied unchanged (but for the storage versions
+// kube-apiserver chooses, marked) into one project, generated once, built once and served by
+// one server, whose discovery is compared with a real kube-apiserver's.
 
 // The project itself (the groups and versions copied, the older versions left out and why, and
 // the copying) is package kapi's, which hack/bench/kapi.sh times too.
@@ -36,6 +37,9 @@ import (
 // kube-apiserver's registry (pkg/registry/.../storage), not in the types. The test fails on a
 // difference missing here and on an entry here that no longer differs.
 var discoveryDifferences = map[string]string{
+	"events.k8s.io/v1 events: storage version": "kube-apiserver stores events.k8s.io's Events with the core group's, in its v1 " +
+		"(AddCohabitatingResources in k8s.io/kubernetes pkg/kubeapiserver/default_storage_factory_builder.go); the project leaves the " +
+		"core group out, so its events.k8s.io/v1 stores them itself",
 	"certificates.k8s.io/v1 certificatesigningrequests/approval": "kube-apiserver's hand-written storage (pkg/registry/certificates: csrApprovalStrategy " +
 		"keeps all but status.conditions, stamps their times and validates them with ValidateCertificateSigningRequestApprovalUpdate); " +
 		"the type only names it in +genclient:method=UpdateApproval, which carries none of that, and apigen warns there that it is not served",
@@ -70,9 +74,11 @@ var kubernetesAPINotServed = map[string]string{
 }
 
 // TestKubernetesAPIGroups copies every k8s.io/api group but core into one project with nothing
-// added, generates it (timing apigen generate and its peak memory), builds and serves it, and
-// compares its discovery with kube-apiserver v1.37's for the same group-versions: resources,
-// kinds, scope, verbs and subresources. It creates and reads a few simple kinds with kubectl.
+// added but the storage versions kube-apiserver chooses (kapi.StorageVersions), generates it
+// (timing apigen generate and its peak memory), builds and serves it, and compares its
+// discovery with kube-apiserver v1.37's for the same group-versions: resources, kinds, scope,
+// verbs, subresources and the version each resource is stored in. It creates and reads a few
+// simple kinds with kubectl.
 func TestKubernetesAPIGroups(t *testing.T) {
 	tc := tools(t)
 	bins, err := controlPlane()
@@ -524,9 +530,29 @@ func getJSON(t *testing.T, cfg *rest.Config, path string, into any) {
 // discoveryDiff is one difference between two servers' discovery of a group-version.
 type discoveryDiff struct{ key, what string }
 
+// storedIn is the version of group whose storageVersionHash of kind is hash (or the core
+// group's, where kube-apiserver stores a resource of another group with the core one's), or the
+// hash itself when no version k8s.io/api names its versions with is.
+func storedIn(group, kind, hash string) string {
+	if hash == "" {
+		return "none (no storageVersionHash)"
+	}
+	for _, g := range []string{group, ""} {
+		for _, v := range []string{"v2", "v1", "v1beta3", "v1beta2", "v1beta1", "v1alpha3", "v1alpha2", "v1alpha1"} {
+			if apidiscovery.StorageVersionHash(g, v, kind) == hash {
+				if g == "" {
+					return "the core group's " + v
+				}
+				return v
+			}
+		}
+	}
+	return "the version of storageVersionHash " + hash
+}
+
 // compareDiscovery lists how have (the generated server's resources) differs from want
 // (kube-apiserver's): a resource or subresource only one serves, and for those both serve,
-// the kind (with its group and version), the scope and the verbs.
+// the kind (with its group and version), the scope, the storage version and the verbs.
 func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []discoveryDiff {
 	var out []discoveryDiff
 	names := map[string]bool{}
@@ -557,6 +583,13 @@ func compareDiscovery(gv string, want, have map[string]metav1.APIResource) []dis
 		}
 		if w.Namespaced != h.Namespaced {
 			out = append(out, discoveryDiff{key + ": namespaced", fmt.Sprintf("kube-apiserver %v, generated server %v", w.Namespaced, h.Namespaced)})
+		}
+		// storageVersionHash names the version objects are stored in (kapi.StorageVersions
+		// marks those kube-apiserver stores in another than the most preferred).
+		if w.StorageVersionHash != h.StorageVersionHash {
+			group, _, _ := strings.Cut(gv, "/")
+			out = append(out, discoveryDiff{key + ": storage version", fmt.Sprintf("kube-apiserver stores it in %s, the generated server in %s",
+				storedIn(group, w.Kind, w.StorageVersionHash), storedIn(group, h.Kind, h.StorageVersionHash))})
 		}
 		wv, hv := slices.Clone([]string(w.Verbs)), slices.Clone([]string(h.Verbs))
 		sort.Strings(wv)

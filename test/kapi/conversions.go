@@ -11,8 +11,9 @@ var Conversions = map[string]string{
 }
 
 // certificatesV1beta1: v1beta1's PodCertificateRequestSpec has the pkixPublicKey and
-// proofOfPossession v1 has no field for; stored in v1, they travel in annotations, as
-// autoscaling/v1's fields travel in kube-apiserver.
+// proofOfPossession v1 has no field for. The kind is stored in v1beta1, as kube-apiserver
+// stores it (StorageVersions); read in v1 they travel in annotations, so that an object
+// written back in v1 keeps them, as autoscaling/v1's fields travel in kube-apiserver.
 const certificatesV1beta1 = `package v1beta1
 
 import (
@@ -25,7 +26,7 @@ import (
 )
 
 // The fields of v1beta1's PodCertificateRequestSpec that v1 has no field for, base64 in
-// annotations of the object stored in v1.
+// annotations of the object read in v1.
 const (
 	pkixPublicKeyAnnotation     = "certificates.k8s.io/v1beta1-pkix-public-key"
 	proofOfPossessionAnnotation = "certificates.k8s.io/v1beta1-proof-of-possession"

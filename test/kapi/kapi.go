@@ -1,6 +1,7 @@
 // Package kapi is the largest real project apigen is tested and measured on: every group of
 // k8s.io/api except the legacy core group, at the version kube-apiserver prefers and the older
-// versions whose conversions conversion-gen writes whole, copied unchanged into one project.
+// versions whose conversions conversion-gen writes whole, copied unchanged into one project (but
+// for the storage versions kube-apiserver chooses, marked as a user marks them: StorageVersions).
 // TestKubernetesAPIGroups (test/e2e) generates, builds and serves it and compares it with a
 // real kube-apiserver; hack/bench/kapi.sh times its generation. Both build it with Copy from
 // these tables, so the test and the benchmark are the same project.
@@ -57,13 +58,26 @@ var Groups = []Group{
 // kube-apiserver v1.37 still serves (every API enabled) whose conversions to and from the
 // preferred version conversion-gen writes whole, or writes with the functions of Conversions
 // (certificates/v1beta1, resource/v1beta1). Each kind is stored in the most preferred version
-// that declares it.
+// that declares it, or the version StorageVersions names.
 var Older = map[string][]string{
 	"admissionregistration": {"v1beta1", "v1alpha1"},
 	"certificates":          {"v1beta1"},
 	"coordination":          {"v1beta1", "v1alpha2"},
 	"resource":              {"v1beta2", "v1beta1", "v1alpha3"},
 	"storagemigration":      {"v1beta1"},
+}
+
+// StorageVersions are the kinds kube-apiserver v1.37 stores in a version other than the most
+// preferred one that declares them (its ResourceEncodingOverrides, k8s.io/kubernetes
+// pkg/kubeapiserver/default_storage_factory_builder.go), by "<group dir>/<Kind>": Copy marks
+// each +apigen:storageversion in that version, as a user marks a storage version, so that the
+// project stores (and converts through) the version kube-apiserver does.
+// TestKubernetesAPIGroups compares every resource's storageVersionHash with kube-apiserver's.
+var StorageVersions = map[string]string{
+	"certificates/ClusterTrustBundle":          "v1beta1",
+	"certificates/PodCertificateRequest":       "v1beta1",
+	"resource/DeviceTaintRule":                 "v1beta2",
+	"storagemigration/StorageVersionMigration": "v1beta1",
 }
 
 // HandWritten are the older versions kube-apiserver v1.37 serves that are not copied, and
@@ -84,14 +98,20 @@ func Generated(name string) bool {
 
 // Copy copies into the project at proj, under pkg/apis/<group>/<version>, the files of each
 // group's preferred and older versions from apiDir (k8s.io/api's directory in the module
-// cache), leaving out the files Generated names, and writes the Conversions of the older
-// versions beside them. It returns how many files (Conversions' included) and packages it
+// cache), leaving out the files Generated names and marking the kinds of StorageVersions, and
+// writes the Conversions of the older versions beside them. It returns how many files (Conversions' included) and packages it
 // copied.
 func Copy(apiDir, proj string) (files, packages int, err error) {
 	module, err := modulePath(proj)
 	if err != nil {
 		return 0, 0, err
 	}
+	storageMarks := 0
+	defer func() {
+		if err == nil && storageMarks != len(StorageVersions) {
+			err = fmt.Errorf("marked %d kinds of StorageVersions, want all %d: a kind is not declared where the table says", storageMarks, len(StorageVersions))
+		}
+	}()
 	for _, g := range Groups {
 		for _, version := range append([]string{g.Version}, Older[g.Dir]...) {
 			src := filepath.Join(apiDir, g.Dir, version)
@@ -108,6 +128,8 @@ func Copy(apiDir, proj string) (files, packages int, err error) {
 				if err != nil {
 					return files, packages, err
 				}
+				data, marked := markStorageVersions(data, g.Dir, version)
+				storageMarks += marked
 				if err := os.MkdirAll(dst, 0o755); err != nil {
 					return files, packages, err
 				}
@@ -126,6 +148,23 @@ func Copy(apiDir, proj string) (files, packages int, err error) {
 		}
 	}
 	return files, packages, nil
+}
+
+// markStorageVersions adds +apigen:storageversion to the doc comment of each kind of
+// StorageVersions that data, a file of k8s.io/api's <dir>/<version>, declares, and returns how
+// many it marked.
+func markStorageVersions(data []byte, dir, version string) ([]byte, int) {
+	marked := 0
+	for key, v := range StorageVersions {
+		kindDir, kind, _ := strings.Cut(key, "/")
+		decl := "\ntype " + kind + " struct {"
+		if kindDir != dir || v != version || !strings.Contains(string(data), decl) {
+			continue
+		}
+		data = []byte(strings.Replace(string(data), decl, "\n// +apigen:storageversion"+decl, 1))
+		marked++
+	}
+	return data, marked
 }
 
 // modulePath is the module path go.mod in dir declares.

@@ -2,11 +2,18 @@ package servertest
 
 import (
 	"encoding/json"
+	"math/rand"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/api/apitesting/fuzzer"
+	metafuzzer "k8s.io/apimachinery/pkg/apis/meta/fuzzer"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/conversion"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
@@ -114,5 +121,67 @@ func TestRepair(t *testing.T) {
 	}
 	if how := repair(obj, metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.missing"}, tried, func(int) map[string]any { return nil }, valid); how != "left out what holds it" {
 		t.Errorf("a required field nothing fills: %q", how)
+	}
+}
+
+// widgetHub and widgetV1 are one kind as its hub and as a served version whose conversion
+// reads the object's namespace, as Cluster API's v1beta1 gives its references the object's.
+type widgetHub struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Size              int `json:"size,omitempty"`
+}
+
+type widgetV1 struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Size              int    `json:"size,omitempty"`
+	RefNamespace      string `json:"refNamespace,omitempty"`
+}
+
+func (w *widgetHub) DeepCopyObject() runtime.Object {
+	c := *w
+	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	return &c
+}
+
+func (w *widgetV1) DeepCopyObject() runtime.Object {
+	c := *w
+	w.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	return &c
+}
+
+// A random object is converted to the served version in the namespace it is written to, so
+// that a conversion reading the namespace gives what the server's gives: what is sent of a
+// namespaced kind holds "default" where the conversion copies the namespace, of a
+// cluster-scoped kind nothing.
+func TestRandomObjectIsInItsNamespace(t *testing.T) {
+	hub := schema.GroupVersionKind{Group: "toys.example.com", Version: runtime.APIVersionInternal, Kind: "Widget"}
+	v1 := schema.GroupVersionKind{Group: hub.Group, Version: "v1", Kind: hub.Kind}
+	scheme := runtime.NewScheme()
+	scheme.AddKnownTypeWithName(hub, &widgetHub{})
+	scheme.AddKnownTypeWithName(v1, &widgetV1{})
+	if err := scheme.AddConversionFunc((*widgetHub)(nil), (*widgetV1)(nil), func(a, b any, _ conversion.Scope) error {
+		in, out := a.(*widgetHub), b.(*widgetV1)
+		out.ObjectMeta, out.Size, out.RefNamespace = in.ObjectMeta, in.Size, in.Namespace
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, namespaced := range []bool{true, false} {
+		k := kindTrip{gvk: v1, hub: hub, namespaced: namespaced, scheme: scheme}
+		want := map[bool]string{true: "default", false: ""}[namespaced]
+		for seed := range int64(5) {
+			// Metadata filled as RoundTrip fills it: a random namespace.
+			fill := fuzzer.FuzzerFor(fuzzer.MergeFuzzerFuncs(metafuzzer.Funcs, validMetadata), rand.NewSource(seed), serializer.NewCodecFactory(scheme))
+			obj, err := k.randomWith(fill)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := obj["refNamespace"].(string)
+			if got != want {
+				t.Errorf("namespaced %v, seed %d: the conversion read namespace %q, want %q", namespaced, seed, got, want)
+			}
+		}
 	}
 }

@@ -316,6 +316,13 @@ func (v *SchemaValidation) unstructured(vv *versionValidation, obj runtime.Objec
 // preserved) and the unknown or malformed metadata of embedded resources.
 // Typed fields never hold an unknown field, so a kind without such parts is
 // left alone, and so are the typed parts of the others.
+//
+// An object nothing is dropped from stays as it was decoded. One that loses
+// something is converted back from the request's version into a new object, as
+// kube-apiserver converts a request, never into obj itself: hand-written
+// conversion functions may add to what their output holds (Cluster API's
+// v1beta1 appends each health check condition), which converting into an object
+// that has them already would double.
 func (v *SchemaValidation) Prune(ctx context.Context, obj runtime.Object) {
 	vv := v.forRequest(ctx)
 	if vv.pruning == nil {
@@ -325,8 +332,12 @@ func (v *SchemaValidation) Prune(ctx context.Context, obj runtime.Object) {
 	if err != nil {
 		return // validation reports it
 	}
+	before := runtime.DeepCopyJSON(u.Object)
 	structuralpruning.Prune(u.Object, vv.pruning, true)
 	if err, _ := schemaobjectmeta.CoerceWithOptions(nil, u.Object, vv.structural, false, schemaobjectmeta.CoerceOptions{DropInvalidFields: true}); err != nil {
+		return
+	}
+	if reflect.DeepEqual(before, u.Object) {
 		return
 	}
 	versioned, err := v.scheme.New(vv.kind)
@@ -337,7 +348,12 @@ func (v *SchemaValidation) Prune(ctx context.Context, obj runtime.Object) {
 		reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(versioned).Elem())
 		return
 	}
-	_ = v.scheme.Convert(versioned, obj, nil)
+	pruned := reflect.New(reflect.TypeOf(obj).Elem()).Interface().(runtime.Object)
+	if v.scheme.Convert(versioned, pruned, nil) != nil {
+		return
+	}
+	pruned.GetObjectKind().SetGroupVersionKind(obj.GetObjectKind().GroupVersionKind())
+	reflect.ValueOf(obj).Elem().Set(reflect.ValueOf(pruned).Elem())
 }
 
 // rawJSONParts is the schema Prune walks: s's parts whose Go fields keep JSON as sent

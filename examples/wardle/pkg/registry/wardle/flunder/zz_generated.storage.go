@@ -165,14 +165,15 @@ func (statusStrategy) GetResetFields() map[fieldpath.APIVersion]*fieldpath.Set {
 }
 
 // PrepareForUpdate keeps everything of the stored object but the new status (and the managed
-// fields, which record who set it).
+// fields, which record who set it). What was sent is pruned first, as kube-apiserver prunes a
+// request: the stored object, which may hold what the request's version cannot, is not.
 func (s statusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	s.validation.Prune(ctx, obj)
 	newFlunder := obj.(*v1beta1.Flunder)
 	oldFlunder := old.(*v1beta1.Flunder)
 	status, managedFields := newFlunder.Status, newFlunder.ManagedFields
 	*newFlunder = *oldFlunder.DeepCopy()
 	newFlunder.Status, newFlunder.ManagedFields = status, managedFields
-	s.validation.Prune(ctx, obj)
 }
 
 // ValidateUpdate checks a status write as kube-apiserver checks a custom resource's: immutable
