@@ -23,10 +23,6 @@ type Context struct {
 	// conversion function conversion-gen leaves to the user (apigen generate
 	// --scaffold-conversions) instead of failing on them.
 	ScaffoldConversions bool
-	// ConversionDrops are, by package, the fields of hub types that a conversion to a version
-	// without conversion code drops, as a CustomResourceDefinition with conversion strategy
-	// None drops them (kube.Conversion finds them): the round-trip test leaves them empty.
-	ConversionDrops map[string][]model.HiddenField
 	// Warnings are what generators found that does not stop generation (a hand-written
 	// conversion that drops a field); the run reports them with the model's.
 	Warnings model.ErrorList

@@ -70,6 +70,9 @@ func Project(load *loader.Result) (*model.Project, error) {
 		return nil, append(p.errs, p.warnings()...).Err()
 	}
 	p.proj.Warnings = p.warnings()
+	for _, g := range p.proj.Groups {
+		structDocs(p.load.Universe, g)
+	}
 	return p.proj, nil
 }
 
