@@ -1,21 +1,18 @@
 // Package docs writes docs/api-reference.md, the Markdown API reference of a project: every
 // group, version and kind the server serves, with the resource's names, scope, subresources,
 // print columns and selectable fields from the model, and, for the kind and every struct of its
-// package it reaches, the fields with their JSON names, types, Go doc comments, defaults and
-// validation.
+// package it reaches (model.Version.Structs), the fields with their JSON names, types, Go doc
+// comments, defaults and validation.
 package docs
 
 import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	"k8s.io/gengo/v2"
-	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/model"
@@ -40,7 +37,7 @@ func (reference) Generate(ctx *engine.Context, out *engine.Output) error {
 	if ctx.Project == nil || len(ctx.Project.Groups) == 0 {
 		return nil
 	}
-	w := &writer{universe: ctx.Load.Universe}
+	w := &writer{}
 	w.line("<!-- " + engine.GeneratedLine + " -->")
 	w.line("")
 	w.line("# API reference")
@@ -57,8 +54,7 @@ func (reference) Generate(ctx *engine.Context, out *engine.Output) error {
 }
 
 type writer struct {
-	b        strings.Builder
-	universe types.Universe
+	b strings.Builder
 }
 
 func (w *writer) line(format string, args ...any) {
@@ -96,16 +92,15 @@ func sortedResources(v *model.Version) []*model.Resource {
 }
 
 func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error {
-	pkg := w.universe[v.Package]
-	if pkg == nil || pkg.Types[r.Kind] == nil {
+	t := v.Structs[r.Kind]
+	if t == nil {
 		return fmt.Errorf("type %s of version %s is not in the load", r.Kind, v.Package)
 	}
-	t := pkg.Types[r.Kind]
 	w.line("")
 	w.line("#### %s", r.Kind)
 	w.line("")
-	if doc := docOf(t.CommentLines); doc != "" {
-		w.line("%s", doc)
+	if t.Doc != "" {
+		w.line("%s", t.Doc)
 		w.line("")
 	}
 	// The names as this version's marker declares them: its singular, short names and
@@ -187,153 +182,89 @@ func (w *writer) kind(g *model.Group, v *model.Version, r *model.Resource) error
 
 // structs writes the fields of t and of every struct of its package it reaches, each once,
 // with the constraints of schema, the kind's schema in this version.
-func (w *writer) structs(v *model.Version, root *types.Type, schema *apiextensionsv1.JSONSchemaProps) error {
+func (w *writer) structs(v *model.Version, root *model.StructDoc, schema *apiextensionsv1.JSONSchemaProps) error {
 	type reached struct {
-		t      *types.Type
+		t      *model.StructDoc
 		schema *apiextensionsv1.JSONSchemaProps
 	}
-	seen := map[*types.Type]bool{root: true}
+	seen := map[string]bool{root.Name: true}
 	queue := []reached{{root, schema}}
 	for len(queue) > 0 {
 		t, props := queue[0].t, queue[0].schema
 		queue = queue[1:]
 		w.line("")
 		if t == root {
-			w.line("Fields of %s:", t.Name.Name)
+			w.line("Fields of %s:", t.Name)
 		} else {
-			w.line("<a id=\"%s\"></a>**%s**", anchor(v, t), t.Name.Name)
-			if doc := docOf(t.CommentLines); doc != "" {
+			w.line("<a id=\"%s\"></a>**%s**", anchor(v, t.Name), t.Name)
+			if t.Doc != "" {
 				w.line("")
-				w.line("%s", doc)
+				w.line("%s", t.Doc)
 			}
 		}
 		w.line("")
 		w.line("| field | type | description | default | validation |")
 		w.line("|---|---|---|---|---|")
-		for _, f := range fields(t) {
+		for _, f := range t.Fields {
 			var prop *apiextensionsv1.JSONSchemaProps
 			if props != nil {
-				if p, ok := props.Properties[f.json]; ok {
+				if p, ok := props.Properties[f.JSON]; ok {
 					prop = &p
 				}
 			}
-			typ, next := w.typeName(v, f.member.Type)
-			for _, n := range next {
+			for _, n := range f.Structs {
 				if !seen[n] {
 					seen[n] = true
-					queue = append(queue, reached{n, element(prop)})
+					next := v.Structs[n]
+					if next == nil {
+						return fmt.Errorf("type %s of version %s is not in the load", n, v.Package)
+					}
+					queue = append(queue, reached{next, element(prop)})
 				}
 			}
-			w.line("| `%s`%s | %s | %s | %s | %s |", f.json, optional(f), typ, cell(docOf(f.member.CommentLines)),
-				cell(defaultOf(v, t, f.member)), cell(validation(prop)))
+			w.line("| `%s`%s | %s | %s | %s | %s |", f.JSON, optional(f), typeName(v, f.Type), cell(f.Doc),
+				cell(defaultOf(v, t, f)), cell(validation(prop)))
 		}
 	}
 	return nil
 }
 
-type field struct {
-	json     string
-	member   types.Member
-	optional bool
-}
-
-// fields lists t's JSON fields in declaration order, with inline members' fields in their
-// place; TypeMeta (apiVersion and kind) is left out, as every kind has it.
-func fields(t *types.Type) []field {
-	var out []field
-	for _, m := range t.Members {
-		tag, hasJSON := reflect.StructTag(m.Tags).Lookup("json")
-		name, opts, _ := strings.Cut(tag, ",")
-		if m.Embedded && hasJSON && name == "" {
-			if m.Type.Name.Name != "TypeMeta" {
-				out = append(out, fields(underlying(m.Type))...)
-			}
-			continue
-		}
-		if !hasJSON || name == "" {
-			name = m.Name
-		}
-		if name == "-" {
-			continue
-		}
-		_, tagged := gengo.ExtractCommentTags("+", m.CommentLines)["optional"]
-		out = append(out, field{json: name, member: m, optional: tagged || strings.Contains(opts, "omitempty")})
-	}
-	return out
-}
-
-func optional(f field) string {
-	if f.optional {
+func optional(f model.FieldDoc) string {
+	if f.Optional {
 		return ""
 	}
 	return " (required)"
 }
 
-// typeName is how a field's type reads in the table, and the structs of the version's package
-// it refers to, which get a section of their own.
-func (w *writer) typeName(v *model.Version, t *types.Type) (string, []*types.Type) {
+// typeName is how a field's type reads in the table.
+func typeName(v *model.Version, t model.TypeDoc) string {
 	switch t.Kind {
-	case types.Pointer:
-		return w.typeName(v, t.Elem)
-	case types.Slice, types.Array:
-		elem, next := w.typeName(v, t.Elem)
-		if t.Elem.Name.Name == "byte" {
-			return "string (base64)", nil
-		}
-		return "[]" + elem, next
-	case types.Map:
-		elem, next := w.typeName(v, t.Elem)
-		return "map[string]" + elem, next
-	case types.Builtin:
-		return t.Name.Name, nil
-	}
-	if t.Name.Package != v.Package {
-		return "`" + shortPackage(t.Name.Package) + "." + t.Name.Name + "`", nil
-	}
-	if t.Kind == types.Struct {
-		return fmt.Sprintf("[%s](#%s)", t.Name.Name, anchor(v, t)), []*types.Type{t}
+	case model.TypeBytes:
+		return "string (base64)"
+	case model.TypeSlice:
+		return "[]" + typeName(v, *t.Elem)
+	case model.TypeMap:
+		return "map[string]" + typeName(v, *t.Elem)
+	case model.TypeBuiltin:
+		return t.Name
+	case model.TypeExternal:
+		return "`" + shortPackage(t.Package) + "." + t.Name + "`"
+	case model.TypeStruct:
+		return fmt.Sprintf("[%s](#%s)", t.Name, anchor(v, t.Name))
 	}
 	// A named type of the package: its underlying type, and its values when it is an enum.
-	under, _ := w.typeName(v, underlying(t))
-	if values := enumValues(w.universe[v.Package], t); len(values) > 0 {
-		return fmt.Sprintf("%s (%s): one of %s", t.Name.Name, under, codeList(values)), nil
+	under := typeName(v, *t.Elem)
+	if len(t.Enum) > 0 {
+		return fmt.Sprintf("%s (%s): one of %s", t.Name, under, codeList(t.Enum))
 	}
-	return fmt.Sprintf("%s (%s)", t.Name.Name, under), nil
-}
-
-// enumValues are the constants of an +enum type, sorted.
-func enumValues(pkg *types.Package, t *types.Type) []string {
-	if _, ok := gengo.ExtractCommentTags("+", t.CommentLines)["enum"]; !ok || pkg == nil {
-		return nil
-	}
-	var values []string
-	for _, c := range pkg.Constants {
-		if c.Underlying == t && c.ConstValue != nil {
-			values = append(values, *c.ConstValue)
-		}
-	}
-	slices.Sort(values)
-	return values
-}
-
-func underlying(t *types.Type) *types.Type {
-	for {
-		switch {
-		case t.Kind == types.Pointer:
-			t = t.Elem
-		case t.Kind == types.Alias && t.Underlying != nil:
-			t = t.Underlying
-		default:
-			return t
-		}
-	}
+	return fmt.Sprintf("%s (%s)", t.Name, under)
 }
 
 // defaultOf is a field's declarative default in this version (+default, +kubebuilder:default)
 // as JSON.
-func defaultOf(v *model.Version, t *types.Type, m types.Member) string {
+func defaultOf(v *model.Version, t *model.StructDoc, f model.FieldDoc) string {
 	for _, d := range v.Defaults {
-		if d.Type == t.Name.Name && d.Field == m.Name {
+		if d.Type == t.Name && d.Field == f.Name {
 			return "`" + d.JSON + "`"
 		}
 	}
@@ -430,19 +361,6 @@ func element(s *apiextensionsv1.JSONSchemaProps) *apiextensionsv1.JSONSchemaProp
 	return s
 }
 
-// docOf is a Go doc comment without its marker and tag lines, on one line.
-func docOf(lines []string) string {
-	var kept []string
-	for _, l := range lines {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "+") {
-			continue
-		}
-		kept = append(kept, l)
-	}
-	return strings.Join(strings.Fields(strings.Join(kept, " ")), " ")
-}
-
 // cell escapes text for a table cell.
 func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
@@ -455,8 +373,8 @@ func codeList(items []string) string {
 }
 
 // anchor is the link target of a struct's section; versions of a group may share type names.
-func anchor(v *model.Version, t *types.Type) string {
-	return strings.ToLower(v.Name + "-" + t.Name.Name)
+func anchor(v *model.Version, name string) string {
+	return strings.ToLower(v.Name + "-" + name)
 }
 
 // shortPackage names a package by its last two elements (meta/v1), as Kubernetes' reference

@@ -15,11 +15,11 @@ import (
 // kinds with their URL, scope, subresources, columns and field selectors, and each field
 // with its type, doc comment, enum values and default.
 func TestReference(t *testing.T) {
-	load, project, err := pipeline.Model("../../examples/wardle", nil)
+	_, project, err := pipeline.Model("../../examples/wardle", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := engine.Run(&engine.Context{Project: project, Load: load}, []engine.Generator{docs.Generator()})
+	out, err := engine.Run(&engine.Context{Project: project}, []engine.Generator{docs.Generator()})
 	if err != nil {
 		t.Fatal(err)
 	}

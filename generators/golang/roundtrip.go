@@ -46,7 +46,7 @@ func (roundTrip) Generate(ctx *engine.Context, out *engine.Output) error {
 		if g.Fuzzer != "" {
 			f.ImportAlias(g.Fuzzer, sanitize(g.Package)+"fuzzer")
 		}
-		emitRoundTrip(f, g, path.Join(ctx.Project.Module, dir), ctx.ConversionDrops)
+		emitRoundTrip(f, g, path.Join(ctx.Project.Module, dir), ctx.Project.ConversionDrops)
 		if err := add(ctx, out, path.Join(dir, "zz_generated.roundtrip_test.go"), f); err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func emitRESTRoundTrip(ctx *engine.Context) *jen.File {
 	var hides, inlinesPointers bool
 	for _, g := range p.Groups {
 		f.Line()
-		h, i := emitDefaulted(f, g, sanitize(g.Package)+"Defaulted", ctx.ConversionDrops)
+		h, i := emitDefaulted(f, g, sanitize(g.Package)+"Defaulted", ctx.Project.ConversionDrops)
 		hides, inlinesPointers = hides || h, inlinesPointers || i
 	}
 	emitHelpers(f, hides, inlinesPointers)

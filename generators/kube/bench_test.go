@@ -15,8 +15,8 @@ func BenchmarkLoadAndGenerate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ctx := &engine.Context{Project: fixtureProject(), Load: load, GoHeader: header}
-		if _, err := engine.Run(ctx, []engine.Generator{DeepCopy(), OpenAPI()}); err != nil {
+		ctx := &engine.LoadContext{Context: engine.Context{Project: fixtureProject(), GoHeader: header}, Load: load}
+		if _, err := engine.RunUpstream(ctx, []engine.Upstream{DeepCopy(), OpenAPI()}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -26,8 +26,8 @@ func BenchmarkLoadAndGenerate(b *testing.B) {
 func BenchmarkGenerate(b *testing.B) {
 	load := fixtureLoad(b)
 	for b.Loop() {
-		ctx := &engine.Context{Project: fixtureProject(), Load: load, GoHeader: header}
-		if _, err := engine.Run(ctx, []engine.Generator{DeepCopy(), OpenAPI()}); err != nil {
+		ctx := &engine.LoadContext{Context: engine.Context{Project: fixtureProject(), GoHeader: header}, Load: load}
+		if _, err := engine.RunUpstream(ctx, []engine.Upstream{DeepCopy(), OpenAPI()}); err != nil {
 			b.Fatal(err)
 		}
 	}

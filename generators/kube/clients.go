@@ -46,13 +46,13 @@ const (
 // (genclientTags) and +groupName on each version package; tags the user wrote on a type are
 // honoured instead. applyconfiguration-gen gets the OpenAPI schema that applySchema builds
 // from the same load, so the apply configurations have their Extract functions.
-func Clients() engine.Generator { return clients{} }
+func Clients() engine.Upstream { return clients{} }
 
 type clients struct{}
 
 func (clients) Name() string { return "clients" }
 
-func (clients) Generate(ctx *engine.Context, out *engine.Output) error {
+func (clients) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	if ctx.Project == nil || !ctx.Project.Clients.Enabled {
 		return nil
 	}
@@ -164,7 +164,7 @@ type clientInput struct {
 // clientInputs collects the served versions that have resources and tags their packages and
 // kinds for the client generators: +groupName on each package, genclientTags on each kind
 // whose author wrote no +genclient.
-func clientInputs(ctx *engine.Context, tags *tagEdits) (clientInput, error) {
+func clientInputs(ctx *engine.LoadContext, tags *tagEdits) (clientInput, error) {
 	in := clientInput{plurals: map[string]string{}}
 	var served []*model.Version
 	for _, g := range ctx.Project.Groups {
@@ -236,7 +236,7 @@ func dropUnservedClients(pkg *types.Package, served map[string]bool, tags *tagEd
 // configurations (<clients>/applyconfiguration/autoscaling/v1), which only served versions
 // get, so the client would not compile. The client lacks that one method, and a warning says
 // so; the methods that take the type itself (GetScale, UpdateScale) are kept.
-func dropForeignApplyMethods(ctx *engine.Context, served []*model.Version, tags *tagEdits) {
+func dropForeignApplyMethods(ctx *engine.LoadContext, served []*model.Version, tags *tagEdits) {
 	own := map[string]bool{}
 	for _, v := range served {
 		own[v.Package] = true
@@ -341,7 +341,7 @@ func pluralException(plurals map[string]string, r *model.Resource) error {
 // ApplySchema is the OpenAPI document apigen hands applyconfiguration-gen for a project (see
 // applySchema), for tools that run the upstream generators on the same input
 // (hack/bench/applyschema).
-func ApplySchema(ctx *engine.Context) (*spec.Swagger, error) {
+func ApplySchema(ctx *engine.LoadContext) (*spec.Swagger, error) {
 	var pkgs []string
 	for _, g := range ctx.Project.Groups {
 		for _, v := range g.Versions {
@@ -356,7 +356,7 @@ func ApplySchema(ctx *engine.Context) (*spec.Swagger, error) {
 
 // applySchemaFile writes applySchema's document for the version packages to a temporary file
 // (applyconfiguration-gen reads its schema from a path) and returns the path.
-func applySchemaFile(ctx *engine.Context, pkgs []string) (string, error) {
+func applySchemaFile(ctx *engine.LoadContext, pkgs []string) (string, error) {
 	doc, err := applySchema(ctx.Load.Universe, pkgs)
 	if err != nil {
 		return "", fmt.Errorf("building the apply configurations' OpenAPI schema: %w", err)

@@ -16,7 +16,7 @@ import (
 
 func generateClients(t *testing.T, p *model.Project) *engine.Output {
 	t.Helper()
-	out, err := engine.Run(&engine.Context{Project: p, Load: fixtureLoad(t), GoHeader: header}, []engine.Generator{Clients()})
+	out, err := engine.RunUpstream(&engine.LoadContext{Context: engine.Context{Project: p, GoHeader: header}, Load: fixtureLoad(t)}, []engine.Upstream{Clients()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +191,8 @@ func TestClientsLeaveOutForeignApply(t *testing.T) {
 
 	p := fixtureProject()
 	p.Clients = model.DefaultClients()
-	ctx := &engine.Context{Project: p, Load: fixtureLoad(t), GoHeader: header}
-	out, err := engine.Run(ctx, []engine.Generator{Clients()})
+	ctx := &engine.LoadContext{Context: engine.Context{Project: p, GoHeader: header}, Load: fixtureLoad(t)}
+	out, err := engine.RunUpstream(ctx, []engine.Upstream{Clients()})
 	if err != nil {
 		t.Fatal(err)
 	}

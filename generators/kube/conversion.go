@@ -38,13 +38,13 @@ const (
 // type), it leaves the public Convert_ function to the user. Generation then fails with a
 // positioned error per missing function, naming its signature; a *MissingConversions error
 // carries the stubs that apigen generate --scaffold-conversions writes.
-func Conversion() engine.Generator { return conversionGen{} }
+func Conversion() engine.Upstream { return conversionGen{} }
 
 type conversionGen struct{}
 
 func (conversionGen) Name() string { return "conversion" }
 
-func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
+func (conversionGen) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	peers := ctx.Project.ConversionPeers()
 	if len(peers) == 0 {
 		return nil
@@ -101,7 +101,7 @@ func (conversionGen) Generate(ctx *engine.Context, out *engine.Output) error {
 // their internal package this way). conversion-gen would load it by itself, a second load, and
 // fail with no position when it cannot be found; apigen converts every version through its
 // kind's hub without the tag.
-func dropUnloadedPeers(ctx *engine.Context, inputs []string, peers map[string][]string, tags *tagEdits) {
+func dropUnloadedPeers(ctx *engine.LoadContext, inputs []string, peers map[string][]string, tags *tagEdits) {
 	for _, v := range versions(ctx.Project) {
 		if !slices.Contains(inputs, v.Package) {
 			continue
@@ -124,7 +124,7 @@ func dropUnloadedPeers(ctx *engine.Context, inputs []string, peers map[string][]
 // their hand-written conversions and ConvertTo/ConvertFrom (which call its functions). apigen
 // keeps it, as it keeps controller-gen's deepcopy: it registers every conversion of the
 // package with the package's localSchemeBuilder, so apigen generates none there.
-func keptConversions(ctx *engine.Context, dir string) bool {
+func keptConversions(ctx *engine.LoadContext, dir string) bool {
 	name := path.Join(dir, conversionFile)
 	src, err := ctx.Load.Reads.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
 	return err == nil && engine.OtherTool(name, src) == "conversion-gen"
@@ -133,7 +133,7 @@ func keptConversions(ctx *engine.Context, dir string) bool {
 // runConversionGen runs conversion-gen over inputs and reads its output: the conversion
 // functions it left to the user that the user has not written, and (as warnings) the
 // hand-written ones that lose a field.
-func runConversionGen(ctx *engine.Context, inputs []string, dirs map[string]string) (*engine.Output, *MissingConversions, error) {
+func runConversionGen(ctx *engine.LoadContext, inputs []string, dirs map[string]string) (*engine.Output, *MissingConversions, error) {
 	args := cgargs.New()
 	args.OutputFile = conversionFile
 	files := engine.NewOutput()
@@ -171,7 +171,7 @@ func runConversionGen(ctx *engine.Context, inputs []string, dirs map[string]stri
 // function, then fails until finished), and declares the stubs in the shared universe for the
 // rest of the run, as the parser would have read them. A directory whose stub file exists
 // already is the user's: the run fails, naming the functions to add there.
-func planConversionStubs(ctx *engine.Context, out *engine.Output, missing *MissingConversions, tags *tagEdits) error {
+func planConversionStubs(ctx *engine.LoadContext, out *engine.Output, missing *MissingConversions, tags *tagEdits) error {
 	for _, dir := range slices.Sorted(maps.Keys(missing.Stubs)) {
 		v := versionInDir(ctx.Project, dir)
 		file := path.Join(dir, ConversionStubFile)
@@ -210,7 +210,7 @@ func planConversionStubs(ctx *engine.Context, out *engine.Output, missing *Missi
 }
 
 // hasFile reports whether version v's package has a Go file named name, as the load saw it.
-func hasFile(ctx *engine.Context, v *model.Version, name string) bool {
+func hasFile(ctx *engine.LoadContext, v *model.Version, name string) bool {
 	pkg := ctx.Load.Package(v.Package)
 	if pkg == nil {
 		return false
@@ -531,7 +531,7 @@ func funcDecls(f *ast.File) map[string]*ast.FuncDecl {
 // calls its autoConvert_ function in the generated file f nor sets every field that function
 // converts: each such field is silently dropped whenever an object passes through that
 // version (the classic upstream pitfall: a field added after the function was written).
-func warnLostFields(ctx *engine.Context, f *ast.File, v *model.Version) {
+func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 	generated := funcDecls(f)
 	imports := fileImports(f)
 	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
@@ -560,7 +560,7 @@ func warnLostFields(ctx *engine.Context, f *ast.File, v *model.Version) {
 // autoConverted are the Go names of the output fields a generated autoConvert_ function
 // sets, sorted: every out.Field it mentions, or every field of the output type when it
 // copies the whole value (*out = ...).
-func autoConverted(ctx *engine.Context, auto *ast.FuncDecl, local string, imports map[string]string) []string {
+func autoConverted(ctx *engine.LoadContext, auto *ast.FuncDecl, local string, imports map[string]string) []string {
 	fields := map[string]bool{}
 	whole := false
 	ast.Inspect(auto.Body, func(n ast.Node) bool {

@@ -76,7 +76,7 @@ func TestKeptConversions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx := &engine.Context{Load: &loader.Result{Root: root}}
+	ctx := &engine.LoadContext{Load: &loader.Result{Root: root}}
 	for dir, want := range map[string]bool{"api/v1beta1": true, "api/v1": false, "api/v2": false, "api/v3": false} {
 		if got := keptConversions(ctx, dir); got != want {
 			t.Errorf("keptConversions(%s) = %v, want %v", dir, got, want)

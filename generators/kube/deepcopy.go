@@ -39,13 +39,13 @@ func at(pos token.Position) string {
 // write: +k8s:deepcopy-gen=package on each version package, and
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object on each resource's
 // Kind and ListKind (when it has one); tags already present are honoured.
-func DeepCopy() engine.Generator { return deepCopy{} }
+func DeepCopy() engine.Upstream { return deepCopy{} }
 
 type deepCopy struct{}
 
 func (deepCopy) Name() string { return "deepcopy" }
 
-func (deepCopy) Generate(ctx *engine.Context, out *engine.Output) error {
+func (deepCopy) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	var versions []*model.Version
 	var errs []error
 	for _, v := range withInternal(ctx.Project) {
@@ -163,7 +163,7 @@ func reuseDeepCopy(load *loader.Result, v *model.Version, own map[string]bool) (
 
 // ownDeepCopyObjects are the types of a version package that declare DeepCopyObject in a file
 // the load reads, that is, by hand rather than in a generated file.
-func ownDeepCopyObjects(ctx *engine.Context, v *model.Version) map[string]bool {
+func ownDeepCopyObjects(ctx *engine.LoadContext, v *model.Version) map[string]bool {
 	if ctx.Load == nil || ctx.Load.Universe == nil {
 		return nil
 	}

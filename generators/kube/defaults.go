@@ -41,13 +41,13 @@ const (
 // which becomes a +default tag for the run) and calls the package's SetDefaults_<Type>
 // functions; the generated registration adds RegisterDefaults to the scheme, so defaults apply
 // whenever an object of any version is decoded.
-func Defaulter() engine.Generator { return defaulter{} }
+func Defaulter() engine.Upstream { return defaulter{} }
 
 type defaulter struct{}
 
 func (defaulter) Name() string { return "defaulter" }
 
-func (defaulter) Generate(ctx *engine.Context, out *engine.Output) error {
+func (defaulter) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	pkgs, dirs, err := versionPackages(ctx)
 	if err != nil || len(pkgs) == 0 {
 		return err
@@ -158,7 +158,7 @@ func (g recordingGenerator) Filter(c *generator.Context, t *types.Type) bool {
 // addFieldDefaults gives the upstream generators (defaulter-gen, and openapi-gen, which puts
 // defaults in the schema) every field default of the model as a +default tag: kubebuilder's
 // markers become the Kubernetes tag they mean.
-func addFieldDefaults(ctx *engine.Context, tags *tagEdits) error {
+func addFieldDefaults(ctx *engine.LoadContext, tags *tagEdits) error {
 	for _, v := range versions(ctx.Project) {
 		for _, d := range v.Defaults {
 			t := ctx.Load.Universe[v.Package].Types[d.Type]
@@ -179,7 +179,7 @@ func addFieldDefaults(ctx *engine.Context, tags *tagEdits) error {
 // +default written there is defaulter-gen's already. The served OpenAPI of such a type stays
 // openapi-gen's, as for its other markers. A default on a struct held by value, which
 // defaulter-gen cannot apply outside the version packages, is an error at the field.
-func addReachedFieldDefaults(ctx *engine.Context, tags *tagEdits, versionPkgs []string) error {
+func addReachedFieldDefaults(ctx *engine.LoadContext, tags *tagEdits, versionPkgs []string) error {
 	own := map[string]bool{}
 	for _, p := range versionPkgs {
 		own[p] = true
@@ -241,7 +241,7 @@ func addReachedFieldDefaults(ctx *engine.Context, tags *tagEdits, versionPkgs []
 // reachedMemberPosition is where struct t's member name is declared: relative to the
 // project inside it (loader.Result.MemberPos), absolute in another module, the package's directory when
 // the load has no position for it.
-func reachedMemberPosition(ctx *engine.Context, t *types.Type, name string) token.Position {
+func reachedMemberPosition(ctx *engine.LoadContext, t *types.Type, name string) token.Position {
 	if pos, ok := ctx.Load.MemberPos(t, name); ok {
 		return pos
 	}
@@ -278,7 +278,7 @@ func kubebuilderDefaultText(lines []string) (string, bool) {
 // struct only {}. controller-gen and CRDs accept them, and the server still applies them
 // (defaulter-gen fills the field when it decodes the zero value); only the served OpenAPI
 // goes without, which the warning says, at the marker.
-func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
+func withholdUnpublishableDefaults(ctx *engine.LoadContext, tags *tagEdits) {
 	forEachDefaulted(ctx, func(d *model.FieldDefault, t *types.Type, m types.Member) {
 		zero, enforced := enforcedDefault(m.Type, hasOmitempty(m.Tags))
 		if !enforced || sameJSON(d.JSON, zero) {
@@ -300,7 +300,7 @@ func withholdUnpublishableDefaults(ctx *engine.Context, tags *tagEdits) {
 // leaderworkerset's =1 on an intstr.IntOrString). defaulter-gen writes the default of such a
 // field as for a pointer, tested against nil, which does not compile; applyStructDefaults
 // tests it for its zero value instead.
-func structDefaultFields(ctx *engine.Context) map[string]map[string]bool {
+func structDefaultFields(ctx *engine.LoadContext) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	for _, v := range versions(ctx.Project) {
 		for _, d := range v.Defaults {
@@ -331,7 +331,7 @@ func structDefaultFields(ctx *engine.Context) map[string]map[string]bool {
 // such a default to a field absent from the object, before the defaults inside it; here, as
 // defaulter-gen does for every field that is not a pointer, a field left at its zero value is
 // absent, and the defaults inside it are applied after it, as defaulter-gen orders them.
-func applyStructDefaults(ctx *engine.Context, out *engine.Output, v *model.Version, fields map[string]bool) error {
+func applyStructDefaults(ctx *engine.LoadContext, out *engine.Output, v *model.Version, fields map[string]bool) error {
 	name := path.Join(v.Dir, DefaultsFile)
 	src, ok := out.Get(name)
 	if !ok || len(fields) == 0 {
@@ -455,7 +455,7 @@ func freeImportName(pkg *types.Package, f *ast.File, want string) string {
 
 // forEachDefaulted calls f for every field default of the project, with the type and the
 // member it is set on.
-func forEachDefaulted(ctx *engine.Context, f func(d *model.FieldDefault, t *types.Type, m types.Member)) {
+func forEachDefaulted(ctx *engine.LoadContext, f func(d *model.FieldDefault, t *types.Type, m types.Member)) {
 	for _, v := range versions(ctx.Project) {
 		for _, d := range v.Defaults {
 			t := ctx.Load.Universe[v.Package].Types[d.Type]

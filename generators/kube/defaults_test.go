@@ -94,7 +94,7 @@ func TestDefaulter(t *testing.T) {
 	for _, d := range [][2]string{{"Replicas", "3"}, {"Count", "3"}, {"Color", `"blue"`}, {"Tags", `["a","b"]`}} {
 		v.Defaults = append(v.Defaults, &model.FieldDefault{Type: "Knobs", Field: d[0], JSON: d[1], Marker: "+kubebuilder:default"})
 	}
-	out, err := engine.Run(&engine.Context{Project: p, Load: load, GoHeader: header}, []engine.Generator{DeepCopy(), Defaulter(), OpenAPI()})
+	out, err := engine.RunUpstream(&engine.LoadContext{Context: engine.Context{Project: p, GoHeader: header}, Load: load}, []engine.Upstream{DeepCopy(), Defaulter(), OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestObjectDefaulters(t *testing.T) {
 		if defaulted {
 			v.Defaults = []*model.FieldDefault{{Type: "WidgetSpec", Field: "Replicas", JSON: "1", Marker: "+default"}}
 		}
-		out, err := engine.Run(&engine.Context{Project: p, Load: load, GoHeader: header}, []engine.Generator{Defaulter()})
+		out, err := engine.RunUpstream(&engine.LoadContext{Context: engine.Context{Project: p, GoHeader: header}, Load: load}, []engine.Upstream{Defaulter()})
 		if err != nil {
 			t.Fatal(err)
 		}

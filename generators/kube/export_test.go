@@ -3,4 +3,4 @@ package kube
 import "github.com/apigen-dev/apigen/generators/engine"
 
 // OpenAPIWholeUniverse is OpenAPI as openapi-gen's own main runs it: over the whole load.
-func OpenAPIWholeUniverse() engine.Generator { return openAPI{wholeUniverse: true} }
+func OpenAPIWholeUniverse() engine.Upstream { return openAPI{wholeUniverse: true} }

@@ -66,7 +66,7 @@ type upstream struct {
 }
 
 // run executes u over the load in ctx and adds the files it produced to out, in path order.
-func run(ctx *engine.Context, out *engine.Output, u upstream) error {
+func run(ctx *engine.LoadContext, out *engine.Output, u upstream) error {
 	files := newGoFiles(u.name, ctx.GoHeader, u.dirs, u.under)
 
 	c := *ctx.Load.Context // pitfall 1: one context per load, a shallow copy per generator
@@ -349,12 +349,12 @@ func collect(p *model.Project, internal bool) []*model.Version {
 
 // versionPackages returns the import paths of the versions and the project-relative
 // directory of each.
-func versionPackages(ctx *engine.Context) ([]string, map[string]string, error) {
+func versionPackages(ctx *engine.LoadContext) ([]string, map[string]string, error) {
 	return packagesOf(ctx, versions(ctx.Project))
 }
 
 // packagesOf is versionPackages for the given versions.
-func packagesOf(ctx *engine.Context, vs []*model.Version) ([]string, map[string]string, error) {
+func packagesOf(ctx *engine.LoadContext, vs []*model.Version) ([]string, map[string]string, error) {
 	pkgs := make([]string, 0, len(vs))
 	dirs := map[string]string{}
 	var errs []error

@@ -77,8 +77,8 @@ func fixtureLoad(t testing.TB) *loader.Result {
 
 func generate(t testing.TB, load *loader.Result, p *model.Project) *engine.Output {
 	t.Helper()
-	ctx := &engine.Context{Project: p, Load: load, GoHeader: header}
-	out, err := engine.Run(ctx, []engine.Generator{DeepCopy(), OpenAPI()})
+	ctx := &engine.LoadContext{Context: engine.Context{Project: p, GoHeader: header}, Load: load}
+	out, err := engine.RunUpstream(ctx, []engine.Upstream{DeepCopy(), OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,12 +330,12 @@ func TestModelErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := fixtureProject()
 			tc.edit(p.Groups[0].Versions[0])
-			for _, g := range []engine.Generator{DeepCopy(), OpenAPI()} {
+			for _, g := range []engine.Upstream{DeepCopy(), OpenAPI()} {
 				if tc.name == "missing kind" && g.Name() == "openapi" {
 					continue // openapi does not look at kinds
 				}
-				ctx := &engine.Context{Project: p, Load: load, GoHeader: header}
-				_, err := engine.Run(ctx, []engine.Generator{g})
+				ctx := &engine.LoadContext{Context: engine.Context{Project: p, GoHeader: header}, Load: load}
+				_, err := engine.RunUpstream(ctx, []engine.Upstream{g})
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
 					t.Errorf("%s: err = %v, want %q", g.Name(), err, tc.want)
 				}

@@ -54,8 +54,8 @@ func withoutConversionCode(p *model.Project, v *model.Version) bool {
 // (it changes apiVersion, then prunes what the target version's schema lacks): fields of one
 // JSON path carry over, and what the target has no field for, or a field of another type,
 // is dropped. Each field dropped is a positioned warning; those of a hub's package are
-// recorded in ctx.ConversionDrops for the round-trip test, which leaves them empty.
-func convertLikeStrategyNone(ctx *engine.Context, out *engine.Output, stubs map[string][]ConversionStub) error {
+// recorded in the model (Project.ConversionDrops) for the round-trip test, which leaves them empty.
+func convertLikeStrategyNone(ctx *engine.LoadContext, out *engine.Output, stubs map[string][]ConversionStub) error {
 	for _, dir := range slices.Sorted(maps.Keys(stubs)) {
 		v := versionInDir(ctx.Project, dir)
 		list := slices.SortedFunc(slices.Values(stubs[dir]), func(a, b ConversionStub) int { return strings.Compare(a.Name, b.Name) })
@@ -74,7 +74,7 @@ func convertLikeStrategyNone(ctx *engine.Context, out *engine.Output, stubs map[
 }
 
 // noneConversionSource is the Go file of version v's functions list.
-func noneConversionSource(ctx *engine.Context, v *model.Version, list []ConversionStub) ([]byte, error) {
+func noneConversionSource(ctx *engine.LoadContext, v *model.Version, list []ConversionStub) ([]byte, error) {
 	helper := "convertThroughJSON"
 	for i := 2; hasDecl(v, helper) || hasDecl(v, helper+"Drop"); i++ {
 		helper = fmt.Sprintf("convertThroughJSON%d", i)
@@ -163,7 +163,7 @@ func hasDecl(v *model.Version, name string) bool {
 
 // warnDropped warns once at each field that stub s's conversion drops, and records those of
 // a hub's package for the round-trip test.
-func warnDropped(ctx *engine.Context, v *model.Version, s ConversionStub) {
+func warnDropped(ctx *engine.LoadContext, v *model.Version, s ConversionStub) {
 	in, out := ctx.Load.Universe.Type(s.inType), ctx.Load.Universe.Type(s.outType)
 	if in == nil || out == nil {
 		return
@@ -181,14 +181,14 @@ func warnDropped(ctx *engine.Context, v *model.Version, s ConversionStub) {
 		ctx.Warn(pos, "%s.%s (JSON %s of %s) is dropped converting %s to %s: %s; a version without conversion code converts as a CustomResourceDefinition with conversion strategy None does (write %s to keep it)",
 			d.owner.Name.Name, d.member.Name, strings.TrimPrefix(d.path, "."), in.Name.Name, path.Base(in.Name.Package), path.Base(out.Name.Package), d.why, s.Name)
 		if hubs[d.owner.Name.Package] {
-			if ctx.ConversionDrops == nil {
-				ctx.ConversionDrops = map[string][]model.HiddenField{}
+			if ctx.Project.ConversionDrops == nil {
+				ctx.Project.ConversionDrops = map[string][]model.HiddenField{}
 			}
 			f := model.HiddenField{Type: d.owner.Name.Name, Go: []model.FieldStep{{Name: d.member.Name}}, Pos: pos}
-			if !slices.ContainsFunc(ctx.ConversionDrops[d.owner.Name.Package], func(o model.HiddenField) bool {
+			if !slices.ContainsFunc(ctx.Project.ConversionDrops[d.owner.Name.Package], func(o model.HiddenField) bool {
 				return o.Type == f.Type && o.Go[0].Name == f.Go[0].Name
 			}) {
-				ctx.ConversionDrops[d.owner.Name.Package] = append(ctx.ConversionDrops[d.owner.Name.Package], f)
+				ctx.Project.ConversionDrops[d.owner.Name.Package] = append(ctx.Project.ConversionDrops[d.owner.Name.Package], f)
 			}
 		}
 	}

@@ -52,7 +52,7 @@ const (
 // +k8s:openapi-model-package=<name>, which the definitions then call; for the others it
 // writes nothing and definitions are named by Go import path, which is what the generic API
 // server's namer expects for types without an OpenAPIModelName method.
-func OpenAPI() engine.Generator { return openAPI{} }
+func OpenAPI() engine.Upstream { return openAPI{} }
 
 type openAPI struct {
 	// wholeUniverse gives openapi-gen the whole load, and each of its definitions writers
@@ -62,7 +62,7 @@ type openAPI struct {
 
 func (openAPI) Name() string { return "openapi" }
 
-func (o openAPI) Generate(ctx *engine.Context, out *engine.Output) error {
+func (o openAPI) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	pkgs, dirs, err := versionPackages(ctx)
 	if err != nil {
 		return err
@@ -433,7 +433,7 @@ var patchTags = []string{"patchMergeKey", "patchStrategy"}
 // values are not allowed for tag patchMergeKey") or one that differs from the struct tag.
 // A repeated tag of the struct tag's value is harmless; a different value is a warning at the
 // type, since the server patches by the struct tag.
-func alignPatchTags(ctx *engine.Context, tags *tagEdits) {
+func alignPatchTags(ctx *engine.LoadContext, tags *tagEdits) {
 	for _, v := range versions(ctx.Project) {
 		pkg := ctx.Load.Universe[v.Package]
 		if pkg == nil {

@@ -39,7 +39,7 @@ var publishedDeclarativeTags = map[string]string{
 // kubebuilder's +kubebuilder:validation:Optional and Required, which openapi-gen does not read,
 // do not stop a +k8s: tag's +required or +optional: the +k8s: tag declares the API's contract,
 // and the kind's published schema says the same (schema.requiredness).
-func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
+func publishDeclarativeTags(ctx *engine.LoadContext, tags *tagEdits) {
 	for _, path := range projectPackages(ctx) {
 		pkg := ctx.Load.Universe[path]
 		for _, name := range slices.Sorted(maps.Keys(pkg.Types)) {
@@ -56,7 +56,7 @@ func publishDeclarativeTags(ctx *engine.Context, tags *tagEdits) {
 
 // projectPackages are the version packages and the project's other packages whose types
 // theirs use (the model's TypePackages), sorted.
-func projectPackages(ctx *engine.Context) []string {
+func projectPackages(ctx *engine.LoadContext) []string {
 	found := slices.Clone(ctx.Project.TypePackages)
 	for _, v := range versions(ctx.Project) {
 		if ctx.Load.Universe[v.Package] != nil && !slices.Contains(found, v.Package) {
@@ -67,7 +67,7 @@ func projectPackages(ctx *engine.Context) []string {
 	return found
 }
 
-func publishMemberTags(ctx *engine.Context, tags *tagEdits, t *types.Type, m types.Member) {
+func publishMemberTags(ctx *engine.LoadContext, tags *tagEdits, t *types.Type, m types.Member) {
 	written := func(name string) []string { return tagValues(m.CommentLines, name) }
 	warn := func(declared, stated string) {
 		at := declPos(ctx, t, m.Name)

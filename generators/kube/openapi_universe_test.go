@@ -53,9 +53,9 @@ func TestOpenAPINarrowedUniverse(t *testing.T) {
 				t.Fatal(err)
 			}
 			header := engine.GoHeader(nil, "2026")
-			run := func(g engine.Generator) *engine.Output {
+			run := func(g engine.Upstream) *engine.Output {
 				t.Helper()
-				out, err := engine.Run(&engine.Context{Project: model, Load: load, GoHeader: header}, []engine.Generator{g})
+				out, err := engine.RunUpstream(&engine.LoadContext{Context: engine.Context{Project: model, GoHeader: header}, Load: load}, []engine.Upstream{g})
 				if err != nil {
 					t.Fatal(err)
 				}

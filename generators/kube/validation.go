@@ -42,13 +42,13 @@ const ValidationsFile = "zz_generated.validations.go"
 // those of the types the project declares in its other packages (a pkg/apis/shared type a kind
 // embeds); types from other packages outside the project (ObjectMeta, whose rules the registry
 // checks, and resource.Quantity) are opaque.
-func Validation() engine.Generator { return validation{} }
+func Validation() engine.Upstream { return validation{} }
 
 type validation struct{}
 
 func (validation) Name() string { return "validation" }
 
-func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
+func (validation) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	pkgs, dirs, err := versionPackages(ctx)
 	if err != nil || len(pkgs) == 0 {
 		return err
@@ -115,7 +115,7 @@ func (validation) Generate(ctx *engine.Context, out *engine.Output) error {
 }
 
 // warn reports the notes and returns the validation options, sorted.
-func (n *validationNotes) warn(ctx *engine.Context) []string {
+func (n *validationNotes) warn(ctx *engine.LoadContext) []string {
 	if len(n.handWritten) > 0 {
 		ctx.Warn(token.Position{}, "the Kubernetes types the kinds use have rules kube-apiserver implements by hand "+
 			"(+k8s:customValidation, functions of k8s.io/kubernetes), which the generated server does not run: %s",
@@ -197,7 +197,7 @@ const (
 // reaches. +k8s:isSubresource="/x" says a type is the body of subresource x of some kind
 // (extensions/v1beta1's Scale): apigen registers rules for the kinds it serves only, and /scale
 // reads and writes an autoscaling/v1 Scale, so the tag has no effect.
-func checkSubresourceTags(ctx *engine.Context, v *model.Version) {
+func checkSubresourceTags(ctx *engine.LoadContext, v *model.Version) {
 	pkg := ctx.Load.Universe[v.Package]
 	if pkg == nil {
 		return
@@ -482,7 +482,7 @@ func (d *discoverer) report(err error) {
 
 // declPos is where a type, or a field of it when member is not empty, is declared: from the
 // load's type information, which gengo keeps (the syntax is gone by the time generators run).
-func declPos(ctx *engine.Context, t *types.Type, member string) token.Position {
+func declPos(ctx *engine.LoadContext, t *types.Type, member string) token.Position {
 	named, ok := t.GoType.(*gotypes.Named)
 	if !ok {
 		return token.Position{}

@@ -44,6 +44,12 @@ type Project struct {
 	// (+k8s:openapi-model-package), by import path: openapi-gen names their types' definitions
 	// with it instead of the import path.
 	ModelPackages map[string]string `json:"modelPackages,omitempty"`
+	// ConversionDrops are, by package, the fields of hub types that a conversion to a version
+	// without conversion code drops, as a CustomResourceDefinition with conversion strategy
+	// None drops them: the round-trip test leaves them empty. Only conversion-gen's run knows
+	// which conversions it leaves to apigen, so that run (kube.Conversion) sets them, before the
+	// model is validated; the parsed model does not have them.
+	ConversionDrops map[string][]HiddenField `json:"-"`
 	// Warnings are problems that do not stop generation (markers accepted without effect),
 	// sorted by position.
 	Warnings ErrorList `json:"-"`
@@ -202,8 +208,66 @@ type Version struct {
 	// HandConversions are the package's hand-written Convert_ functions, by name: what the
 	// conversion generator needs to tell one that drops a field it would have converted.
 	HandConversions map[string]HandConversion `json:"handConversions,omitempty"`
-	Pos             token.Position            `json:"pos"`
+	// Structs are the struct types of the package that the version's kinds reach through their
+	// fields, the kinds' own included, by name, as the API reference documents them (parse
+	// reads them from the load).
+	Structs map[string]*StructDoc `json:"-"`
+	Pos     token.Position        `json:"pos"`
 }
+
+// StructDoc is a struct type of a version's package as the API reference documents it.
+type StructDoc struct {
+	Name string
+	// Doc is the type's Go doc comment without its marker and tag lines, on one line.
+	Doc string
+	// Fields are the JSON fields in declaration order, with inline members' fields in their
+	// place; TypeMeta (apiVersion and kind) is left out, as every kind has it.
+	Fields []FieldDoc
+}
+
+// FieldDoc is one JSON field of a StructDoc.
+type FieldDoc struct {
+	// Name is the Go field's name; JSON its JSON name.
+	Name, JSON string
+	// Optional says the field is +optional or omitempty.
+	Optional bool
+	Type     TypeDoc
+	// Doc is the field's Go doc comment without its marker and tag lines, on one line.
+	Doc string
+	// Structs are the structs of the version's package the field's type reaches (each has a
+	// StructDoc of its own), by name.
+	Structs []string
+}
+
+// TypeDoc is the type of a FieldDoc, pointers left out.
+type TypeDoc struct {
+	// Kind is what the type is: TypeBuiltin, TypeBytes (a []byte, base64 in JSON), TypeSlice,
+	// TypeMap (of string keys), TypeExternal (a type of another package), TypeStruct (a struct of
+	// the version's package) or TypeNamed (another named type of the version's package).
+	Kind TypeDocKind
+	// Name is the type's name: a builtin's, a named or struct type's.
+	Name string
+	// Package is an external type's import path.
+	Package string
+	// Elem is the element type of a slice or map, and the underlying type of a named one.
+	Elem *TypeDoc
+	// Enum are the values of an +enum named type, sorted.
+	Enum []string
+}
+
+// TypeDocKind is the kind of a TypeDoc.
+type TypeDocKind int
+
+// The kinds of TypeDoc.
+const (
+	TypeBuiltin TypeDocKind = iota
+	TypeBytes
+	TypeSlice
+	TypeMap
+	TypeExternal
+	TypeStruct
+	TypeNamed
+)
 
 // HiddenField is a field no value of which survives JSON (Version.HiddenFields).
 type HiddenField struct {

@@ -23,7 +23,7 @@ import (
 // Project builds the model of a loaded project. All problems are returned at once as a
 // model.ErrorList with positions relative to the project root. The model is not validated
 // yet: the caller validates it (model.Project.Validate) once everything that fills it has run
-// (pipeline's modelOf, after the schemas).
+// (pipeline's generate, after the schemas and the upstream generators).
 func Project(load *loader.Result) (*model.Project, error) {
 	p := &parser_{
 		load:           load,
@@ -70,6 +70,9 @@ func Project(load *loader.Result) (*model.Project, error) {
 		return nil, append(p.errs, p.warnings()...).Err()
 	}
 	p.proj.Warnings = p.warnings()
+	for _, g := range p.proj.Groups {
+		structDocs(p.load.Universe, g)
+	}
 	return p.proj, nil
 }
 

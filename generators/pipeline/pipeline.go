@@ -23,17 +23,15 @@ import (
 	"github.com/apigen-dev/apigen/generators/schema"
 )
 
-// All is every generator, in the order they run: the upstream Kubernetes generators first,
-// then apigen's own emitters.
-func All() []engine.Generator { return append(upstreamGenerators(), emitters()...) }
-
-// upstreamGenerators run the Kubernetes generators over the load, then apigen's protobuf
-// generator (which reads the load's types too), in this order (conversion-gen
+// Upstream are the generators that read the load: the upstream Kubernetes generators, then
+// apigen's protobuf generator (which reads the load's types too), in this order (conversion-gen
 // and openapi-gen read the defaults defaulter-gen's step tags). Besides their files they fill
 // the model facts only they can know: which kinds have object defaulters
-// (Resource.ObjectDefaulter) and declarative validation (Resource.DeclarativeValidation).
-func upstreamGenerators() []engine.Generator {
-	return []engine.Generator{
+// (Resource.ObjectDefaulter) and declarative validation (Resource.DeclarativeValidation), and
+// what conversions without conversion code drop (Project.ConversionDrops). They run before
+// the model is validated.
+func Upstream() []engine.Upstream {
+	return []engine.Upstream{
 		kube.DeepCopy(),
 		kube.Defaulter(),
 		kube.Validation(),
@@ -44,9 +42,9 @@ func upstreamGenerators() []engine.Generator {
 	}
 }
 
-// emitters are apigen's own: each reads the model and nothing else, so they may run in any
-// order (TestEmittersInAnyOrder).
-func emitters() []engine.Generator {
+// Emitters are apigen's own: each reads the complete, validated model and nothing else (an
+// engine.Context holds no load), so they may run in any order (TestEmittersInAnyOrder).
+func Emitters() []engine.Generator {
 	return []engine.Generator{
 		golang.Register(),
 		golang.Install(),
@@ -71,7 +69,7 @@ type Options struct {
 	// Year replaces YEAR in the boilerplate; empty leaves it as written.
 	Year string
 	// ScaffoldConversions plans stubs of the conversion functions conversion-gen leaves to
-	// the user instead of failing on them (see engine.Context).
+	// the user instead of failing on them (see engine.LoadContext).
 	ScaffoldConversions bool
 	// StdCache keeps the standard library's types between runs (loader.Options.StdCache);
 	// nil, the default, loads them from source.
@@ -132,24 +130,44 @@ func Load(root string, cache *loader.StdCache) (*loader.Result, error) {
 // Generate builds and validates the model of a load and runs every generator. It reads no
 // source of the user's: everything comes from the load.
 func Generate(load *loader.Result, o Options) (*Result, error) {
+	return generate(load, o, Emitters())
+}
+
+// generate is Generate with the emitters given: the upstream generators read the load and
+// complete the model with the facts only their runs know, the complete model is validated,
+// and the emitters read it and nothing else.
+func generate(load *loader.Result, o Options, emitters []engine.Generator) (*Result, error) {
 	header, err := readHeader(load, o.HeaderFile)
 	if err != nil {
 		return nil, err
 	}
-	project, err := modelOf(load)
+	project, parsed, err := build(load)
 	if err != nil {
+		return nil, err
+	}
+	lctx := &engine.LoadContext{
+		Context:             engine.Context{Project: project, GoHeader: engine.GoHeader(header, o.Year)},
+		Load:                load,
+		ScaffoldConversions: o.ScaffoldConversions,
+	}
+	out, genErr := engine.RunUpstream(lctx, Upstream())
+	// The model's own problems come first, then the project's requirements, then what the
+	// generators found.
+	if err := validate(project, parsed); err != nil {
 		return nil, err
 	}
 	if err := checkRequirements(load, project); err != nil {
 		return nil, err
 	}
-	ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(header, o.Year), ScaffoldConversions: o.ScaffoldConversions}
-	out, err := engine.Run(ctx, All())
+	ctx := &lctx.Context
+	if genErr == nil {
+		genErr = engine.RunInto(out, ctx, emitters)
+	}
 	if warnings := append(project.Warnings, ctx.Warnings...).Err(); warnings != nil {
 		project.Warnings = warnings.(model.ErrorList)
 	}
-	if err != nil {
-		return nil, withWarnings(err, project.Warnings)
+	if genErr != nil {
+		return nil, withWarnings(genErr, project.Warnings)
 	}
 	if err := avoidImportNames(project, out); err != nil {
 		return nil, withWarnings(err, project.Warnings)
@@ -222,7 +240,8 @@ func withWarnings(err error, warnings model.ErrorList) error {
 	return &Failure{Err: err, Warnings: missing.Err().(model.ErrorList)}
 }
 
-// Model loads the project at root and builds and validates its model, without generating.
+// Model loads the project at root and builds and validates its model, without generating:
+// the model lacks the facts only the upstream generators' runs know (see Upstream).
 // Go type errors of the API packages fail it too, reported with every error the model has.
 // The standard library's types come from cache as in Run (nil: from source).
 func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project, error) {
@@ -231,7 +250,10 @@ func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project,
 		project *model.Project
 	}
 	out, err := fromStdCache(root, cache, func(load *loader.Result) (loaded, error) {
-		project, err := modelOf(load)
+		project, parsed, err := build(load)
+		if err == nil {
+			err = validate(project, parsed)
+		}
 		return loaded{load, project}, err
 	})
 	if err != nil {
@@ -240,10 +262,12 @@ func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project,
 	return out.load, out.project, nil
 }
 
-// modelOf builds the model of a load, schemas included, validates it once nothing fills it
-// any more, and lets the load's syntax go.
-func modelOf(load *loader.Result) (*model.Project, error) {
-	project, err := parse.Project(load)
+// build builds the model of a load, schemas included, and lets the load's syntax go. It
+// returns the model unvalidated, with the parser's warnings, for validate once the upstream
+// generators have completed it; a model it cannot complete (type errors, schemas that cannot
+// be built) is validated here, its problems reported first.
+func build(load *loader.Result) (project *model.Project, parsed model.ErrorList, err error) {
+	project, err = parse.Project(load)
 	if len(load.TypeErrors) > 0 {
 		// Type errors stop the run before the schemas: the model's problems are reported
 		// beside them.
@@ -253,23 +277,22 @@ func modelOf(load *loader.Result) (*model.Project, error) {
 				warnings = project.Warnings
 			}
 		}
-		return nil, withWarnings(withTypeErrors(load.TypeErrors, err), warnings)
+		return nil, nil, withWarnings(withTypeErrors(load.TypeErrors, err), warnings)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	parsed := slices.Clone(project.Warnings)
-	built := schema.Build(load, project)
-	// The model's own problems come first: a run that fails them reports them with the
-	// parser's warnings, and not what the schemas of a model that cannot be served say.
-	if err := validate(project, parsed); err != nil {
-		return nil, err
-	}
-	if built != nil {
-		return nil, withWarnings(built, project.Warnings)
+	parsed = slices.Clone(project.Warnings)
+	if built := schema.Build(load, project); built != nil {
+		// The model's own problems come first: a run that fails them reports them with the
+		// parser's warnings, and not what the schemas of a model that cannot be served say.
+		if err := validate(project, parsed); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, withWarnings(built, project.Warnings)
 	}
 	load.ReleaseSyntax()
-	return project, nil
+	return project, parsed, nil
 }
 
 // validate validates a complete model, and returns its problems with warnings among them by

@@ -35,7 +35,7 @@ var (
 )
 
 // readProto reads the package's generated.proto, if apigen wrote it; nil when there is none.
-func readProto(ctx *engine.Context, name string) (recorded, error) {
+func readProto(ctx *engine.LoadContext, name string) (recorded, error) {
 	data, err := ctx.Load.Reads.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

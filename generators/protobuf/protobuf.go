@@ -33,13 +33,13 @@ const (
 )
 
 // New returns the protobuf generator.
-func New() engine.Generator { return gen{} }
+func New() engine.Upstream { return gen{} }
 
 type gen struct{}
 
 func (gen) Name() string { return "protobuf" }
 
-func (gen) Generate(ctx *engine.Context, out *engine.Output) error {
+func (gen) Generate(ctx *engine.LoadContext, out *engine.Output) error {
 	if ctx.Load == nil || ctx.Load.Universe == nil {
 		return nil
 	}

@@ -28,7 +28,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	doc, err := kube.ApplySchema(&engine.Context{Project: project, Load: load})
+	doc, err := kube.ApplySchema(&engine.LoadContext{Context: engine.Context{Project: project}, Load: load})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -110,22 +110,23 @@ func main() {
 		}
 		load.ReleaseSyntax()
 		t = record("validation schemas (controller-tools)", t)
+		ctx := &engine.LoadContext{Context: engine.Context{Project: project, GoHeader: engine.GoHeader(boilerplate, "")}, Load: load}
+		all := engine.NewOutput()
+		for _, g := range pipeline.Upstream() {
+			out, err := engine.RunUpstream(ctx, []engine.Upstream{g})
+			if err != nil {
+				log.Fatal(err)
+			}
+			addAll(all, out)
+			t = record("generator "+g.Name(), t)
+		}
 		if err := project.Validate(); err != nil {
 			log.Fatal(err)
 		}
 		t = record("model validation", t)
-		ctx := &engine.Context{Project: project, Load: load, GoHeader: engine.GoHeader(boilerplate, "")}
-		all := engine.NewOutput()
-		for _, g := range pipeline.All() {
-			out, err := engine.Run(ctx, []engine.Generator{g})
-			if err != nil {
+		for _, g := range pipeline.Emitters() {
+			if err := engine.RunInto(all, &ctx.Context, []engine.Generator{g}); err != nil {
 				log.Fatal(err)
-			}
-			for _, p := range out.Paths() {
-				b, _ := out.Get(p)
-				if err := all.Add(p, b); err != nil {
-					log.Fatal(err)
-				}
 			}
 			t = record("generator "+g.Name(), t)
 		}
@@ -216,4 +217,14 @@ func (h *heapSampler) take() uint64 {
 	p := h.peak
 	h.peak = 0
 	return p
+}
+
+// addAll adds every file of out to all.
+func addAll(all, out *engine.Output) {
+	for _, p := range out.Paths() {
+		b, _ := out.Get(p)
+		if err := all.Add(p, b); err != nil {
+			log.Fatal(err)
+		}
+	}
 }
