@@ -80,19 +80,15 @@ func emitAPIServer(f *jen.File, p *model.Project) {
 			}))},
 			field{"OpenAPIDefinitions", jen.Qual(path.Join(p.Module, openapiDir), "GetOpenAPIDefinitions")},
 			field{"Schemas", jen.Qual(serverPkg, "Schemas").Values(jen.DictFunc(func(d jen.Dict) {
-				for _, g := range p.Groups {
-					for _, v := range g.Versions {
-						for _, r := range v.Resources {
-							_, hub := g.Hub(r.Kind)
-							// The served OpenAPI shows the published schema where it differs.
-							schemas := "Schemas"
-							if len(r.OpenAPISchema) > 0 {
-								schemas = "OpenAPISchemas"
-							}
-							d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Kind"): jen.Lit(r.Kind)})] =
-								jen.Qual(path.Join(p.Module, registryDir(g, hub)), schemas).Index(jen.Lit(v.Name))
-						}
+				for r := range p.Served() {
+					_, hub := r.Group.Hub(r.Kind)
+					// The served OpenAPI shows the published schema where it differs.
+					schemas := "Schemas"
+					if len(r.OpenAPISchema) > 0 {
+						schemas = "OpenAPISchemas"
 					}
+					d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(r.Group.Name), jen.Id("Version"): jen.Lit(r.Version.Name), jen.Id("Kind"): jen.Lit(r.Kind)})] =
+						jen.Qual(path.Join(p.Module, registryDir(r.Group, hub)), schemas).Index(jen.Lit(r.Version.Name))
 				}
 			}))},
 			field{"TypePackages", typePackages(p)},
@@ -244,13 +240,9 @@ func storageVar(r *model.Resource, subresource string) string {
 // as a server.Deprecations literal, nil when there is none.
 func deprecations(p *model.Project, serverPkg string) jen.Code {
 	d := jen.Dict{}
-	for _, g := range p.Groups {
-		for _, v := range g.Versions {
-			for _, r := range v.Resources {
-				if r.Deprecation != "" {
-					d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(g.Name), jen.Id("Version"): jen.Lit(v.Name), jen.Id("Resource"): jen.Lit(r.Of.Plural)})] = jen.Lit(r.Deprecation)
-				}
-			}
+	for r := range p.Served() {
+		if r.Deprecation != "" {
+			d[jen.Values(jen.Dict{jen.Id("Group"): jen.Lit(r.Group.Name), jen.Id("Version"): jen.Lit(r.Version.Name), jen.Id("Resource"): jen.Lit(r.Of.Plural)})] = jen.Lit(r.Deprecation)
 		}
 	}
 	if len(d) == 0 {
@@ -264,12 +256,8 @@ func deprecations(p *model.Project, serverPkg string) jen.Code {
 // (the field left out) when there is none.
 func validationOptions(p *model.Project) jen.Code {
 	var options []string
-	for _, g := range p.Groups {
-		for _, v := range g.Versions {
-			for _, r := range v.Resources {
-				options = append(options, r.ValidationOptions...)
-			}
-		}
+	for r := range p.Served() {
+		options = append(options, r.ValidationOptions...)
 	}
 	if len(options) == 0 {
 		return nil

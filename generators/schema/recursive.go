@@ -23,20 +23,16 @@ import (
 // openSchemaWarnings warns at each field of a served kind whose schema openEmptySchemas opens.
 func openSchemaWarnings(root string, p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package) model.ErrorList {
 	var warnings model.ErrorList
-	for _, g := range p.Groups {
-		for _, v := range g.Versions {
-			for _, r := range v.Resources {
-				ident := crd.TypeIdent{Package: byPath[v.Package], Name: r.Kind}
-				s, ok := parser.FlattenedSchemata[ident]
-				if !ok || len(r.Schema) == 0 {
-					continue
-				}
-				for _, path := range emptySchemas(&s) {
-					warnings.Add(relative(root, locate(parser, ident, path)),
-						"warning: %s %s: %s: the schema here is empty, as where a type contains itself, which a CRD's schema cannot express; the server accepts any object here, which the Go type decodes and its +k8s: rules check, but schema markers below it are not enforced",
-						r.Kind, v.Name, jsonPath(path))
-				}
-			}
+	for r := range p.Served() {
+		ident := crd.TypeIdent{Package: byPath[r.Version.Package], Name: r.Kind}
+		s, ok := parser.FlattenedSchemata[ident]
+		if !ok || len(r.Schema) == 0 {
+			continue
+		}
+		for _, path := range emptySchemas(&s) {
+			warnings.Add(relative(root, locate(parser, ident, path)),
+				"warning: %s %s: %s: the schema here is empty, as where a type contains itself, which a CRD's schema cannot express; the server accepts any object here, which the Go type decodes and its +k8s: rules check, but schema markers below it are not enforced",
+				r.Kind, r.Version.Name, jsonPath(path))
 		}
 	}
 	return warnings

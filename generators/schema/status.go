@@ -19,25 +19,21 @@ import (
 // time, not at the first create.
 func requiredStatusWarnings(root string, p *model.Project, parser *crd.Parser, byPath map[string]*ctloader.Package) model.ErrorList {
 	var warnings model.ErrorList
-	for _, g := range p.Groups {
-		for _, v := range g.Versions {
-			for _, r := range v.Resources {
-				if !r.Subresources.Status || len(r.Schema) == 0 {
-					continue
-				}
-				var s struct {
-					Required []string `json:"required"`
-				}
-				if err := json.Unmarshal(r.Schema, &s); err != nil || !slices.Contains(s.Required, "status") {
-					continue
-				}
-				pos := relative(root, locate(parser, crd.TypeIdent{Package: byPath[v.Package], Name: r.Kind}, "properties[status]"))
-				warnings.Add(pos, "warning: %s %s: the schema requires status (the field is neither omitempty nor +optional), "+
-					"and a create clears the status (the status subresource's rule, kube-apiserver's for a custom resource too), "+
-					"so every create of %s is refused (status: Required value); mark the field +optional or give its JSON tag omitempty",
-					r.Kind, v.Name, r.Kind)
-			}
+	for r := range p.Served() {
+		if !r.Subresources.Status || len(r.Schema) == 0 {
+			continue
 		}
+		var s struct {
+			Required []string `json:"required"`
+		}
+		if err := json.Unmarshal(r.Schema, &s); err != nil || !slices.Contains(s.Required, "status") {
+			continue
+		}
+		pos := relative(root, locate(parser, crd.TypeIdent{Package: byPath[r.Version.Package], Name: r.Kind}, "properties[status]"))
+		warnings.Add(pos, "warning: %s %s: the schema requires status (the field is neither omitempty nor +optional), "+
+			"and a create clears the status (the status subresource's rule, kube-apiserver's for a custom resource too), "+
+			"so every create of %s is refused (status: Required value); mark the field +optional or give its JSON tag omitempty",
+			r.Kind, r.Version.Name, r.Kind)
 	}
 	return warnings
 }
