@@ -11,6 +11,9 @@ import (
 // update parserLayout and feedParser to the new parser, or drop them if gengo can now be given
 // loaded packages.
 func TestAssumeGengoParserLayout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads from source, as TestLoad does in -short mode")
+	}
 	r, err := Run("testdata/project", Options{})
 	if err != nil {
 		t.Fatal(err)
