@@ -33,8 +33,9 @@ import (
 //     types.Any: package-level variables its Universe hands out for Go's basic types, so that
 //     generators compare with ==), and walking a Go type into a universe sets their GoType
 //     (parser.walkType): universeMu serializes those walks between the loads of one process,
-//     and nothing of apigen reads a builtin type's GoType (builtin; TestStdCache's runs at
-//     once, under the race detector);
+//     and nothing of apigen reads a builtin type's GoType (TestAssumeGengoSharedBuiltins;
+//     TestStdCacheRunsAtOnce and the pipeline's TestRunsAtOnce under the race detector, make
+//     test-race);
 //   - the universe reads more of a package than its types only for the packages gengo
 //     processes fully, and looks comments up only at the positions of struct fields, methods
 //     and declarations (read): what the std cache keeps follows from it (TestUniverseEquivalence
