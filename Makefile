@@ -43,6 +43,14 @@ test-examples: ## Each example's own tests, as its users run them (go test ./...
 test-unit: ## Quick tests only (no end-to-end).
 	$(GO) test -short ./...
 
+# The loader and the pipeline start goroutines, and runs may go side by side in one process (the
+# command driven as a library). In -short mode their tests still reach every goroutine they start
+# and skip the loads that only repeat others, so that this takes minutes, not half an hour, and CI
+# can run it beside the other packages' tests without lengthening its longest line (test/e2e).
+.PHONY: test-race
+test-race: ## The loader's and the pipeline's tests under the race detector (go test -race -short; a few minutes).
+	$(GO) test -race -short -count=1 -timeout=30m ./generators/loader ./generators/pipeline
+
 examples: build ## Regenerate every example with the apigen just built.
 	@for ex in $(EXAMPLES); do (cd $$ex && $(BIN)/apigen generate); done
 

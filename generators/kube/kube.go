@@ -13,7 +13,8 @@
 // inside the upstream code become errors.
 //
 // The generators in this package must run one at a time (engine.Run does): they share the
-// gengo universe and klog's global state.
+// gengo universe and klog's global state. The upstream runs of different loads in one process
+// take turns (guard).
 package kube
 
 import (
@@ -36,6 +37,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/generators/model"
 )
 
@@ -266,8 +268,15 @@ type exitPanic struct{ code int }
 
 // guard runs f with klog's output captured and its exit turned into a panic, and turns a
 // panic into an error (pitfall 6: the upstream generators klog.Fatal or panic on input they
-// dislike, which would otherwise end the process). klog's state is restored afterwards.
-func guard(name string, f func() error) (err error) {
+// dislike, which would otherwise end the process). klog's state is restored afterwards. It
+// holds the loader's gengo lock throughout (loader.WithGengo): an upstream generator may walk
+// types into the universe, and klog's state is the whole process's, so the upstream runs of
+// two loads at once in one process take turns.
+func guard(name string, f func() error) error {
+	return loader.WithGengo(func() error { return guarded(name, f) })
+}
+
+func guarded(name string, f func() error) (err error) {
 	state := klog.CaptureState()
 	exit := klog.OsExit
 	var logs bytes.Buffer

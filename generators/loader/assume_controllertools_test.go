@@ -19,6 +19,9 @@ import (
 // the same is noticed (StdTouched), so that the run is done again from source. It fails when
 // an upgrade of controller-tools changes what assume_controllertools.go describes.
 func TestAssumeControllerToolsSealedStd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads from source and warm, as TestLoad and TestStdCacheSeedKept do in -short mode")
+	}
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestAssumeControllerToolsSealedStd"}
 	const root = "testdata/project"
 	// From source, not from the go build cache's export data (a cold cache's first choice).

@@ -10,9 +10,12 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/tools/go/packages"
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/parser"
 	gengotypes "k8s.io/gengo/v2/types"
 )
@@ -26,6 +29,13 @@ import (
 //   - gengo indexes comment groups by the file and line they end on (commentKey), and of a
 //     package's syntax reads only doc.go (package comments, tags) once they are indexed, so
 //     the tags of the API packages' other files are added by addPackageTags;
+//   - every universe shares the builtin types (gengo's types.String, types.Int64, ...,
+//     types.Any: package-level variables its Universe hands out for Go's basic types, so that
+//     generators compare with ==), and walking a Go type into a universe sets their GoType
+//     (parser.walkType): universeMu serializes those walks between the loads of one process,
+//     and nothing of apigen reads a builtin type's GoType (TestAssumeGengoSharedBuiltins;
+//     TestStdCacheRunsAtOnce and the pipeline's TestRunsAtOnce under the race detector, make
+//     test-race);
 //   - the universe reads more of a package than its types only for the packages gengo
 //     processes fully, and looks comments up only at the positions of struct fields, methods
 //     and declarations (read): what the std cache keeps follows from it (TestUniverseEquivalence
@@ -43,6 +53,54 @@ import (
 // and gives the same universe (TestAssumeGengoParserLayout fails then, so that the change is noticed).
 // The clean route, a parser constructor that takes loaded packages, is an upstream change to
 // propose to gengo.
+
+// universeMu is held by every call into gengo that walks Go types into a universe: gengo's
+// NewUniverse (inside NewContext, newContext) and LoadPackagesTo (inside Context.LoadPackages,
+// loadPackages; an upstream generator calls it itself, so its whole run holds the lock:
+// WithGengo). Those walks write the builtin types, which are shared by every universe of the
+// process (types.String and the other package-level variables of k8s.io/gengo/v2/types), so
+// two loads at once in one process (the command driven as a library, tests that load side by
+// side) would write the same variables: the last value is the same Go basic type either way
+// for all but types.Byte (uint8, int8 and byte share it), but the writes race. A universe of
+// its own per load is not an option: the upstream generators compare types with ==
+// (t == types.String). Everything else a load builds, its parser and its universe, is its own,
+// so only those walks wait for each other; go list, parsing and type-checking, the longest part
+// of a load, run side by side.
+var universeMu sync.Mutex
+
+// newContext is gengo's NewContext for the load's parser, with no name systems: the only call
+// of NewUniverse for it.
+func newContext(p *parser.Parser) (*generator.Context, error) {
+	universeMu.Lock()
+	defer universeMu.Unlock()
+	return generator.NewContext(p, namer.NameSystems{}, "")
+}
+
+// loadPackages processes packages of the load fully in the context's universe
+// (Context.LoadPackages).
+func loadPackages(c *generator.Context, paths ...string) error {
+	universeMu.Lock()
+	defer universeMu.Unlock()
+	_, err := c.LoadPackages(paths...)
+	return err
+}
+
+// WithGengo runs f holding the lock of every walk of Go types into a gengo universe (see
+// universeMu), for code that calls into gengo where the loader cannot: an upstream generator
+// run on a load's Context, whose targets function may load packages into the universe. f must
+// not call Result.Require (it takes the same lock).
+func WithGengo(f func() error) error {
+	universeMu.Lock()
+	defer universeMu.Unlock()
+	return f()
+}
+
+// builtin reports whether t is one of gengo's builtin types, which every universe shares and
+// whose GoType another load may be writing (see universeMu): their Kind and Name never change,
+// their GoType is not to be read.
+func builtin(t *gengotypes.Type) bool {
+	return t.Kind == gengotypes.Builtin || t == gengotypes.Any
+}
 
 // parserLayout is the shape of gengo's Parser that feedParser was written against.
 var parserLayout = map[string]reflect.Type{
@@ -219,6 +277,9 @@ func read(u gengotypes.Universe, processed map[string]bool, of map[string]bool) 
 		}
 		for _, m := range []map[string]*gengotypes.Type{pkg.Types, pkg.Functions, pkg.Variables, pkg.Constants} {
 			for _, t := range m {
+				if builtin(t) {
+					continue // a basic type: no package, no fields, no methods
+				}
 				switch gt := t.GoType.(type) {
 				case *types.Struct:
 					for i := range gt.NumFields() {

@@ -11,6 +11,9 @@ import (
 // (notCompiled): with the standard library's types from export data, net, a cgo package, is
 // listed with its Go files, not with what cgo makes of them.
 func TestAssumeGoListCompiledFalse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads cold and from source, as TestStdCacheColdListsOnce and TestLoad do in -short mode")
+	}
 	if !cgoOn(t) {
 		t.Skip("cgo is off: net's compiled files are its Go files anyway")
 	}

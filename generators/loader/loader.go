@@ -19,7 +19,6 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/go/packages"
 	"k8s.io/gengo/v2/generator"
-	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/parser"
 	"k8s.io/gengo/v2/types"
 	ctloader "sigs.k8s.io/controller-tools/pkg/loader"
@@ -189,7 +188,7 @@ func load(root string, o Options, again *stdAgain) (*Result, error) {
 		}
 	}
 	// The only call of NewUniverse for this parser (inside NewContext).
-	ctx, err := generator.NewContext(p, namer.NameSystems{}, "")
+	ctx, err := newContext(p)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages of %s: %w", abs, err)
 	}
@@ -257,7 +256,7 @@ func (r *Result) Require(pkgPaths ...string) error {
 		return nil
 	}
 	sort.Strings(todo)
-	if _, err := r.Context.LoadPackages(todo...); err != nil {
+	if err := loadPackages(r.Context, todo...); err != nil {
 		return err
 	}
 	for _, path := range todo {

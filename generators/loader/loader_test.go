@@ -78,6 +78,9 @@ func TestLoad(t *testing.T) {
 
 // TestLoadNoAPIs is a project as apigen init leaves it.
 func TestLoadNoAPIs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads from source, as TestLoad does in -short mode")
+	}
 	r, err := Run("testdata/empty", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +113,9 @@ func TestLoadTypeError(t *testing.T) {
 // DeepCopyObject, or anything an existing generated file declares) is no type error, even
 // though the load leaves generated files out; a real mistake in the same file still is.
 func TestLoadTypeErrorsLeaveOutGeneratedNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads with a type error, as TestLoadTypeError does in -short mode")
+	}
 	dir := t.TempDir()
 	for _, name := range []string{"go.mod", "go.sum", "deps.go"} {
 		writeFile(t, filepath.Join(dir, name), readFile(t, filepath.Join("testdata/typeerror", name)))
@@ -149,6 +155,9 @@ var mistake int = "a string"
 }
 
 func TestLoadSyntaxError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads from source, as TestLoad does in -short mode, then with go/packages")
+	}
 	dir := t.TempDir()
 	for _, name := range []string{"go.mod", "go.sum", "deps.go"} {
 		writeFile(t, filepath.Join(dir, name), readFile(t, filepath.Join("testdata/typeerror", name)))

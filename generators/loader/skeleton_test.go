@@ -18,6 +18,9 @@ import (
 // declarations (with what dropBodies drops dropped) and the same comment groups, at the same positions (gengo
 // finds a declaration's comments by the line a group ends on).
 func TestSkeleton(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads from source, as TestLoad does in -short mode, then parses every file twice")
+	}
 	r, err := Run("testdata/project", Options{})
 	if err != nil {
 		t.Fatal(err)

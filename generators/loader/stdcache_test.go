@@ -22,6 +22,9 @@ import (
 // its imports', are those it was checked from; a damaged entry is not read; reading more of a
 // package than export data holds is noticed.
 func TestStdCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the project nine times; TestStdCacheRunsAtOnce, TestStdCacheColdListsOnce and TestStdCacheSeedKept load with the std cache in -short mode")
+	}
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCache"}
 	const root = "testdata/project"
 	source, err := Run(root, Options{FromSource: true})
@@ -79,8 +82,8 @@ func TestStdCache(t *testing.T) {
 	held := entry.Comments[0]
 
 	// Another binary's first run reads the files of the go build cache the index names,
-	// without asking the go command, and builds the same universe; the go command is asked
-	// for a package whose file the go build cache no longer has.
+	// without asking the go command, and builds the same universe (TestStdCacheGoQuery: the
+	// go command is asked for a package whose file the go build cache no longer has).
 	other, err := Run(root, Options{StdCache: &StdCache{Dir: cache.Dir, Identity: "TestStdCache other"}})
 	if err != nil {
 		t.Fatal(err)
@@ -91,26 +94,6 @@ func TestStdCache(t *testing.T) {
 	if diff := cmp.Diff(want, dumpUniverse(other.Universe)); diff != "" {
 		t.Errorf("the universe differs with the index (-from source +index):\n%s", diff)
 	}
-	if cached["errors"] {
-		index := readStdIndex(other.std.indexName)
-		e := index.Packages["errors"]
-		e.Export = filepath.Join(t.TempDir(), "trimmed")
-		index.Packages["errors"] = e
-		if err := writeCacheFile(cache.Dir, other.std.indexName, index); err != nil {
-			t.Fatal(err)
-		}
-		third, err := Run(root, Options{StdCache: &StdCache{Dir: cache.Dir, Identity: "TestStdCache third"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if third.std.goq == nil || third.std.goq.export["errors"] == "" || third.std.goq.export["unicode/utf8"] != "" || !third.std.fromGo["errors"] {
-			t.Error("with errors' file gone from the go build cache, the go command was not asked for errors alone")
-		}
-		if diff := cmp.Diff(want, dumpUniverse(third.Universe)); diff != "" {
-			t.Errorf("the universe differs with errors' file gone (-from source +index):\n%s", diff)
-		}
-	}
-
 	warm, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
@@ -187,21 +170,36 @@ func TestStdCache(t *testing.T) {
 	if diff := cmp.Diff(want, dumpUniverse(damaged.Universe)); diff != "" {
 		t.Errorf("the universe differs with a damaged entry (-from source +cache):\n%s", diff)
 	}
+}
 
-	// Runs at once each write a whole entry.
+// TestStdCacheRunsAtOnce: two loads at once in one process (the command driven as a library,
+// tests side by side), from source, with one std cache: each builds its universe (gengo's
+// builtin types, which every universe shares, are written under universeMu) and each writes a
+// whole entry, and no temporary file is left.
+func TestStdCacheRunsAtOnce(t *testing.T) {
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheRunsAtOnce"}
+	const root = "testdata/project"
+	results := make([]*Result, 2)
+	errs := make([]error, 2)
 	var wg sync.WaitGroup
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if r, err := Run(root, Options{StdCache: cache, FromSource: true}); err == nil {
-				r.SaveStdCache()
+	for i := range results {
+		wg.Go(func() {
+			if results[i], errs[i] = Run(root, Options{StdCache: cache, FromSource: true}); errs[i] == nil {
+				results[i].SaveStdCache()
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	// (Loaded from source, the graph also has runtime/cgo, which cgo's output of net imports.)
-	if e := readStdFile(cold.std.name); e == nil || slices.ContainsFunc(slices.Collect(maps.Keys(cold.std.std)), func(path string) bool {
+	for i, r := range results {
+		if errs[i] != nil {
+			t.Fatalf("run %d: %v", i, errs[i])
+		}
+		if thing := r.Universe["example.com/project/pkg/apis/things/v1"].Types["Thing"]; thing == nil || len(thing.Members) != 3 {
+			t.Errorf("run %d: Thing = %+v", i, thing)
+		}
+	}
+	r := results[0]
+	if e := readStdFile(r.std.name); e == nil || slices.ContainsFunc(slices.Collect(maps.Keys(r.std.std)), func(path string) bool {
 		_, ok := e.Packages[path]
 		return !ok
 	}) {
@@ -212,11 +210,50 @@ func TestStdCache(t *testing.T) {
 	}
 }
 
+// TestStdCacheGoQuery: another binary's first run, whose index names a file the go build cache
+// no longer has (errors'), asks the go command in the background for that package alone, reads
+// it from the go build cache, and builds the universe the first binary's run built.
+func TestStdCacheGoQuery(t *testing.T) {
+	const root = "testdata/project"
+	if !goBuildCached(t, root, "errors")["errors"] {
+		t.Skip("the go build cache does not hold errors as the load builds it")
+	}
+	dir := t.TempDir()
+	first, err := Run(root, Options{StdCache: &StdCache{Dir: dir, Identity: "TestStdCacheGoQuery"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.SaveStdCache() // writes the index of what the go command named
+	index := readStdIndex(first.std.indexName)
+	if index == nil || index.Packages["errors"].Export == "" {
+		t.Fatal("the first run wrote no index naming errors' export data")
+	}
+	e := index.Packages["errors"]
+	e.Export = filepath.Join(t.TempDir(), "trimmed")
+	index.Packages["errors"] = e
+	if err := writeCacheFile(dir, first.std.indexName, index); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Run(root, Options{StdCache: &StdCache{Dir: dir, Identity: "TestStdCacheGoQuery other"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.std.goq == nil || other.std.goq.export["errors"] == "" || other.std.goq.export["unicode/utf8"] != "" || !other.std.fromGo["errors"] {
+		t.Error("with errors' file gone from the go build cache, the go command was not asked for errors alone")
+	}
+	if diff := cmp.Diff(dumpUniverse(first.Universe), dumpUniverse(other.Universe)); diff != "" {
+		t.Errorf("the universe differs with errors' file gone (-first run +other binary's):\n%s", diff)
+	}
+}
+
 // TestStdCacheStaleGoCache: with a go build cache that does not hold the standard library (a
 // cleaned or new GOCACHE), a load with an empty std cache takes the standard library from
 // source, builds the universe a load from source builds, and leaves the go build cache
 // without it: the go command compiled nothing.
 func TestStdCacheStaleGoCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads from source twice, as TestLoad does in -short mode")
+	}
 	const root = "testdata/project"
 	source, err := Run(root, Options{FromSource: true})
 	if err != nil {
@@ -269,6 +306,9 @@ func goBuildCached(t *testing.T, root string, pkgs ...string) map[string]bool {
 // load found, without asking the go command again; the universe is the one from source and
 // the load reads no more than it was given.
 func TestLoadAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads cold and again, reading export data as TestStdCacheColdListsOnce does in -short mode")
+	}
 	const root = "testdata/project"
 	source, err := Run(root, Options{FromSource: true})
 	if err != nil {
@@ -316,6 +356,9 @@ func TestLoadAgain(t *testing.T) {
 // package a cold load read from the go build cache or checked from source, and the entry
 // SaveStdCache then writes is the one it writes without it.
 func TestPrepareStdCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads cold twice; the pipeline's TestRunsAtOnce encodes in the background in -short mode")
+	}
 	const root = "testdata/project"
 	entries := map[bool]*stdFile{}
 	for _, prepare := range []bool{false, true} {

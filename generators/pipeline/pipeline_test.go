@@ -3,9 +3,11 @@ package pipeline
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/apigen-dev/apigen/generators/engine"
+	"github.com/apigen-dev/apigen/generators/loader"
 	"github.com/apigen-dev/apigen/internal/testproject"
 )
 
@@ -56,5 +58,38 @@ func emittersInAnyOrder(t *testing.T, dir string) {
 			}
 			t.Errorf("emitters in the order %v: output differs (%d files, want %d)", names, got.Len(), want.Len())
 		}
+	}
+}
+
+// TestRunsAtOnce: two runs of examples/wardle at once in one process (apigen's command driven
+// as a library), sharing an empty std cache, each generate what apigen verify finds current:
+// the examples' generated files. Under the race detector (make test-race) it is the pipeline's
+// test of everything a run starts beside itself (the load's checks, the std cache's encoding
+// beside the generators, the formatting of the upstream generators' files) and of what two
+// runs share (gengo's builtin types, klog, the std cache's directory).
+func TestRunsAtOnce(t *testing.T) {
+	const dir = "../../examples/wardle"
+	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunsAtOnce"}
+	results := make([]*Result, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Go(func() { results[i], errs[i] = Run(dir, Options{StdCache: cache}) })
+	}
+	wg.Wait()
+	for i, res := range results {
+		if errs[i] != nil {
+			t.Fatalf("run %d: %v", i, errs[i])
+		}
+		plan, err := engine.NewPlan(dir, res.Output)
+		if err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+		if !plan.Current() {
+			t.Errorf("run %d differs from examples/wardle's generated files (make verify-examples shows whether they are stale):\n%s", i, plan.Diff())
+		}
+	}
+	if entries, _ := filepath.Glob(filepath.Join(cache.Dir, "[0-9a-f]*")); len(entries) == 0 {
+		t.Error("the runs wrote no std cache entry")
 	}
 }
