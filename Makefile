@@ -13,15 +13,14 @@ all: build
 build: ## Build bin/apigen.
 	$(GO) build -o $(BIN)/apigen ./cmd/apigen
 
+# Two lines of builds side by side: each go build leaves a core idle while it downloads modules
+# and links, and the tools of one line share most of their packages (k8s.io/kubernetes', etcd's).
+KUBERNETES_TOOLS := kube-apiserver kube-controller-manager clusterrole-aggregator
+OTHER_TOOLS := kubectl etcd etcdctl etcdutl controller-gen
 tools: ## Build the real binaries the tests drive (bin/kubectl, bin/etcd, bin/etcdctl, bin/etcdutl, bin/kube-apiserver, bin/kube-controller-manager, bin/controller-gen, bin/clusterrole-aggregator), from pinned Go modules.
-	hack/tools/build.sh kubectl
-	hack/tools/build.sh etcd
-	hack/tools/build.sh etcdctl
-	hack/tools/build.sh etcdutl
-	hack/tools/build.sh kube-apiserver
-	hack/tools/build.sh kube-controller-manager
-	hack/tools/build.sh controller-gen
-	hack/tools/build.sh clusterrole-aggregator
+	@(for t in $(KUBERNETES_TOOLS); do hack/tools/build.sh $$t || exit 1; done) & k8s=$$!; \
+	(for t in $(OTHER_TOOLS); do hack/tools/build.sh $$t || exit 1; done) & other=$$!; \
+	failed=0; wait $$k8s || failed=1; wait $$other || failed=1; exit $$failed
 
 lint: ## go vet and gofmt over apigen itself.
 	$(GO) vet ./...
@@ -29,13 +28,8 @@ lint: ## go vet and gofmt over apigen itself.
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^examples/' || true)); \
 	if [[ -n "$$unformatted" ]]; then echo "not gofmt-clean:"; echo "$$unformatted"; exit 1; fi
 
-# TestSQLReplicaWatchLatency times latencies: it runs last, alone on the machine.
-QUIET_E2E := ^TestSQLReplicaWatchLatency$$
-test: tools lint test-examples ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl), each example's own tests, then the latency test alone.
-	$(GO) test -count=1 -timeout=60m -skip '$(QUIET_E2E)' ./...
-	$(GO) test -count=1 -timeout=20m -run '$(QUIET_E2E)' ./test/e2e
-	cd hack/promql && $(GO) vet ./... && $(GO) test -count=1 ./...
-	cd test/controllerruntime && $(GO) vet ./... && $(GO) test -count=1 ./...
+test: tools lint test-examples ## Everything: unit, golden and end-to-end tests (real etcd, real kubectl), each example's own tests, the -race run, then the latency test alone (hack/test.sh).
+	GO=$(GO) hack/test.sh
 
 test-examples: ## Each example's own tests, as its users run them (go test ./... in the example).
 	@for ex in $(EXAMPLES); do echo "go test ./... in $$ex"; (cd $$ex && $(GO) vet ./... && $(GO) test -count=1 ./...); done
