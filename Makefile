@@ -77,8 +77,8 @@ bench-crd: ## The same kind as a CRD, through the aggregation proxy to the gener
 	hack/bench/server.sh 6 -crd
 	hack/bench/server.sh 3 -protobuf
 
-bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side (see docs/performance.md).
-	hack/bench/server.sh 4 -datastores
+bench-storage: ## The generated server on embedded etcd, external etcd, SQLite, Postgres and MariaDB side by side, every store durable at each commit (see docs/performance.md).
+	hack/bench/server.sh 4 -datastores -durable
 
 # 10^6 objects: make bench-scale SCALE_COUNTS=10000,100000,1000000
 SCALE_COUNTS ?= 10000,100000
