@@ -135,7 +135,8 @@ bench_start() {
 	bench_started=$(date -u +%Y-%m-%dT%H:%MZ)
 	bench_load=$(load1)
 	bench_commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	if [[ -n $(git -C "$root" status --porcelain 2>/dev/null) ]]; then
+	# The summaries of earlier runs (docs/performance) change nothing that is measured.
+	if [[ -n $(git -C "$root" status --porcelain -- . ':!docs/performance' 2>/dev/null) ]]; then
 		bench_commit="$bench_commit (with uncommitted changes)"
 	fi
 }
