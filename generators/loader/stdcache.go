@@ -249,7 +249,7 @@ type stdAgain struct {
 // asks the go command in dir (the load's) for their export data in the background; a load
 // done again (again not nil) reads them where the first load found them instead, and takes
 // again's packages from source.
-func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery, again *stdAgain) *stdLoad {
+func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery, again *stdAgain, without Without) *stdLoad {
 	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
 		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, scanned: map[string][]commentGroup{}, fromScan: map[string]bool{},
 		goq: early}
@@ -278,7 +278,9 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		return s
 	}
 	s.name = filepath.Join(cache.Dir, cache.prefix()+"-"+hashHex(runtime.Version(), goroot, sizes))
-	s.entry = readStdFile(s.name)
+	if !without.Entry {
+		s.entry = readStdFile(s.name)
+	}
 	s.indexName = filepath.Join(cache.Dir, indexPrefix()+"-"+hashHex(goroot, sizes))
 	s.stamps = map[string][]fileStamp{}
 	for path, p := range s.std {
@@ -289,6 +291,8 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	s.valid = map[string]bool{}
 	s.source = map[string]bool{}
 	switch {
+	case s.entry == nil && without.Seed:
+		s.lists = &stdFile{}
 	case s.entry == nil:
 		s.lists = &stdSeed
 	case !s.entry.Typed:
@@ -312,7 +316,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	if use && len(lacking) > 0 && s.goq == nil && again == nil && goListDriver() {
 		// What the index answers for needs no go command.
 		s.inIndex = map[string]bool{}
-		if index := readStdIndex(s.indexName); index != nil {
+		if index := readStdIndex(s.indexName); index != nil && !without.Entry {
 			s.index = index
 			current := map[string]bool{}
 			for _, path := range lacking {
@@ -400,9 +404,13 @@ func (c *StdCache) prefix() string { return hashHex(stdCacheFormat, c.Identity, 
 // module graph and the packages a second time, on the same two cores: its answer came
 // ~0.2 s after the list's). A package it would have to compile is named without export data
 // and never compiled (-n, see goExportData), and the load takes it from source.
-func (c *StdCache) asksList() bool {
+// Without the entry (Without.Entry) it always does.
+func (c *StdCache) asksList(withoutEntry bool) bool {
 	if c == nil || c.Dir == "" || c.Identity == "" || !goListDriver() {
 		return false
+	}
+	if withoutEntry {
+		return true
 	}
 	if names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*")); err != nil || len(names) > 0 {
 		return false
