@@ -25,7 +25,8 @@
 # Each variant gets an untimed warm-up per project (it fills the std cache for today); the
 # rounds are interleaved (every variant once per round, in turn). Figures are medians of wall
 # time, CPU (user+sys, with go list) and peak RSS (the largest single process), measured with
-# GNU time. A piece's gain is the median wall time with it off less today's. BENCH_OUT=DIR keeps
+# GNU time. A piece's gain is the median, over the rounds, of the time with it off less today's
+# in the same round (wall, and CPU, which a loaded machine disturbs less). BENCH_OUT=DIR keeps
 # the raw figures, BENCH_KEEP=1 the projects; BENCH_PROJECTS="wardle" skips the k8s.io/api one.
 set -euo pipefail
 
@@ -127,15 +128,24 @@ m() { # m PROJECT VARIANT AWK-EXPR: the median over the rounds
 				'BEGIN { printf "| %s | %.2f s | %.2f s | %.0f MiB | %+.2f s |\n", v, w, c, r / 1024, w - t }'
 		done
 		echo
-		echo "| piece | what turning it off costs (wall, median) |"
-		echo "|---|---|"
-		d() { awk -v a="$(m "$p" "$1" '$1')" -v b="$(m "$p" "$2" '$1')" 'BEGIN { printf "%+.2f s", a - b }'; }
-		echo "| own std entry, index, Typed flag (entry − today) | $(d entry today) |"
-		echo "| seed lists, without the entry (entry,seed − entry) | $(d entry,seed entry) |"
-		echo "| skeleton lexer (skeleton − today) | $(d skeleton today) |"
-		echo "| own package loading, checkGraph (check − today; check − entry) | $(d check today); $(d check entry) |"
-		echo "| gengo fed through reflect/unsafe (feed − today) | $(d feed today) |"
-		echo "| the std cache as a whole (source − today) | $(d source today) |"
+		echo "| piece | turning it off costs: wall (median of the rounds' differences) | CPU (likewise) |"
+		echo "|---|---|---|"
+		# d A B EXPR: the median over the rounds of A's figure less B's in the same round.
+		d() {
+			for i in $(seq 1 "$runs"); do
+				paste "$out/$p.${1//,/+}.$i" "$out/$p.${2//,/+}.$i" | awk "{ split(\$0, f); n = NF / 2; for (k = 1; k <= n; k++) { a[k] = f[k]; b[k] = f[k + n] } print $3 }"
+			done | median | awk '{ printf "%+.2f s", $1 }'
+		}
+		piece() { # piece NAME A B
+			echo "| $1 | $(d "$2" "$3" 'a[1] - b[1]') | $(d "$2" "$3" 'a[2] + a[3] - b[2] - b[3]') |"
+		}
+		piece "own std entry, its index and Typed flag (entry − today)" entry today
+		piece "seed lists, without the entry (entry,seed − entry)" entry,seed entry
+		piece "skeleton lexer (skeleton − today)" skeleton today
+		piece "own package loading, checkGraph (check − today)" check today
+		piece "own package loading, checkGraph, without the entry (check − entry)" check entry
+		piece "gengo fed the load through reflect/unsafe (feed − today)" feed today
+		piece "the std cache as a whole (source − today)" source today
 		echo
 	done
 } | tee "$out/summary.md"
