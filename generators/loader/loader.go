@@ -127,7 +127,7 @@ type Options struct {
 // output is the same whichever are off, only the time and memory of a run change. The zero
 // value turns nothing off.
 type Without struct {
-	// Entry: the StdCache's entry and index are neither read nor written, so that every load
+	// Entry: the StdCache's entry is neither read nor written, so that every load
 	// reads the standard library's types from the go build cache's export data alone (the
 	// load's go list names the files), their comments scanned from the files, as the first run
 	// of an apigen binary does.
@@ -158,7 +158,7 @@ type Without struct {
 func Run(root string, o Options) (*Result, error) {
 	var again *stdAgain
 	if prev := o.Previous; prev != nil && !o.FromSource && prev.std != nil && prev.fed {
-		again = &stdAgain{source: map[string]bool{}, goq: prev.std.goq, index: prev.std.index, inIndex: prev.std.inIndex}
+		again = &stdAgain{source: map[string]bool{}, goq: prev.std.goq}
 		for _, path := range prev.StdTouched() {
 			again.source[path] = true
 		}

@@ -8,7 +8,7 @@
 # build of apigen's command that turns one piece off at a time (hack/bench/loadparts,
 # APIGEN_LOAD_WITHOUT, loader.Without):
 #   today       nothing off: the standard library from apigen's own entry (loader.StdCache)
-#   entry       the entry and its index neither read nor written: the standard library from the
+#   entry       the entry neither read nor written: the standard library from the
 #               go build cache's compiler export data alone (the load's go list names the
 #               files), its comments scanned from source as today, the seed lists deciding
 #               which packages come from source
@@ -139,7 +139,7 @@ m() { # m PROJECT VARIANT AWK-EXPR: the median over the rounds
 		piece() { # piece NAME A B
 			echo "| $1 | $(d "$2" "$3" 'a[1] - b[1]') | $(d "$2" "$3" 'a[2] + a[3] - b[2] - b[3]') |"
 		}
-		piece "own std entry, its index and Typed flag (entry − today)" entry today
+		piece "own std entry and its Typed flag (entry − today)" entry today
 		piece "seed lists, without the entry (entry,seed − entry)" entry,seed entry
 		piece "skeleton lexer (skeleton − today)" skeleton today
 		piece "own package loading, checkGraph (check − today)" check today
