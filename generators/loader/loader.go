@@ -81,6 +81,8 @@ type Result struct {
 	// holds the load (and not its own).
 	std *stdLoad
 	fed bool
+	// without is Options.Without.
+	without Without
 	// sealed are the standard library's packages read from export data that controller-tools
 	// is not to look into (see sealStd).
 	sealed map[string]*packages.Package
@@ -116,6 +118,32 @@ type Options struct {
 	// whose parser apigen cannot feed (see assume_gengo.go) loads for itself whatever this
 	// says.
 	GengoLoadsItself bool
+	// Without turns pieces of the load's speed machinery off, for the benchmark that measures
+	// what each saves (hack/bench/loadparts.sh); apigen never sets it.
+	Without Without
+}
+
+// Without names pieces of the load's speed machinery to turn off, each on its own; the
+// output is the same whichever are off, only the time and memory of a run change. The zero
+// value turns nothing off.
+type Without struct {
+	// Entry: the StdCache's entry is neither read nor written, so that every load
+	// reads the standard library's types from the go build cache's export data alone (the
+	// load's go list names the files), their comments scanned from the files, as the first run
+	// of an apigen binary does.
+	Entry bool
+	// Seed: a load without an entry starts from empty lists instead of stdSeed's, so that a
+	// project that needs math/big or time from source loads again for them (Previous).
+	Seed bool
+	// Skeleton: the files outside the API directories are parsed whole (their bodies are
+	// dropped after the parse, as before), not from their skeleton.
+	Skeleton bool
+	// Check: go/packages parses and type-checks every package itself, the standard library's
+	// from source (it cannot be given a package's types), instead of checkGraph.
+	Check bool
+	// Feed: gengo's parser loads the packages itself, as with GengoLoadsItself, instead of
+	// being fed the load (assume_gengo.go).
+	Feed bool
 }
 
 // Run loads the project at root: the layout's API packages (./pkg/apis/... by default) and
@@ -130,7 +158,7 @@ type Options struct {
 func Run(root string, o Options) (*Result, error) {
 	var again *stdAgain
 	if prev := o.Previous; prev != nil && !o.FromSource && prev.std != nil && prev.fed {
-		again = &stdAgain{source: map[string]bool{}, goq: prev.std.goq, index: prev.std.index, inIndex: prev.std.inIndex}
+		again = &stdAgain{source: map[string]bool{}, goq: prev.std.goq}
 		for _, path := range prev.StdTouched() {
 			again.source[path] = true
 		}
@@ -143,7 +171,7 @@ func Run(root string, o Options) (*Result, error) {
 
 // load is Run, done again after a load that read too little when again is not nil.
 func load(root string, o Options, again *stdAgain) (*Result, error) {
-	cache, fromSource, gengoLoadsItself := o.StdCache, o.FromSource, o.GengoLoadsItself
+	cache, fromSource, gengoLoadsItself := o.StdCache, o.FromSource, o.GengoLoadsItself || o.Without.Feed
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, err
@@ -170,7 +198,10 @@ func load(root string, o Options, again *stdAgain) (*Result, error) {
 
 	// The API packages and the project package keep their function bodies (type errors,
 	// hand-written conversions); see loadGraph.
-	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads, cache, fromSource, again)
+	if o.Without.Check {
+		cache, fromSource = nil, true
+	}
+	g, err := loadGraph(abs, []string{filepath.Join(abs, filepath.FromSlash(layout.Dir)), filepath.Join(abs, filepath.FromSlash(DefaultAPIDir))}, importPatterns(module, patterns), reads, cache, fromSource, again, o.Without)
 	if err != nil {
 		// The errors join go/packages' errors as text with absolute paths; report the API
 		// packages' own problems like every other problem, positioned.
@@ -204,6 +235,7 @@ func load(root string, o Options, again *stdAgain) (*Result, error) {
 		Reads:    reads,
 		std:      g.std,
 		fed:      fed,
+		without:  o.Without,
 		required: map[string]bool{},
 		packages: map[string]*ctloader.Package{},
 	}
@@ -372,7 +404,7 @@ func (r *Result) StdTouched() []string {
 // runs beside whatever reads the load next; call it once the load is known to be kept (see
 // StdTouched). SaveStdCache waits for it.
 func (r *Result) PrepareStdCache() {
-	if r == nil || r.std == nil || !r.fed {
+	if r == nil || r.std == nil || !r.fed || r.without.Entry {
 		return
 	}
 	r.std.encode(r.Fset)
@@ -384,7 +416,7 @@ func (r *Result) PrepareStdCache() {
 // them from source. Call it once the run is done; it does nothing without a cache, and never
 // fails (the cache is a speed-up).
 func (r *Result) SaveStdCache() {
-	if r == nil || r.std == nil || r.std.name == "" || !r.fed {
+	if r == nil || r.std == nil || r.std.name == "" || !r.fed || r.without.Entry {
 		return
 	}
 	std := map[string]bool{}

@@ -36,22 +36,22 @@ type graph struct {
 // that the API packages' own type errors are all found and their code can be read. A missing
 // package or a syntax error anywhere fails it, as it fails gengo's own load. With a cache,
 // the standard library's packages whose types it holds are read from it, unless fromSource.
-func loadGraph(root string, apiDirs []string, patterns []string, reads *Reads, cache *StdCache, fromSource bool, again *stdAgain) (*graph, error) {
+func loadGraph(root string, apiDirs []string, patterns []string, reads *Reads, cache *StdCache, fromSource bool, again *stdAgain, without Without) (*graph, error) {
 	// A load from source checks the standard library's cgo packages (net) from cgo's output,
 	// which only a go list of the compiled files names. Otherwise go list names none
 	// (notCompiled), and a load that has to check a cgo package from source all the same (a
 	// dependency that uses cgo, a package the go build cache lacks, net's comments) is done
 	// again with them; the project's next loads list them from the start.
-	g, err := loadListed(root, apiDirs, patterns, reads, cache, fromSource, fromSource || cache.listsCompiled(root), again)
+	g, err := loadListed(root, apiDirs, patterns, reads, cache, fromSource, fromSource || cache.listsCompiled(root), again, without)
 	if errors.Is(err, errCgo) {
 		cache.listCompiled(root)
-		return loadListed(root, apiDirs, patterns, reads, cache, fromSource, true, again)
+		return loadListed(root, apiDirs, patterns, reads, cache, fromSource, true, again, without)
 	}
 	return g, err
 }
 
 // loadListed is loadGraph, with go list asked for the compiled files or not (notCompiled).
-func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, cache *StdCache, fromSource, compiled bool, again *stdAgain) (*graph, error) {
+func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, cache *StdCache, fromSource, compiled bool, again *stdAgain, without Without) (*graph, error) {
 	fset := token.NewFileSet()
 	inAPIDir := func(filename string) bool {
 		return slices.ContainsFunc(apiDirs, func(dir string) bool {
@@ -65,7 +65,10 @@ func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, 
 		if inAPIDir(filename) {
 			return goparser.ParseFile(fset, filename, src, goparser.AllErrors|goparser.ParseComments)
 		}
-		f, err := goparser.ParseFile(fset, filename, skeleton(src), goparser.ParseComments|goparser.SkipObjectResolution)
+		if !without.Skeleton {
+			src = skeleton(src)
+		}
+		f, err := goparser.ParseFile(fset, filename, src, goparser.ParseComments|goparser.SkipObjectResolution)
 		if f != nil {
 			dropBodies(f)
 		}
@@ -83,7 +86,13 @@ func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, 
 	// building what the cache lacks. A load done again (Options.Previous) has the first one's answer;
 	// one that lists the compiled files asks after its go list (newStdLoad), since with -n
 	// go list cannot run cgo for them.
-	asks := !fromSource && again == nil && !compiled && cache.asksList()
+	if without.Check {
+		// go/packages parses (through parse) and type-checks the whole graph itself.
+		cfg.Mode |= packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
+		cfg.ParseFile = parse
+		cfg.BuildFlags = nil
+	}
+	asks := !fromSource && again == nil && !compiled && cache.asksList(without.Entry)
 	if asks {
 		cfg.Mode |= packages.NeedExportFile
 		cfg.BuildFlags = append(cfg.BuildFlags, "-n")
@@ -108,8 +117,10 @@ func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, 
 			}
 		}
 	})
-	g.std = newStdLoad(cache, raw, !fromSource, root, early, again)
-	checkGraph(raw, fset, parse, g.std.export, g.std.imported)
+	g.std = newStdLoad(cache, raw, !fromSource, root, early, again, without)
+	if !without.Check {
+		checkGraph(raw, fset, parse, g.std.export, g.std.imported)
+	}
 	if !compiled && checkedCgo(raw) {
 		g.std.waitGo() // no go command outlives the load
 		return nil, errCgo

@@ -52,9 +52,7 @@ import (
 // as go/packages asks it for the load (the same environment, directory and build tags); both
 // with -n, so that it never compiles anything: a package it would have to build is loaded
 // from source, as before. Which packages need more than their types on such a run
-// comes from stdSeed, as there is no entry to tell; the run writes the entry, and keeps the go
-// command's answers in an index (stdIndex) that the first runs of other apigen binaries read
-// instead of asking the go command again. The comments
+// comes from stdSeed, as there is no entry to tell; the run writes the entry. The comments
 // of a package read from export data that the entry lacks are scanned from its files (only
 // their tokens, see scanComments), so that of the standard library only the packages gengo
 // processes fully, and those whose export data does not declare what their source does
@@ -134,26 +132,6 @@ var stdSeed = stdFile{
 		"math/rand", "net/http", "net/url", "reflect", "regexp", "regexp/syntax", "strings", "sync", "sync/atomic"},
 }
 
-// stdIndex is where the go build cache holds the export data of the standard library's
-// packages, as the go command said in a run of any apigen binary with the same toolchain,
-// GOROOT and platform: the go build cache does not depend on apigen, so the first run of
-// another apigen binary (every rebuild of a developer's) reads the files it names instead of
-// asking the go command again. A package's entry is used while its files are those the go
-// command listed, as are its imports' (the compiler's export data of a package holds what
-// it uses of its imports), and while the go build cache has the file; the go command is asked
-// for the others.
-type stdIndex struct {
-	Format   string
-	Packages map[string]indexedExport
-}
-
-type indexedExport struct {
-	// Files are the package's Go files when the go command named Export.
-	Files []fileStamp
-	// Export is the file of the go build cache that holds the package's export data.
-	Export string
-}
-
 // stdPackage is one package's types.
 type stdPackage struct {
 	// Files are the package's Go files as the go command listed them (cgo's included), with
@@ -218,12 +196,8 @@ type stdLoad struct {
 	scanned  map[string][]commentGroup
 	fromScan map[string]bool
 	// goq is the go command's answer of what its build cache has of the std packages the
-	// entry lacks (nil: it was not asked); index is what an earlier run's answers said
-	// (indexName: its file), of which inIndex are the packages it still answers for.
-	goq       *goQuery
-	index     *stdIndex
-	indexName string
-	inIndex   map[string]bool
+	// entry lacks (nil: it was not asked).
+	goq *goQuery
 	// types are the std packages' types as the load made them (controller-tools replaces
 	// Types in the records it type-checks again).
 	types map[string]*types.Package
@@ -235,12 +209,10 @@ type stdLoad struct {
 
 // stdAgain is what a load done again (Options.Previous) keeps of the load that read too little: the
 // packages to take from source, and where that load found the export data the entry lacks
-// (the go command's answer, the index), so that the go command is not asked again.
+// (the go command's answer), so that the go command is not asked again.
 type stdAgain struct {
-	source  map[string]bool
-	goq     *goQuery
-	index   *stdIndex
-	inIndex map[string]bool
+	source map[string]bool
+	goq    *goQuery
 }
 
 // newStdLoad finds the standard library's packages among those of roots and reads the
@@ -249,7 +221,7 @@ type stdAgain struct {
 // asks the go command in dir (the load's) for their export data in the background; a load
 // done again (again not nil) reads them where the first load found them instead, and takes
 // again's packages from source.
-func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery, again *stdAgain) *stdLoad {
+func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string, early *goQuery, again *stdAgain, without Without) *stdLoad {
 	s := &stdLoad{cache: cache, use: use, std: map[string]*packages.Package{}, fromExport: map[string]bool{}, fromGo: map[string]bool{}, types: map[string]*types.Package{},
 		comments: map[string][]commentGroup{}, syntaxComments: map[string][]commentGroup{}, scanned: map[string][]commentGroup{}, fromScan: map[string]bool{},
 		goq: early}
@@ -278,8 +250,9 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		return s
 	}
 	s.name = filepath.Join(cache.Dir, cache.prefix()+"-"+hashHex(runtime.Version(), goroot, sizes))
-	s.entry = readStdFile(s.name)
-	s.indexName = filepath.Join(cache.Dir, indexPrefix()+"-"+hashHex(goroot, sizes))
+	if !without.Entry {
+		s.entry = readStdFile(s.name)
+	}
 	s.stamps = map[string][]fileStamp{}
 	for path, p := range s.std {
 		// The Go files, cgo's included: what go list names whether or not it lists the
@@ -289,6 +262,8 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	s.valid = map[string]bool{}
 	s.source = map[string]bool{}
 	switch {
+	case s.entry == nil && without.Seed:
+		s.lists = &stdFile{}
 	case s.entry == nil:
 		s.lists = &stdSeed
 	case !s.entry.Typed:
@@ -301,7 +276,7 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 	}
 	if again != nil {
 		maps.Copy(s.source, again.source)
-		s.goq, s.index, s.inIndex = again.goq, again.index, again.inIndex
+		s.goq = again.goq
 	}
 	var lacking []string
 	for path := range s.std {
@@ -310,27 +285,11 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 		}
 	}
 	if use && len(lacking) > 0 && s.goq == nil && again == nil && goListDriver() {
-		// What the index answers for needs no go command.
-		s.inIndex = map[string]bool{}
-		if index := readStdIndex(s.indexName); index != nil {
-			s.index = index
-			current := map[string]bool{}
-			for _, path := range lacking {
-				name := index.Packages[path].Export
-				if name != "" && s.indexCurrent(path, current, map[string]bool{}) {
-					_, err := os.Stat(name)
-					s.inIndex[path] = err == nil
-				}
-			}
-		}
-		lacking = slices.DeleteFunc(lacking, func(path string) bool { return s.inIndex[path] })
-		if len(lacking) > 0 {
-			slices.Sort(lacking)
-			s.goq = startGoQuery(dir, lacking)
-			s.goq.asked = map[string]bool{}
-			for _, path := range lacking {
-				s.goq.asked[path] = true
-			}
+		slices.Sort(lacking)
+		s.goq = startGoQuery(dir, lacking)
+		s.goq.asked = map[string]bool{}
+		for _, path := range lacking {
+			s.goq.asked[path] = true
 		}
 	}
 	return s
@@ -339,27 +298,6 @@ func newStdLoad(cache *StdCache, roots []*packages.Package, use bool, dir string
 // union returns, sorted, the strings of a and b, each once.
 func union(a, b []string) []string {
 	return slices.Compact(slices.Sorted(slices.Values(slices.Concat(a, b))))
-}
-
-// indexPrefix starts the names of the indexes (stdIndex) for the toolchain apigen was built
-// with; the rest of an index's name is the GOROOT and platform of the load.
-func indexPrefix() string { return "index-" + hashHex(stdCacheFormat, runtime.Version()) }
-
-func readStdIndex(name string) *stdIndex {
-	var x stdIndex
-	if !readCacheFile(name, &x) || x.Format != stdCacheFormat {
-		return nil
-	}
-	return &x
-}
-
-// indexCurrent reports whether the files of a package, and those of its imports, are those
-// the index recorded with the go command's answer (memo holds the answers so far).
-func (s *stdLoad) indexCurrent(path string, memo, visiting map[string]bool) bool {
-	return s.current(path, func(path string) ([]fileStamp, bool) {
-		e := s.index.Packages[path]
-		return e.Files, e.Files != nil
-	}, memo, visiting)
 }
 
 // current reports whether held has a package, with its files as they are now, and all its
@@ -395,21 +333,20 @@ func (c *StdCache) prefix() string { return hashHex(stdCacheFormat, c.Identity, 
 
 // asksList reports whether the load's go list is to name, too, the export data the go build
 // cache has of the standard library (listedExports): when the cache holds no entry of this
-// apigen binary and no index of another's. The go command then works out the build of the
+// apigen binary. The go command then works out the build of the
 // load's whole graph once (as a separate question, beside go/packages' go list, it loaded the
 // module graph and the packages a second time, on the same two cores: its answer came
 // ~0.2 s after the list's). A package it would have to compile is named without export data
 // and never compiled (-n, see goExportData), and the load takes it from source.
-func (c *StdCache) asksList() bool {
+// Without the entry (Without.Entry) it always does.
+func (c *StdCache) asksList(withoutEntry bool) bool {
 	if c == nil || c.Dir == "" || c.Identity == "" || !goListDriver() {
 		return false
 	}
-	if names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*")); err != nil || len(names) > 0 {
-		return false
+	if withoutEntry {
+		return true
 	}
-	// An index of another binary's runs answers after the load, without the go command
-	// (see stdIndex); the go command is asked then for what it lacks.
-	names, err := filepath.Glob(filepath.Join(c.Dir, indexPrefix()+"-*"))
+	names, err := filepath.Glob(filepath.Join(c.Dir, c.prefix()+"-*"))
 	return err == nil && len(names) == 0
 }
 
@@ -448,16 +385,10 @@ func (s *stdLoad) waitGo() { s.goq.wait() }
 
 // goExport returns the go build cache's export data of a package, or nil (call waitGo first).
 func (s *stdLoad) goExport(path string) []byte {
-	var name string
-	switch {
-	case s.goq != nil && s.goq.export[path] != "":
-		name = s.goq.export[path]
-	case s.inIndex[path]:
-		name = s.index.Packages[path].Export
-	default:
+	if s.goq == nil || s.goq.export[path] == "" {
 		return nil
 	}
-	data, err := readExportFile(name)
+	data, err := readExportFile(s.goq.export[path])
 	if err != nil {
 		return nil // trimmed from the cache since, or not export data: loaded from source
 	}
@@ -610,7 +541,7 @@ func readStdFile(name string) *stdFile {
 	return &f
 }
 
-// readCacheFile decodes a file of the cache (an entry or an index) into v, and reports
+// readCacheFile decodes a file of the cache (an entry) into v, and reports
 // whether it could.
 func readCacheFile(name string, v any) bool {
 	data, err := os.ReadFile(name)
@@ -703,7 +634,6 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string, typed bool
 		maps.Copy(f.Packages, s.entry.Packages)
 	}
 	changed := s.entry == nil || f.Typed != s.entry.Typed
-	s.saveIndex()
 	// The packages read from the go build cache join the entry in gcexportdata's encoding, a
 	// quarter of the compiler's size (which keeps inlinable function bodies).
 	for path := range s.fromGo {
@@ -781,38 +711,10 @@ func (s *stdLoad) save(fset *token.FileSet, processed, held []string, typed bool
 	_ = writeStdFile(s.cache.Dir, s.name, f)
 }
 
-// saveIndex adds the go command's answers to the index (stdIndex), for the first runs of other
-// apigen binaries.
-func (s *stdLoad) saveIndex() {
-	if s.goq == nil || s.goq.export == nil || s.failed {
-		return
-	}
-	x := readStdIndex(s.indexName)
-	if x == nil {
-		x = &stdIndex{Format: stdCacheFormat, Packages: map[string]indexedExport{}}
-	}
-	// Every package asked for is recorded with its files, those the go command named no file
-	// for too (the index checks a package's imports' files).
-	changed := false
-	for path := range s.std {
-		if s.goq.asked != nil && !s.goq.asked[path] {
-			continue
-		}
-		e := indexedExport{Files: s.stamps[path], Export: s.goq.export[path]}
-		if old, ok := x.Packages[path]; e.Files != nil && (!ok || old.Export != e.Export || !slices.Equal(old.Files, e.Files)) {
-			x.Packages[path] = e
-			changed = true
-		}
-	}
-	if changed {
-		_ = writeCacheFile(s.cache.Dir, s.indexName, x)
-	}
-}
-
 // writeStdFile writes an entry whole or not at all (cachefile.Write).
 func writeStdFile(dir, name string, f *stdFile) error { return writeCacheFile(dir, name, f) }
 
-// writeCacheFile writes a file of the cache (an entry or an index) whole or not at all.
+// writeCacheFile writes a file of the cache (an entry) whole or not at all.
 func writeCacheFile(dir, name string, v any) error {
 	var body bytes.Buffer
 	if err := gob.NewEncoder(&body).Encode(v); err != nil {

@@ -81,19 +81,6 @@ func TestStdCache(t *testing.T) {
 	}
 	held := entry.Comments[0]
 
-	// Another binary's first run reads the files of the go build cache the index names,
-	// without asking the go command, and builds the same universe (TestStdCacheGoQuery: the
-	// go command is asked for a package whose file the go build cache no longer has).
-	other, err := Run(root, Options{StdCache: &StdCache{Dir: cache.Dir, Identity: "TestStdCache other"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if other.std.goq != nil || !maps.Equal(other.std.fromGo, cold.std.fromGo) {
-		t.Errorf("another binary's first run: go command asked %t, %d packages from the go build cache, want false, %d", other.std.goq != nil, len(other.std.fromGo), len(cold.std.fromGo))
-	}
-	if diff := cmp.Diff(want, dumpUniverse(other.Universe)); diff != "" {
-		t.Errorf("the universe differs with the index (-from source +index):\n%s", diff)
-	}
 	warm, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
@@ -210,39 +197,37 @@ func TestStdCacheRunsAtOnce(t *testing.T) {
 	}
 }
 
-// TestStdCacheGoQuery: another binary's first run, whose index names a file the go build cache
-// no longer has (errors'), asks the go command in the background for that package alone, reads
-// it from the go build cache, and builds the universe the first binary's run built.
+// TestStdCacheGoQuery: a run whose entry lacks a package (errors') asks the go command in the
+// background for that package and those whose entries it makes stale (its importers), not for
+// the rest, reads it from the go build cache, and builds the universe the first run built.
 func TestStdCacheGoQuery(t *testing.T) {
 	const root = "testdata/project"
 	if !goBuildCached(t, root, "errors")["errors"] {
 		t.Skip("the go build cache does not hold errors as the load builds it")
 	}
-	dir := t.TempDir()
-	first, err := Run(root, Options{StdCache: &StdCache{Dir: dir, Identity: "TestStdCacheGoQuery"}})
+	cache := &StdCache{Dir: t.TempDir(), Identity: "TestStdCacheGoQuery"}
+	first, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first.SaveStdCache() // writes the index of what the go command named
-	index := readStdIndex(first.std.indexName)
-	if index == nil || index.Packages["errors"].Export == "" {
-		t.Fatal("the first run wrote no index naming errors' export data")
+	first.SaveStdCache()
+	entry := readStdFile(first.std.name)
+	if entry == nil || entry.Packages["errors"].Export == nil {
+		t.Fatal("the first run wrote no entry holding errors")
 	}
-	e := index.Packages["errors"]
-	e.Export = filepath.Join(t.TempDir(), "trimmed")
-	index.Packages["errors"] = e
-	if err := writeCacheFile(dir, first.std.indexName, index); err != nil {
+	delete(entry.Packages, "errors")
+	if err := writeStdFile(cache.Dir, first.std.name, entry); err != nil {
 		t.Fatal(err)
 	}
-	other, err := Run(root, Options{StdCache: &StdCache{Dir: dir, Identity: "TestStdCacheGoQuery other"}})
+	other, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if other.std.goq == nil || other.std.goq.export["errors"] == "" || other.std.goq.export["unicode/utf8"] != "" || !other.std.fromGo["errors"] {
-		t.Error("with errors' file gone from the go build cache, the go command was not asked for errors alone")
+	if other.std.goq == nil || !other.std.goq.asked["errors"] || other.std.goq.asked["unicode/utf8"] || !other.std.fromGo["errors"] || other.std.fromGo["unicode/utf8"] {
+		t.Error("with errors gone from the entry, the go command was not asked for errors (and not for unicode/utf8)")
 	}
 	if diff := cmp.Diff(dumpUniverse(first.Universe), dumpUniverse(other.Universe)); diff != "" {
-		t.Errorf("the universe differs with errors' file gone (-first run +other binary's):\n%s", diff)
+		t.Errorf("the universe differs with errors gone from the entry (-first run +second):\n%s", diff)
 	}
 }
 
@@ -445,7 +430,7 @@ func TestStdCacheSeedKept(t *testing.T) {
 	}
 }
 
-// TestStdCacheColdListsOnce: a load with no entry of its binary and no index asks the go
+// TestStdCacheColdListsOnce: a load with no entry of its binary asks the go
 // command about the go build cache's export data in the load's own go list, not in a second
 // one beside it, and reads the standard library from the files it names.
 func TestStdCacheColdListsOnce(t *testing.T) {

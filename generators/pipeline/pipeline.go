@@ -74,6 +74,9 @@ type Options struct {
 	// StdCache keeps the standard library's types between runs (loader.Options.StdCache);
 	// nil, the default, loads them from source.
 	StdCache *loader.StdCache
+	// Without turns pieces of the load's speed machinery off (loader.Options.Without), for the
+	// benchmark that measures them; the output is the same.
+	Without loader.Without
 }
 
 // Result is one run: the model and the files it generates.
@@ -87,7 +90,7 @@ type Result struct {
 
 // Run loads the project at root once, builds and validates the model and runs every generator.
 func Run(root string, o Options) (*Result, error) {
-	return fromStdCache(root, o.StdCache, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
+	return fromStdCache(root, o.StdCache, o.Without, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
 }
 
 // fromStdCache loads the project at root and runs work on the load. When the load read a
@@ -97,9 +100,9 @@ func Run(root string, o Options) (*Result, error) {
 // cannot tell a different story; either way the cache learns what the run needed. The load
 // itself reads the packages the API types refer to (gengo processes them fully), so a load
 // that read one of those from export data is done again before work runs on it.
-func fromStdCache[T any](root string, cache *loader.StdCache, work func(*loader.Result) (T, error)) (T, error) {
+func fromStdCache[T any](root string, cache *loader.StdCache, without loader.Without, work func(*loader.Result) (T, error)) (T, error) {
 	var zero T
-	load, err := Load(root, cache)
+	load, err := load(root, loader.Options{StdCache: cache, Without: without})
 	for again := 0; ; again++ {
 		if err != nil {
 			return zero, err
@@ -112,7 +115,7 @@ func fromStdCache[T any](root string, cache *loader.StdCache, work func(*loader.
 				return out, workErr
 			}
 		}
-		o := loader.Options{StdCache: cache, Previous: load, FromSource: again > 0}
+		o := loader.Options{StdCache: cache, Previous: load, FromSource: again > 0, Without: without}
 		load, err = loader.Run(root, o)
 	}
 }
@@ -121,10 +124,15 @@ func fromStdCache[T any](root string, cache *loader.StdCache, work func(*loader.
 // library's types may come from cache (nil: from source): whoever uses the load beyond the model
 // checks load.StdTouched when done (see Run).
 func Load(root string, cache *loader.StdCache) (*loader.Result, error) {
+	return load(root, loader.Options{StdCache: cache})
+}
+
+// load is Load with the loader's options.
+func load(root string, o loader.Options) (*loader.Result, error) {
 	if err := checkAPIDir(root); err != nil {
 		return nil, err
 	}
-	return loader.Run(root, loader.Options{StdCache: cache})
+	return loader.Run(root, o)
 }
 
 // Generate builds and validates the model of a load and runs every generator. It reads no
@@ -249,7 +257,7 @@ func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project,
 		load    *loader.Result
 		project *model.Project
 	}
-	out, err := fromStdCache(root, cache, func(load *loader.Result) (loaded, error) {
+	out, err := fromStdCache(root, cache, loader.Without{}, func(load *loader.Result) (loaded, error) {
 		project, parsed, err := build(load)
 		if err == nil {
 			err = validate(project, parsed)

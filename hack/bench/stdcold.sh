@@ -6,8 +6,7 @@
 # the old binary and then the new one: generate cold (every generated file deleted first, the
 # std cache directory emptied), verify cold (the std cache directory emptied), generate warm
 # (every generated file deleted first), verify warm, verify as the first run of a rebuilt
-# binary (the binaries' entries deleted, what else the std cache directory holds kept: the
-# index of the go build cache's export files that any apigen binary writes and reads), and
+# binary (the binaries' entries deleted, what else the std cache directory holds kept), and
 # verify with a std cache that can be neither read nor written (its directory replaced by a
 # file: every run is a cold one that writes nothing), all with the result cache off (APIGEN_CACHE=off). The binaries get a private user cache directory; the go command's build
 # cache stays where it is (a cold std cache is served from it when it holds the standard

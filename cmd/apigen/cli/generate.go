@@ -28,6 +28,8 @@ type generateFlags struct {
 	scaffoldConversions bool
 	// stdCache is the process's (Config.StdCache).
 	stdCache *loader.StdCache
+	// without is the process's (Config.Without).
+	without loader.Without
 }
 
 func (f *generateFlags) register(cmd *cobra.Command) {
@@ -57,7 +59,7 @@ func (f *generateFlags) warnUnusedYear(root string, w io.Writer) {
 // plan runs the pipeline for the project at root and compares its output with the tree; the
 // run's warnings go to warn.
 func (f *generateFlags) plan(root string, warn io.Writer) (*engine.Plan, error) {
-	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year, ScaffoldConversions: f.scaffoldConversions, StdCache: f.stdCache}, warn)
+	return planAt(root, pipeline.Options{HeaderFile: f.headerFile, Year: f.year, ScaffoldConversions: f.scaffoldConversions, StdCache: f.stdCache, Without: f.without}, warn)
 }
 
 // planAt runs the pipeline for the project at root and compares its output with the tree;
@@ -87,7 +89,7 @@ func reportStubs(w io.Writer, plan *engine.Plan, scaffolded []string) {
 }
 
 func newGenerate(c Config) *cobra.Command {
-	flags := generateFlags{stdCache: c.StdCache}
+	flags := generateFlags{stdCache: c.StdCache, without: c.Without}
 	var dumpModel, verbose bool
 	cmd := &cobra.Command{
 		Use:   "generate",
@@ -197,7 +199,7 @@ func noteSQLStorage(w io.Writer, deleted []string) {
 }
 
 func newVerify(c Config) *cobra.Command {
-	flags := generateFlags{stdCache: c.StdCache}
+	flags := generateFlags{stdCache: c.StdCache, without: c.Without}
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "verify",

@@ -28,6 +28,9 @@ type Config struct {
 	// nil, the default, loads them from source. apigen's command keeps them in the user
 	// cache directory; tests running the command in process use their own or none.
 	StdCache *loader.StdCache
+	// Without turns pieces of the load's speed machinery off in generate (loader.Options.Without);
+	// only the benchmark that measures them sets it (hack/bench/loadparts.sh).
+	Without loader.Without
 }
 
 // Main runs apigen with args and returns the process exit code.
