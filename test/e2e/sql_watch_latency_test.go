@@ -62,7 +62,11 @@ func TestSQLReplicaWatchLatency(t *testing.T) {
 		// that write waits for kine's poll (docs/performance.md).
 		{"mariadb", startMariaDB, mariadbQueries, 90},
 	} {
-		t.Run(db.name, func(t *testing.T) {
+		t.Run(db.name+"/through kube-apiserver", func(t *testing.T) {
+			endpoint, _ := db.start(t)
+			routedLatency(t, bin, db.name, endpoint, db.bounded)
+		})
+		t.Run(db.name+"/direct", func(t *testing.T) {
 			endpoint, _ := db.start(t)
 			t.Setenv(wardleDatastoreEnv, endpoint)
 			reps := startReplicas(t, bin, "a", "b", "c")
