@@ -333,28 +333,32 @@ func (a *aggregation) routeTo(t *testing.T, i, port int) {
 	}
 }
 
-// addReplica starts one more replica (routed) and, once it answers /readyz, lists it in the
-// Service's EndpointSlices, as a Deployment scaled up does.
+// addReplica starts one more replica (routed) and, once it serves a request kube-apiserver
+// proxies, lists it in the Service's EndpointSlices, as a Deployment scaled up does. Ready
+// is not enough: a replica answers /readyz before it has read the front proxy's CA, and
+// treats the proxied requests of its first moments as anonymous.
 func (a *aggregation) addReplica(t *testing.T) *process {
 	t.Helper()
 	i, port := len(a.replicas), freePort(t)
 	a.ports = append(a.ports, port)
 	p := a.startReplica(t, i, port)
 	a.replicas = append(a.replicas, p)
-	hc := a.replicaClient(t)
-	url := "https://" + net.JoinHostPort(a.routed, strconv.Itoa(port)) + "/readyz"
+	hc := a.replicaClient(t, a.clientCert(t, a.kas.FrontProxyCA, fmt.Sprintf("proxy-%d", i), cluster.FrontProxyClientName))
+	url := fmt.Sprintf("https://%s/apis/%s/v1beta1/namespaces/default/flunders", net.JoinHostPort(a.routed, strconv.Itoa(port)), wardleGroup)
 	if err := poll(readyTimeout, func() error {
 		if p.Exited() {
 			return stopPolling{errors.New("the replica exited")}
 		}
 		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("X-Remote-User", "admin")
+		req.Header.Set("X-Remote-Group", "system:masters")
 		status, body, err := doRequest(hc, req)
 		if err == nil && status != http.StatusOK {
-			err = fmt.Errorf("GET /readyz: %d %.200s", status, body)
+			err = fmt.Errorf("GET %s as kube-apiserver's proxy: %d %.200s", url, status, body)
 		}
 		return err
 	}); err != nil {
-		t.Fatalf("replica %d did not become ready: %v\n%s", i, err, p.Describe())
+		t.Fatalf("replica %d did not serve a proxied request: %v\n%s", i, err, p.Describe())
 	}
 	a.routeTo(t, i, port)
 	return p

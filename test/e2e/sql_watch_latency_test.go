@@ -24,10 +24,15 @@ import (
 const (
 	// latencyWrites is how many creates TestSQLReplicaWatchLatency times, one at a time.
 	latencyWrites = 100
-	// latencyBound is what a watch on another replica must see them within, at the database's
-	// percentile: kine's poll (once a second) alone gives a p50 near half a second and a p90
-	// near a second.
-	latencyBound = 100 * time.Millisecond
+	// latencyTarget is what a watch on another replica must see them within at p90, and
+	// latencyBound at p99. Replicas reach p90 10-40 ms and p99 25-90 ms at a load of 8-14 on
+	// two cores, yet at a load of 13-14 with other builds running even a watch on the server
+	// that took the write reaches p90 40 ms and p99 100-130 ms (docs/guides/sql-storage.md):
+	// the bounds are the margins that load needs. kine's poll (once a second) alone gives a p50
+	// near half a second and a p90 near a second, and a wake-up lost in one write of fifty puts
+	// the p99 there.
+	latencyTarget = 100 * time.Millisecond
+	latencyBound  = 500 * time.Millisecond
 	// idleWindow is how long TestSQLReplicaWatchLatency counts the database's queries while
 	// the servers are idle.
 	idleWindow = 20 * time.Second
@@ -40,11 +45,10 @@ const latencyServerEnv = "APIGEN_LATENCY_SERVER"
 // TestSQLReplicaWatchLatency runs three examples/wardle servers on one Postgres and then on
 // one MariaDB, started at once as a Deployment's replicas are, and creates Flunders one at a
 // time through replica a while watches on a, b and c collect them: the watches on b and c see
-// each create within latencyBound of its request, at p99 on Postgres and p90 on MariaDB, whose
-// wake-ups still lose a few in a hundred (kine alone polls the database once a second for other
-// processes' writes). It logs each watch's p50 and p99 (on a: the
-// single-server figure) and the queries the database answers a second while the servers are
-// idle.
+// each create within latencyTarget of its request at p90 and latencyBound at p99 (kine alone
+// polls the database once a second for other processes' writes). It logs each watch's p50 and
+// p99 (on a: the single-server figure) and the queries the database answers a second while the
+// servers are idle. The same through kube-apiserver: routedLatency.
 func TestSQLReplicaWatchLatency(t *testing.T) {
 	bin := os.Getenv(latencyServerEnv)
 	if bin == "" {
@@ -54,17 +58,13 @@ func TestSQLReplicaWatchLatency(t *testing.T) {
 		name    string
 		start   func(t *testing.T) (string, *dbServer)
 		queries func(ctx context.Context, endpoint string) (int64, error)
-		// bounded is the percentile held to latencyBound.
-		bounded int
 	}{
-		{"postgres", startPostgres, postgresQueries, 99},
-		// A KILL QUERY that reaches a replica between two of its waiting queries is lost, and
-		// that write waits for kine's poll (docs/performance.md).
-		{"mariadb", startMariaDB, mariadbQueries, 90},
+		{"postgres", startPostgres, postgresQueries},
+		{"mariadb", startMariaDB, mariadbQueries},
 	} {
 		t.Run(db.name+"/through kube-apiserver", func(t *testing.T) {
 			endpoint, _ := db.start(t)
-			routedLatency(t, bin, db.name, endpoint, db.bounded)
+			routedLatency(t, bin, db.name, endpoint)
 		})
 		t.Run(db.name+"/direct", func(t *testing.T) {
 			endpoint, _ := db.start(t)
@@ -117,12 +117,12 @@ func TestSQLReplicaWatchLatency(t *testing.T) {
 				}
 			}
 			for j, r := range reps {
-				p50, p99 := percentile(latencies[j], 50), percentile(latencies[j], 99)
-				t.Logf("%s: a create through a seen by a watch on %s: p50 %s, p99 %s, max %s (%d creates)",
-					db.name, r.name, p50.Round(100*time.Microsecond), p99.Round(100*time.Microsecond),
+				p50, p90, p99 := percentile(latencies[j], 50), percentile(latencies[j], 90), percentile(latencies[j], 99)
+				t.Logf("%s: a create through a seen by a watch on %s: p50 %s, p90 %s, p99 %s, max %s (%d creates)",
+					db.name, r.name, p50.Round(100*time.Microsecond), p90.Round(100*time.Microsecond), p99.Round(100*time.Microsecond),
 					slices.Max(latencies[j]).Round(100*time.Microsecond), latencyWrites)
-				if got := percentile(latencies[j], db.bounded); j > 0 && got > latencyBound {
-					t.Errorf("%s: a watch on %s saw creates through a at p%d %s, want at most %s", db.name, r.name, db.bounded, got, latencyBound)
+				if j > 0 {
+					checkLatency(t, fmt.Sprintf("%s: a watch on %s saw creates through a", db.name, r.name), latencies[j])
 				}
 			}
 		})
@@ -248,4 +248,15 @@ func mariadbQueries(ctx context.Context, endpoint string) (int64, error) {
 	var n int64
 	err = db.QueryRowContext(ctx, "SHOW GLOBAL STATUS LIKE 'Questions'").Scan(&name, &n)
 	return n - 1, err
+}
+
+// checkLatency fails the test when ds exceed latencyTarget at p90 or latencyBound at p99.
+func checkLatency(t *testing.T, what string, ds []time.Duration) {
+	t.Helper()
+	if got := percentile(ds, 90); got > latencyTarget {
+		t.Errorf("%s at p90 %s, want at most %s", what, got, latencyTarget)
+	}
+	if got := percentile(ds, 99); got > latencyBound {
+		t.Errorf("%s at p99 %s, want at most %s", what, got, latencyBound)
+	}
 }
