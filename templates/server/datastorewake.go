@@ -610,7 +610,12 @@ func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 		err := conn.QueryRowContext(ctx, query).Scan(&got)
 		var merr *mysql.MySQLError
 		switch {
-		case err == nil && got.Valid && got.Int64 == 0: // waited its time: nothing to do
+		case err == nil && got.Valid && got.Int64 == 0:
+			// Waited its time. The holder pings, so that the server's wait_timeout
+			// (8 hours by default) never ends its idle connection and frees the lock.
+			if err := holder.PingContext(ctx); err != nil {
+				return err
+			}
 		case err == nil && got.Valid:
 			// The lock was free: the holder's connection is gone.
 			return fmt.Errorf("the connection holding lock %s%d is gone", kineWakeLock, hid)
