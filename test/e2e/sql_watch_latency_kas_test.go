@@ -36,9 +36,10 @@ rules:
 // the replicas (two, then a third added) on the database at endpoint listed in the Service's
 // EndpointSlices, so that kube-apiserver picks a replica for each request. Flunders are
 // created one at a time through kube-apiserver while watches opened through it collect them;
-// each replica's audit log tells which replica served each create and each watch. It checks
-// every delivery, and those across replicas, within latencyTarget at p90 and latencyBound at
-// p99.
+// each replica's audit log tells which replica served each create and each watch. It logs
+// every delivery's latency, and those across replicas, and checks the latter (checkLatency)
+// against the earliest watch on the replica that took the write, which the loop that opens the
+// watches makes sure of.
 func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 	tc := tools(t)
 	bins, err := controlPlane()
@@ -126,7 +127,7 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 			}
 		}
 
-		var all, cross []time.Duration
+		var all, cross, extra []time.Duration
 		type create struct {
 			id  string
 			lat []time.Duration // per watch
@@ -160,10 +161,20 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 				t.Fatalf("no replica's audit log has the create %s", c.id)
 			}
 			perReplica[i]++
+			var base time.Duration = -1
+			for j, d := range c.lat {
+				if watchOn[j] == i && (base < 0 || d < base) {
+					base = d
+				}
+			}
+			if base < 0 {
+				t.Fatalf("no watch on replica %d, which served %s", i, c.id)
+			}
 			for j, d := range c.lat {
 				all = append(all, d)
 				if watchOn[j] != i {
 					cross = append(cross, d)
+					extra = append(extra, d-base)
 				}
 				if d > latencyTarget {
 					slow = append(slow, fmt.Sprintf("%s through replica %d seen by a watch on replica %d after %s", c.id, i, watchOn[j], d.Round(100*time.Microsecond)))
@@ -186,8 +197,8 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 			t.Logf("%s, %d replicas through kube-apiserver, %s: p50 %s, p90 %s, p99 %s, max %s (%d deliveries)",
 				dbName, n, s.what, p50.Round(100*time.Microsecond), p90.Round(100*time.Microsecond), p99.Round(100*time.Microsecond),
 				slices.Max(s.ds).Round(100*time.Microsecond), len(s.ds))
-			checkLatency(t, fmt.Sprintf("%s, %d replicas through kube-apiserver: %s", dbName, n, s.what), s.ds)
 		}
+		checkLatency(t, fmt.Sprintf("%s, %d replicas through kube-apiserver: across replicas", dbName, n), extra)
 	}
 }
 

@@ -24,15 +24,17 @@ import (
 const (
 	// latencyWrites is how many creates TestSQLReplicaWatchLatency times, one at a time.
 	latencyWrites = 100
-	// latencyTarget is what a watch on another replica must see them within at p90, and
-	// latencyBound at p99. Replicas reach p90 10-40 ms and p99 25-90 ms at a load of 8-14 on
-	// two cores, yet at a load of 13-14 with other builds running even a watch on the server
-	// that took the write reaches p90 40 ms and p99 100-130 ms (docs/guides/sql-storage.md):
-	// the bounds are the margins that load needs. kine's poll (once a second) alone gives a p50
-	// near half a second and a p90 near a second, and a wake-up lost in one write of fifty puts
-	// the p99 there.
-	latencyTarget = 100 * time.Millisecond
-	latencyBound  = 500 * time.Millisecond
+	// latencyTarget and latencyBound hold what the wake-ups add: how much later than a watch
+	// on the replica that took a write (which kine's own write wakes at once) a watch on
+	// another replica sees it, write by write, at p90 and at p99. Not the latency itself: on
+	// this two-core machine with other builds running (a load of 13-14), a watch on the
+	// replica that took the write saw p99 45-510 ms and stalls of 1.2 s that hit every watch
+	// alike (docs/guides/sql-storage.md), while the 50 ms p99 the replicas are to reach holds
+	// only with cores to spare. kine's poll (once a second) adds a second at most, half a
+	// second on average: wake-ups lost in one write of ten put the p90 there, and in one of
+	// fifty most likely the p99.
+	latencyTarget = 50 * time.Millisecond
+	latencyBound  = 250 * time.Millisecond
 	// idleWindow is how long TestSQLReplicaWatchLatency counts the database's queries while
 	// the servers are idle.
 	idleWindow = 20 * time.Second
@@ -45,10 +47,10 @@ const latencyServerEnv = "APIGEN_LATENCY_SERVER"
 // TestSQLReplicaWatchLatency runs three examples/wardle servers on one Postgres and then on
 // one MariaDB, started at once as a Deployment's replicas are, and creates Flunders one at a
 // time through replica a while watches on a, b and c collect them: the watches on b and c see
-// each create within latencyTarget of its request at p90 and latencyBound at p99 (kine alone
-// polls the database once a second for other processes' writes). It logs each watch's p50 and
-// p99 (on a: the single-server figure) and the queries the database answers a second while the
-// servers are idle. The same through kube-apiserver: routedLatency.
+// each create at most latencyTarget later than the watch on a at p90 and latencyBound at p99
+// (kine alone polls the database once a second for other processes' writes). It logs each
+// watch's p50, p90 and p99 (on a: the single-server figure) and the queries the database
+// answers a second while the servers are idle. The same through kube-apiserver: routedLatency.
 func TestSQLReplicaWatchLatency(t *testing.T) {
 	bin := os.Getenv(latencyServerEnv)
 	if bin == "" {
@@ -122,7 +124,11 @@ func TestSQLReplicaWatchLatency(t *testing.T) {
 					db.name, r.name, p50.Round(100*time.Microsecond), p90.Round(100*time.Microsecond), p99.Round(100*time.Microsecond),
 					slices.Max(latencies[j]).Round(100*time.Microsecond), latencyWrites)
 				if j > 0 {
-					checkLatency(t, fmt.Sprintf("%s: a watch on %s saw creates through a", db.name, r.name), latencies[j])
+					extra := make([]time.Duration, len(latencies[j]))
+					for i := range extra {
+						extra[i] = latencies[j][i] - latencies[0][i]
+					}
+					checkLatency(t, fmt.Sprintf("%s: a watch on %s saw creates through a", db.name, r.name), extra)
 				}
 			}
 		})
@@ -250,13 +256,18 @@ func mariadbQueries(ctx context.Context, endpoint string) (int64, error) {
 	return n - 1, err
 }
 
-// checkLatency fails the test when ds exceed latencyTarget at p90 or latencyBound at p99.
-func checkLatency(t *testing.T, what string, ds []time.Duration) {
+// checkLatency logs how much later than a watch on the replica that took each write a watch
+// on another replica saw it (extra, write by write), and fails the test when that exceeds
+// latencyTarget at p90 or latencyBound at p99.
+func checkLatency(t *testing.T, what string, extra []time.Duration) {
 	t.Helper()
-	if got := percentile(ds, 90); got > latencyTarget {
-		t.Errorf("%s at p90 %s, want at most %s", what, got, latencyTarget)
+	p90, p99 := percentile(extra, 90), percentile(extra, 99)
+	t.Logf("%s, later than on the replica that took the write by: p50 %s, p90 %s, p99 %s", what,
+		percentile(extra, 50).Round(100*time.Microsecond), p90.Round(100*time.Microsecond), p99.Round(100*time.Microsecond))
+	if p90 > latencyTarget {
+		t.Errorf("%s later than on the replica that took each write by %s at p90, want at most %s", what, p90, latencyTarget)
 	}
-	if got := percentile(ds, 99); got > latencyBound {
-		t.Errorf("%s at p99 %s, want at most %s", what, got, latencyBound)
+	if p99 > latencyBound {
+		t.Errorf("%s later than on the replica that took each write by %s at p99, want at most %s", what, p99, latencyBound)
 	}
 }
