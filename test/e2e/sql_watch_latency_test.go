@@ -27,8 +27,8 @@ const (
 	// latencyTarget and latencyBound hold what the wake-ups add: how much later than a watch
 	// on the replica that took a write (which kine's own write wakes at once) a watch on
 	// another replica sees it, write by write, at p90 and at p99. Not the latency itself: on
-	// this two-core machine with other builds running (a load of 13-14), a watch on the
-	// replica that took the write saw p99 45-510 ms and stalls of 1.2 s that hit every watch
+	// this two-core machine with other builds running (a load of 11-14), a watch on the
+	// replica that took the write saw p99 45-511 ms and stalls of 1.2 s that hit every watch
 	// alike (docs/guides/sql-storage.md), while the 50 ms p99 the replicas are to reach holds
 	// only with cores to spare. kine's poll (once a second) adds a second at most, half a
 	// second on average: wake-ups lost in one write of ten put the p90 there, and in one of
