@@ -35,19 +35,25 @@ import (
 //   - Postgres: NOTIFY on a channel every replica LISTENs to; the payload is
 //     the revision. No query while idle: a listening connection waits.
 //   - MySQL and MariaDB, which have no LISTEN: each replica keeps one query
-//     waiting, SELECT SLEEP(kineWakeSleep), on a connection of its own; a
-//     writer finds the others' waiting queries in the process list (its own
-//     user's sessions, which it may always see and end) and ends them with
-//     KILL QUERY, which returns the sleep at once; the woken replica reads the
-//     revision then and once more kineWakeRecheck later, for a write whose
-//     KILL came between two sleeps. Idle, a replica issues one query per
+//     waiting, for up to kineWakeSleep, on a connection of its own (a
+//     GET_LOCK of a lock another connection of its own holds); a writer ends
+//     the others' waiting queries with KILL QUERY, which returns the wait at
+//     once, all of them at once, each on a connection of its own. It finds
+//     them in the process list (its own user's sessions, which it may always
+//     see and end), read beside the announcements rather than before them: a
+//     write waits for no read of the process list, and a replica found by a
+//     read is woken for the writes announced before it. A KILL that comes
+//     between two waits finds no query and is lost, so the woken replica
+//     reads the revision at once and again when the process list shows its
+//     next wait running (a KILL from then on ends it): a write whose KILL was
+//     lost committed before that. Idle, a replica issues one query per
 //     kineWakeSleep.
 
 const (
 	// kineWakeChannel is the Postgres channel writes are announced on (a
 	// channel belongs to its database, as kine's table does).
 	kineWakeChannel = "kine"
-	// kineWakeSleep is how long a MySQL waiting query sleeps before it is
+	// kineWakeSleep is how long a MySQL waiting query waits before it is
 	// issued again.
 	kineWakeSleep = 30 * time.Second
 	// kineWakePeersTTL is how long a MySQL writer reuses the process list it
@@ -56,16 +62,34 @@ const (
 	// kineWakeRetry is how long a broken wake-up connection waits before it
 	// connects again.
 	kineWakeRetry = time.Second
-	// kineWakeRecheck is how long after a MySQL wake-up the revision is read
-	// once more: a KILL QUERY that comes between two sleeps finds no query and
-	// is lost, and a write announced so has committed by the time the next
-	// sleep has begun, well within this.
-	kineWakeRecheck = 20 * time.Millisecond
+	// kineWakeRecheck is how often a woken MySQL replica looks for its next
+	// wait in the process list, at most kineWakeRechecks times, before it
+	// reads the revision once more (a KILL that came between two waits is
+	// lost; the write it announced has committed by the time the next wait
+	// runs).
+	kineWakeRecheck  = 5 * time.Millisecond
+	kineWakeRechecks = 40
+	// kineWakeKills is how many KILLs of one waiting query may be under way.
+	kineWakeKills = 2
 )
 
-// kineWakeQuery is the MySQL waiting query; its text identifies it in the
-// process list.
-var kineWakeQuery = fmt.Sprintf("SELECT SLEEP(%d) AS kine_wake", int(kineWakeSleep/time.Second))
+// kineWakeQueryPrefix begins each MySQL waiting query, and identifies it in
+// the process list: GET_LOCK of the lock named kineWakeLock and the connection
+// id of the connection that holds it, which waits until the timeout or a KILL.
+// Not SLEEP: with three replicas on MariaDB 10.11, KILLs of a SLEEP took 1.4
+// to 3.4 s to return, now and then, and ended the sleep only then (the KILL
+// retries the killed thread's lock, which all sleeps share, for up to two
+// seconds); a KILL of a lock wait returns at once.
+const (
+	kineWakeLock        = "kine_wake_"
+	kineWakeQueryPrefix = "SELECT GET_LOCK('" + kineWakeLock
+)
+
+// kineWakeQuery is the waiting query of a replica whose lock the connection
+// holder holds.
+func kineWakeQuery(holder int64) string {
+	return fmt.Sprintf("%s%d', %d) AS kine_wake", kineWakeQueryPrefix, holder, int(kineWakeSleep/time.Second))
+}
 
 // wakeups announces this replica's writes and wakes kine's poll loop for the
 // others'.
@@ -110,10 +134,16 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 		// The waiting connection has a pool of its own that keeps none idle: one
 		// that failed is closed, never handed to the announcer, whose statements
 		// the other replicas' KILL QUERY would end.
-		m := &mysqlWakeups{db: sql.OpenDB(connector), waitDB: sql.OpenDB(connector), peers: map[int64]bool{}}
-		m.db.SetMaxIdleConns(1)
+		m := &mysqlWakeups{db: sql.OpenDB(connector), waitDB: sql.OpenDB(connector), peers: map[int64]bool{}, killing: map[int64]int{}, refresh: make(chan struct{}, 1)}
+		// KILLs of the other replicas' queries at once: connections are kept for the next.
+		m.db.SetMaxIdleConns(4)
 		m.waitDB.SetMaxIdleConns(0)
 		announce, listen = m.announce, m.listen
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.peersLoop(ctx)
+		}()
 		context.AfterFunc(ctx, func() { m.db.Close(); m.waitDB.Close() })
 	default:
 		return b, nil
@@ -401,45 +431,130 @@ type mysqlWakeups struct {
 	db, waitDB *sql.DB
 	// waiter is the connection id of this replica's waiting query.
 	waiter atomic.Int64
+	// refresh asks peersLoop to read the process list.
+	refresh chan struct{}
+
+	mu sync.Mutex
 	// peers are the connection ids of the others' waiting queries, as the
 	// process list showed them at read or before: a connection between two
 	// sleeps shows no query, and stays a peer until a KILL finds it gone.
 	peers map[int64]bool
 	read  time.Time
+	// killing counts each peer's KILLs under way.
+	killing map[int64]int
 }
 
+// announce ends the known peers' waiting queries at once and has the process
+// list read beside it when the last read is older than kineWakePeersTTL.
 func (m *mysqlWakeups) announce(ctx context.Context, _ int64) error {
-	if time.Since(m.read) > kineWakePeersTTL {
-		rows, err := m.db.QueryContext(ctx, "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO = ?", kineWakeQuery)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			if id != m.waiter.Load() {
-				m.peers[id] = true
-			}
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
-		m.read = time.Now()
-	}
+	m.mu.Lock()
+	ids := make([]int64, 0, len(m.peers))
 	for id := range m.peers {
-		if _, err := m.db.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+		ids = append(ids, id)
+	}
+	stale := time.Since(m.read) > kineWakePeersTTL
+	m.mu.Unlock()
+	if stale {
+		select {
+		case m.refresh <- struct{}{}:
+		default:
+		}
+	}
+	m.kill(ctx, ids)
+	return nil
+}
+
+// kill ends the waiting queries of ids, each on a connection of its own,
+// without waiting for them (a KILL that is slow to return delays neither the
+// next announcement nor the other replicas), and forgets those whose
+// connection is gone. A peer has at most kineWakeKills KILLs under way; an
+// announcement that finds it so leaves it to them.
+func (m *mysqlWakeups) kill(ctx context.Context, ids []int64) {
+	for _, id := range ids {
+		m.mu.Lock()
+		busy := m.killing[id] >= kineWakeKills
+		if !busy {
+			m.killing[id]++
+		}
+		m.mu.Unlock()
+		if busy {
+			continue
+		}
+		go func() {
+			_, err := m.db.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", id))
 			var merr *mysql.MySQLError
+			m.mu.Lock()
+			m.killing[id]--
+			if m.killing[id] == 0 {
+				delete(m.killing, id)
+			}
 			if errors.As(err, &merr) && merr.Number == 1094 { // unknown thread: that replica is gone
 				delete(m.peers, id)
-				continue
+				err = nil
 			}
-			return err
-		}
+			m.mu.Unlock()
+			if err != nil && ctx.Err() == nil {
+				logrus.Debugf("Waking another replica: %v", err)
+			}
+		}()
 	}
-	return nil
+}
+
+// peersLoop reads the process list when announce asks, and ends the waiting
+// queries of peers it finds for the first time: they started after the last
+// read, and may have missed the write being announced.
+func (m *mysqlWakeups) peersLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-m.refresh:
+		}
+		found, err := m.waiting(ctx, 0)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			logrus.Debugf("Reading the other replicas' waiting queries: %v", err)
+			continue
+		}
+		var fresh []int64
+		m.mu.Lock()
+		for _, id := range found {
+			if id != m.waiter.Load() && !m.peers[id] {
+				m.peers[id] = true
+				fresh = append(fresh, id)
+			}
+		}
+		m.read = time.Now()
+		m.mu.Unlock()
+		m.kill(ctx, fresh)
+	}
+}
+
+// waiting are the connection ids the process list shows running the waiting
+// query: all of them, or only id when it is not 0.
+func (m *mysqlWakeups) waiting(ctx context.Context, id int64) ([]int64, error) {
+	q := "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE CONCAT(?, '%')"
+	args := []any{kineWakeQueryPrefix}
+	if id != 0 {
+		q += " AND ID = ?"
+		args = append(args, id)
+	}
+	rows, err := m.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // listen keeps one waiting query on a connection of its own until ctx ends;
@@ -461,6 +576,23 @@ func (m *mysqlWakeups) listen(ctx context.Context, w *wakeups) {
 }
 
 func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
+	// The holder takes the lock the waiting query waits for, and keeps it.
+	holder, err := m.waitDB.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer holder.Close()
+	var hid int64
+	if err := holder.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&hid); err != nil {
+		return err
+	}
+	var locked sql.NullInt64
+	if err := holder.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", fmt.Sprintf("%s%d", kineWakeLock, hid)).Scan(&locked); err != nil {
+		return err
+	}
+	if locked.Int64 != 1 {
+		return fmt.Errorf("lock %s%d is taken", kineWakeLock, hid)
+	}
 	conn, err := m.waitDB.Conn(ctx)
 	if err != nil {
 		return err
@@ -472,17 +604,41 @@ func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 	}
 	m.waiter.Store(id)
 	w.heard(0)
+	query := kineWakeQuery(hid)
 	for {
-		var interrupted int64
-		err := conn.QueryRowContext(ctx, kineWakeQuery).Scan(&interrupted)
+		var got sql.NullInt64
+		err := conn.QueryRowContext(ctx, query).Scan(&got)
 		var merr *mysql.MySQLError
 		switch {
-		case err == nil && interrupted == 0: // slept its time: nothing to do
-		case err == nil, errors.As(err, &merr) && merr.Number == 1317: // query interrupted
+		case err == nil && got.Valid && got.Int64 == 0:
+			// Waited its time. The holder pings, so that the server's wait_timeout
+			// (8 hours by default) never ends its idle connection and frees the lock.
+			if err := holder.PingContext(ctx); err != nil {
+				return err
+			}
+		case err == nil && got.Valid:
+			// The lock was free: the holder's connection is gone.
+			return fmt.Errorf("the connection holding lock %s%d is gone", kineWakeLock, hid)
+		case err == nil, errors.As(err, &merr) && merr.Number == 1317: // query interrupted (NULL: killed)
 			w.heard(0)
-			time.AfterFunc(kineWakeRecheck, func() { w.heard(0) })
+			go m.recheck(ctx, w, id)
 		default:
 			return err
 		}
 	}
+}
+
+// recheck waits until the process list shows the waiting query of
+// connection id running (a KILL from then on ends it) and reads the revision
+// once more, for the writes whose KILL came between two sleeps.
+func (m *mysqlWakeups) recheck(ctx context.Context, w *wakeups, id int64) {
+	for range kineWakeRechecks {
+		if !sleepFor(ctx, kineWakeRecheck) {
+			return
+		}
+		if ids, err := m.waiting(ctx, id); err != nil || len(ids) > 0 {
+			break
+		}
+	}
+	w.heard(0)
 }

@@ -5,7 +5,9 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -64,6 +66,13 @@ type aggregation struct {
 	apiServices             []string // apiservice/<name>, as kubectl names them
 	// storage are the replicas' storage flags: the control plane's etcd when nil.
 	storage []string
+	// routed, when set, is an address of this machine outside the loopback range (which an
+	// EndpointSlice refuses): the replicas listen on it, each on its own port, the Service
+	// keeps its ClusterIP and lists them in EndpointSlices, and kube-apiserver, started with
+	// --enable-aggregator-routing=true, picks one of them per request as it does in a cluster.
+	routed string
+	// replicaFlags, when set, gives replica i flags after the Deployment's.
+	replicaFlags func(i int) []string
 	// scrape GETs /metrics at port as Prometheus's ServiceAccount (checkMetricsScrape).
 	scrape func(port int) (int, string, error)
 }
@@ -154,7 +163,8 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 	mustSucceed(t, runCmd(cmdOpts{Dir: proj}, a.serverBin, "certs"))
 
 	// The replicas on their own ports behind one address, as a Service with as many
-	// endpoints: the APIServices point at the load balancer.
+	// endpoints: the APIServices point at the load balancer (routed: at the Service, whose
+	// EndpointSlices name the replicas).
 	var addrs []string
 	for range replicas {
 		port := freePort(t)
@@ -162,11 +172,13 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 		addrs = append(addrs, "127.0.0.1:"+strconv.Itoa(port))
 	}
 	var err error
-	a.lb, err = cluster.NewLoadBalancer(addrs...)
-	if err != nil {
-		t.Fatal(err)
+	if a.routed == "" {
+		a.lb, err = cluster.NewLoadBalancer(addrs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(a.lb.Close)
 	}
-	t.Cleanup(a.lb.Close)
 
 	// What the project's config/default deploys: its APIServices and the Service they name.
 	rendered := a.admin.ok(t, "kustomize", filepath.Join(proj, "config", "default"))
@@ -197,7 +209,9 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 	// docs/design.md describes: the Service becomes an ExternalName for 127.0.0.1 (loopback
 	// endpoints are refused) on the balancer's port.
 	overlay := filepath.Join(a.work, "overlay")
-	patches := fmt.Sprintf(`- target: {kind: Service, name: %[1]s}
+	patches := ""
+	if a.routed == "" {
+		patches = fmt.Sprintf(`- target: {kind: Service, name: %[1]s}
   patch: |
     - op: replace
       path: /spec
@@ -208,6 +222,7 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
       path: /spec/service/port
       value: %[2]d
 `, service, a.lb.Port)
+	}
 	for _, obj := range skipped {
 		patches += fmt.Sprintf(`- patch: |
     apiVersion: %s
@@ -220,12 +235,11 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(overlay, "kustomization.yaml"), fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-- %s
-patches:
-%s`, filepath.ToSlash(rel), patches))
+	kustomization := fmt.Sprintf("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- %s\n", filepath.ToSlash(rel))
+	if patches != "" {
+		kustomization += "patches:\n" + patches
+	}
+	writeFile(t, filepath.Join(overlay, "kustomization.yaml"), kustomization)
 	r := mustSucceed(t, a.admin.run("", "apply", "-k", overlay))
 	if strings.Contains(r.Stderr, "PodSecurity") {
 		t.Errorf("the generated Deployment violates the namespace's Pod Security level:\n%s", r)
@@ -237,6 +251,9 @@ patches:
 		t.Fatal(err)
 	}
 	for i, port := range a.ports {
+		if a.routed != "" {
+			a.routeTo(t, i, port)
+		}
 		a.replicas = append(a.replicas, a.startReplica(t, i, port))
 	}
 
@@ -273,8 +290,12 @@ patches:
 // with the Deployment's flags but local files.
 func (a *aggregation) startReplica(t *testing.T, i, port int) *process {
 	t.Helper()
+	bind := "127.0.0.1"
+	if a.routed != "" {
+		bind = a.routed
+	}
 	args := append([]string{
-		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
+		"--bind-address=" + bind, "--secure-port=" + strconv.Itoa(port),
 		"--tls-cert-file=" + filepath.Join(a.certDir, "tls.crt"),
 		"--tls-private-key-file=" + filepath.Join(a.certDir, "tls.key"),
 		"--kubeconfig=" + a.saKubeconfig,
@@ -284,7 +305,63 @@ func (a *aggregation) startReplica(t *testing.T, i, port int) *process {
 	if a.storage != nil {
 		args = append(args[:len(args)-len(a.etcd.Flags())], a.storage...)
 	}
+	if a.replicaFlags != nil {
+		args = append(args, a.replicaFlags(i)...)
+	}
 	return startProcess(t, cmdOpts{Dir: a.work}, filepath.Join(a.work, fmt.Sprintf("replica-%d.log", i)), a.serverBin, args...)
+}
+
+// routeTo lists replica i at port in an EndpointSlice of the Service (routed), ready, as
+// the EndpointSlice controller lists a ready Pod.
+func (a *aggregation) routeTo(t *testing.T, i, port int) {
+	t.Helper()
+	slice := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "discovery.k8s.io/v1",
+		"kind":       "EndpointSlice",
+		"metadata": map[string]any{
+			"name":      fmt.Sprintf("%s-replica-%d", wardleService, i),
+			"namespace": wardleNamespace,
+			"labels":    map[string]any{"kubernetes.io/service-name": wardleService},
+		},
+		"addressType": "IPv4",
+		"ports":       []any{map[string]any{"name": "https", "port": int64(port), "protocol": "TCP"}},
+		"endpoints":   []any{map[string]any{"addresses": []any{a.routed}, "conditions": map[string]any{"ready": true}}},
+	}}
+	gvr := schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}
+	if _, err := a.dyn.Resource(gvr).Namespace(wardleNamespace).Create(context.Background(), slice, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("listing replica %d in the Service's EndpointSlices: %v", i, err)
+	}
+}
+
+// addReplica starts one more replica (routed) and, once it serves a request kube-apiserver
+// proxies, lists it in the Service's EndpointSlices, as a Deployment scaled up does. Ready
+// is not enough: a replica answers /readyz before it has read the front proxy's CA, and
+// treats the proxied requests of its first moments as anonymous.
+func (a *aggregation) addReplica(t *testing.T) *process {
+	t.Helper()
+	i, port := len(a.replicas), freePort(t)
+	a.ports = append(a.ports, port)
+	p := a.startReplica(t, i, port)
+	a.replicas = append(a.replicas, p)
+	hc := a.replicaClient(t, a.clientCert(t, a.kas.FrontProxyCA, fmt.Sprintf("proxy-%d", i), cluster.FrontProxyClientName))
+	url := fmt.Sprintf("https://%s/apis/%s/v1beta1/namespaces/default/flunders", net.JoinHostPort(a.routed, strconv.Itoa(port)), wardleGroup)
+	if err := poll(readyTimeout, func() error {
+		if p.Exited() {
+			return stopPolling{errors.New("the replica exited")}
+		}
+		req, _ := http.NewRequest(http.MethodGet, url, nil)
+		req.Header.Set("X-Remote-User", "admin")
+		req.Header.Set("X-Remote-Group", "system:masters")
+		status, body, err := doRequest(hc, req)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("GET %s as kube-apiserver's proxy: %d %.200s", url, status, body)
+		}
+		return err
+	}); err != nil {
+		t.Fatalf("replica %d did not serve a proxied request: %v\n%s", i, err, p.Describe())
+	}
+	a.routeTo(t, i, port)
+	return p
 }
 
 func (a *aggregation) checkDiscovery(t *testing.T) {
