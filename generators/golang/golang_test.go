@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 	"golang.org/x/tools/txtar"
 
+	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/model"
 	"github.com/apigen-dev/apigen/internal/golden"
 )
@@ -346,4 +347,21 @@ func TestRegisterHubConversionsInOwnRegistration(t *testing.T) {
 		t.Error("a register file for a package without spokes")
 	}
 	compareGolden(t, emitted{"pkg/apis/toys/v1/zz_generated.register.go", f})
+}
+
+// The project's TestRESTRoundTrip names the fields whose default the server applies at their
+// zero value (AtZero, which the OpenAPI run sets where generate warns), each by type, Go name
+// and default, in RoundTripOptions.DefaultsAtZero: a default without AtZero (a pointer's or
+// omitempty field's) and a field of an unexported type (which the test could not name) are
+// not listed.
+func TestRESTRoundTripDefaultsAtZero(t *testing.T) {
+	g, v := group(&model.Resource{Kind: "Widget"})
+	v.Defaults = []*model.FieldDefault{
+		{Type: "WidgetSpec", Field: "Size", JSON: "1", AtZero: true},
+		{Type: "WidgetSpec", Field: "Color", JSON: `"red"`},
+		{Type: "Part", Field: "Name", JSON: `"main"`, AtZero: true},
+		{Type: "hidden", Field: "Count", JSON: "2", AtZero: true},
+	}
+	p := &model.Project{Module: "example.com/p", Groups: []*model.Group{g}}
+	compareGolden(t, emitted{"pkg/apiserver/zz_generated.roundtrip_test.go", emitRESTRoundTrip(&engine.Context{Project: p})})
 }

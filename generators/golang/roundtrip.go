@@ -3,6 +3,7 @@ package golang
 import (
 	"cmp"
 	"fmt"
+	"go/token"
 	"maps"
 	"path"
 	"slices"
@@ -85,7 +86,8 @@ func emitRESTRoundTrip(ctx *engine.Context) *jen.File {
 	f.Comment("then reads them back: nothing the Go type holds may be lost, apart from what kube-apiserver's")
 	f.Comment("own rules change (servertest.RoundTrip names each). The objects are those of each group's")
 	f.Comment("TestRoundTrip in pkg/apis/<group>/install, with the same fuzzer functions. Run one kind with")
-	f.Comment("-run 'TestRESTRoundTrip/<group>/<version>/<Kind>'.")
+	f.Comment("-run 'TestRESTRoundTrip/<group>/<version>/<Kind>'; with the environment variable")
+	f.Comment("ROUNDTRIP_SEEDS=1-50 (servertest.SeedsEnv) each kind takes the objects of fifty seeds.")
 	f.Func().Id("TestRESTRoundTrip").Params(jen.Id("t").Op("*").Qual("testing", "T")).BlockFunc(func(b *jen.Group) {
 		b.Id("scheme").Op(":=").Qual(apiserverPkg, "Scheme")
 		b.Id("cfg").Op(":=").Qual(servertestPkg, "Start").Call(jen.Id("t"), jen.Qual(apiserverPkg, "APIs").Call())
@@ -98,7 +100,15 @@ func emitRESTRoundTrip(ctx *engine.Context) *jen.File {
 			}
 			c.Line()
 		})
-		b.Qual(servertestPkg, "RoundTrip").Call(jen.Id("t"), jen.Id("cfg"), jen.Id("scheme"), funcs, jen.Qual(servertestPkg, "RoundTripOptions").Values())
+		opts := jen.Qual(servertestPkg, "RoundTripOptions").Values()
+		if atZero := defaultsAtZero(p, servertestPkg); atZero != nil {
+			b.Comment("Fields whose default the server applies where they hold their zero value, which the")
+			b.Comment("Go type cannot tell from absent (apigen generate warns at each): sent at their zero")
+			b.Comment("value, they read back their default.")
+			b.Id("opts").Op(":=").Qual(servertestPkg, "RoundTripOptions").Values(jen.Dict{jen.Id("DefaultsAtZero"): atZero})
+			opts = jen.Id("opts")
+		}
+		b.Qual(servertestPkg, "RoundTrip").Call(jen.Id("t"), jen.Id("cfg"), jen.Id("scheme"), funcs, opts)
 	})
 	var hides, inlinesPointers bool
 	for _, g := range p.Groups {
@@ -108,6 +118,43 @@ func emitRESTRoundTrip(ctx *engine.Context) *jen.File {
 	}
 	emitHelpers(f, hides, inlinesPointers)
 	return f
+}
+
+// defaultsAtZero is the list of servertest.RoundTripOptions.DefaultsAtZero: the fields whose
+// default the server applies at their zero value (model.FieldDefault.AtZero, of which generate
+// warns), by package, type and field; nil when there are none.
+func defaultsAtZero(p *model.Project, servertestPkg string) jen.Code {
+	type atZero struct {
+		pkg string
+		d   *model.FieldDefault
+	}
+	var fields []atZero
+	for _, g := range p.Groups {
+		for _, v := range g.Versions {
+			for _, d := range v.Defaults {
+				if d.AtZero && token.IsExported(d.Type) {
+					fields = append(fields, atZero{v.Package, d})
+				}
+			}
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	slices.SortFunc(fields, func(a, b atZero) int {
+		return cmp.Or(cmp.Compare(a.pkg, b.pkg), cmp.Compare(a.d.Type, b.d.Type), cmp.Compare(a.d.Field, b.d.Field))
+	})
+	fields = slices.CompactFunc(fields, func(a, b atZero) bool { return a.pkg == b.pkg && a.d.Type == b.d.Type && a.d.Field == b.d.Field })
+	return jen.Index().Qual(servertestPkg, "DefaultAtZero").ValuesFunc(func(l *jen.Group) {
+		for _, f := range fields {
+			l.Line().Values(
+				jen.Id("Type").Op(":").Qual("reflect", "TypeFor").Types(jen.Qual(f.pkg, f.d.Type)).Call(),
+				jen.Id("Field").Op(":").Lit(f.d.Field),
+				jen.Id("Default").Op(":").Lit(f.d.JSON),
+			)
+		}
+		l.Line()
+	})
 }
 
 func emitRoundTrip(f *jen.File, g *model.Group, installPkg string, drops map[string][]model.HiddenField) {

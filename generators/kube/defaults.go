@@ -290,6 +290,7 @@ func withholdUnpublishableDefaults(ctx *engine.LoadContext, tags *tagEdits) {
 				d.Marker, d.JSON, d.Type, d.Field, m.Type.Name.Name)
 			return
 		}
+		d.AtZero = true
 		ctx.Warn(d.Pos, "%s=%s on %s.%s is not in the served OpenAPI: openapi-gen publishes a default other than %s only on a pointer or omitempty field; the server still applies it when the field is %s",
 			d.Marker, d.JSON, d.Type, d.Field, zero, zero)
 	})

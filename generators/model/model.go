@@ -316,6 +316,11 @@ type FieldDefault struct {
 	JSON   string         `json:"json"`
 	Marker string         `json:"marker"`
 	Pos    token.Position `json:"pos"`
+	// AtZero says the field is neither a pointer nor omitempty, of a type that is not a
+	// struct, and its default is not its zero value: the server applies the default where a
+	// client sends the zero value (the Go type cannot tell it from absent), which the served
+	// OpenAPI cannot say (generate warns at the marker). Set by the OpenAPI run.
+	AtZero bool `json:"-"`
 }
 
 // Kind is one kind of a group with the versions that serve it, shaped as a

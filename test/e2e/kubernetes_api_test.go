@@ -358,7 +358,7 @@ handler: runsc
 	// Every kind, in every served version, filled at random and written through the REST API:
 	// nothing the Go type holds is dropped (the project's own TestRESTRoundTrip).
 	t.Run("every field of every kind is kept through the REST API", func(t *testing.T) {
-		restRoundTrip(t, proj, "TestRESTRoundTrip", "", nil, nil)
+		restRoundTrip(t, proj, "TestRESTRoundTrip", "", nil)
 	})
 
 	// In a cluster: kube-controller-manager deletes a namespace of every namespaced kind the

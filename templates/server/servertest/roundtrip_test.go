@@ -3,6 +3,7 @@ package servertest
 import (
 	"encoding/json"
 	"math/rand"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -124,6 +125,45 @@ func TestRepair(t *testing.T) {
 	}
 }
 
+// TestRepairInsideListElements: a required list missing in a list element is filled there from
+// another object, and a value put in place of another is repaired anew: what was tried on the
+// fields of the value it replaced is tried again on its own (Gateway API's required
+// spec.rules[0].backendRefs, whose element's weight validation refuses).
+func TestRepairInsideListElements(t *testing.T) {
+	obj := object(t, `{"spec": {"rules": [{"name": "x"}]}}`)
+	tried := map[string]bool{}
+	donor := func(int) map[string]any {
+		return object(t, `{"spec": {"rules": [{"backendRefs": [{"name": "b", "weight": -1}]}]}}`)
+	}
+	valid := func(map[string]any) bool { return true }
+	steps := []struct {
+		cause metav1.StatusCause
+		how   string
+		want  string
+	}{
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.rules[0].backendRefs"},
+			"filled from another random object", `{"spec":{"rules":[{"backendRefs":[{"name":"b","weight":-1}],"name":"x"}]}}`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.rules[0].backendRefs[0].weight"},
+			"replaced by 1", `{"spec":{"rules":[{"backendRefs":[{"name":"b","weight":1}],"name":"x"}]}}`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.rules[0].backendRefs[0]"},
+			"filled from another random object", `{"spec":{"rules":[{"backendRefs":[{"name":"b","weight":-1}],"name":"x"}]}}`},
+		{metav1.StatusCause{Type: metav1.CauseTypeFieldValueInvalid, Field: "spec.rules[0].backendRefs[0].weight"},
+			"replaced by 1", `{"spec":{"rules":[{"backendRefs":[{"name":"b","weight":1}],"name":"x"}]}}`},
+	}
+	for _, s := range steps {
+		if how := repair(obj, s.cause, tried, donor, valid); how != s.how {
+			t.Errorf("%s (%s): %q, want %q", s.cause.Field, s.cause.Type, how, s.how)
+		}
+		if got, _ := json.Marshal(obj); string(got) != s.want {
+			t.Errorf("after %s %q: %s, want %s", s.cause.Field, s.how, got, s.want)
+		}
+	}
+	// A list index that names no element is not made up.
+	if how := repair(obj, metav1.StatusCause{Type: metav1.CauseTypeFieldValueRequired, Field: "spec.rules[3].backendRefs"}, tried, donor, valid); how == "filled from another random object" {
+		t.Errorf("a required field in a list element that is not there was filled: %v", obj)
+	}
+}
+
 // widgetHub and widgetV1 are one kind as its hub and as a served version whose conversion
 // reads the object's namespace, as Cluster API's v1beta1 gives its references the object's.
 type widgetHub struct {
@@ -183,5 +223,72 @@ func TestRandomObjectIsInItsNamespace(t *testing.T) {
 				t.Errorf("namespaced %v, seed %d: the conversion read namespace %q, want %q", namespaced, seed, got, want)
 			}
 		}
+	}
+}
+
+// podSet has a field whose default the server applies at its zero value (Kueue's
+// PodSet.Count, +kubebuilder:default=1 without omitempty) and one without a default.
+type podSet struct {
+	Name  string `json:"name"`
+	Count int32  `json:"count"`
+	Other int32  `json:"other"`
+}
+
+type workloadSpec struct {
+	PodSets []podSet          `json:"podSets,omitempty"`
+	ByName  map[string]podSet `json:"byName,omitempty"`
+	Inlined `json:",inline"`
+}
+
+type Inlined struct {
+	Mode string `json:"mode"`
+}
+
+type workload struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              *workloadSpec `json:"spec,omitempty"`
+}
+
+// TestDefaultsAtZero: a field DefaultsAtZero names, sent at its zero value, is expected to
+// read back its default, wherever its struct is held (list, map, inlined struct); any other
+// field sent at zero, or such a field sent at another value, is expected unchanged, so the
+// comparison still fails where they are lost or changed.
+func TestDefaultsAtZero(t *testing.T) {
+	rules, err := defaultsAtZero([]DefaultAtZero{
+		{Type: reflect.TypeFor[podSet](), Field: "Count", Default: "1"},
+		{Type: reflect.TypeFor[Inlined](), Field: "Mode", Default: `"Auto"`},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := object(t, `{"metadata": {"name": "a"}, "spec": {
+		"podSets": [{"name": "", "count": 0, "other": 0}, {"name": "b", "count": 7, "other": 0}],
+		"byName": {"x": {"name": "x", "count": 0, "other": 3}},
+		"mode": ""
+	}}`)
+	want := object(t, `{"metadata": {"name": "a"}, "spec": {
+		"podSets": [{"name": "", "count": 1, "other": 0}, {"name": "b", "count": 7, "other": 0}],
+		"byName": {"x": {"name": "x", "count": 1, "other": 3}},
+		"mode": "Auto"
+	}}`)
+	got := rules.apply(reflect.TypeFor[*workload](), sent)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if sent["spec"].(map[string]any)["podSets"].([]any)[0].(map[string]any)["count"] != int64(0) {
+		t.Error("apply changed the object it was given")
+	}
+	// What the server would read back where it changed another field too is still a loss.
+	back := object(t, `{"metadata": {"name": "a"}, "spec": {
+		"podSets": [{"name": "", "count": 1, "other": 1}, {"name": "b", "count": 7, "other": 0}],
+		"byName": {"x": {"name": "x", "count": 1, "other": 3}},
+		"mode": "Auto"
+	}}`)
+	if d := diff("", got.(map[string]any), back); !slices.Equal(d, []string{".spec.podSets[0].other: sent 0, read back 1"}) {
+		t.Errorf("differences: %v", d)
+	}
+	if _, err := defaultsAtZero([]DefaultAtZero{{Type: reflect.TypeFor[podSet](), Field: "Missing", Default: "1"}}); err == nil {
+		t.Error("a rule naming no field was taken")
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"maps"
 	"math/rand"
 	"net/http"
+	"os"
 	"reflect"
 	"slices"
 	"sort"
@@ -59,8 +60,171 @@ type RoundTripOptions struct {
 	// Objects is how many random objects are written per kind and version (6 when 0); with
 	// protobuf, every other one travels as protobuf.
 	Objects int
-	// Seed seeds the fuzzer (a fixed one when 0), so a failure can be reproduced.
+	// Seed seeds the fuzzer (a fixed one when 0), so a failure can be reproduced. The
+	// environment variable SeedsEnv, when set, replaces it.
 	Seed int64
+	// DefaultsAtZero are the fields whose default the server applies where a client sends
+	// their zero value: fields neither pointers nor omitempty, whose Go type cannot tell zero
+	// from absent (apigen generate warns at each marker). Where an object sends such a field
+	// at its zero value, it reads back the default.
+	DefaultsAtZero []DefaultAtZero
+}
+
+// DefaultAtZero is a field of a Go struct type whose default the server applies when the
+// field holds its zero value.
+type DefaultAtZero struct {
+	// Type is the struct type, Field the Go name of its field.
+	Type  reflect.Type
+	Field string
+	// Default is the default, as JSON.
+	Default string
+}
+
+// atZero are the rules of DefaultsAtZero by struct type and JSON name, the defaults decoded.
+type atZero map[reflect.Type]map[string]any
+
+// defaultsAtZero indexes rules by type and the fields' JSON names.
+func defaultsAtZero(rules []DefaultAtZero) (atZero, error) {
+	out := atZero{}
+	for _, r := range rules {
+		f, ok := r.Type.FieldByName(r.Field)
+		if !ok || r.Type.Kind() != reflect.Struct {
+			return nil, fmt.Errorf("DefaultsAtZero: %v has no field %s", r.Type, r.Field)
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		var v any
+		if err := utiljson.Unmarshal([]byte(r.Default), &v); err != nil {
+			return nil, fmt.Errorf("DefaultsAtZero: the default of %v.%s: %w", r.Type, r.Field, err)
+		}
+		if out[r.Type] == nil {
+			out[r.Type] = map[string]any{}
+		}
+		out[r.Type][name] = v
+	}
+	return out, nil
+}
+
+// apply is obj, JSON of Go type t, with each field a rule names that holds its zero value
+// replaced by the rule's default: what the server reads back.
+func (rules atZero) apply(t reflect.Type, obj any) any {
+	if len(rules) == 0 || t == nil {
+		return obj
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		m, ok := obj.(map[string]any)
+		if !ok {
+			return obj
+		}
+		out := shallowCopy(m)
+		rules.applyFields(t, out)
+		return out
+	case reflect.Slice, reflect.Array:
+		l, ok := obj.([]any)
+		if !ok {
+			return obj
+		}
+		out := make([]any, len(l))
+		for i, v := range l {
+			out[i] = rules.apply(t.Elem(), v)
+		}
+		return out
+	case reflect.Map:
+		m, ok := obj.(map[string]any)
+		if !ok {
+			return obj
+		}
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			out[k] = rules.apply(t.Elem(), v)
+		}
+		return out
+	}
+	return obj
+}
+
+// applyFields applies the rules to the fields of struct type t in m (a copy), and to those of
+// the structs t inlines, as encoding/json inlines an embedded struct without a name.
+func (rules atZero) applyFields(t reflect.Type, m map[string]any) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, _, _ := strings.Cut(tag, ",")
+		if tag == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				rules.applyFields(ft, m)
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		v, ok := m[name]
+		if !ok {
+			continue
+		}
+		if def, ok := rules[t][name]; ok && zeroJSON(v) {
+			m[name] = def
+			continue
+		}
+		m[name] = rules.apply(f.Type, v)
+	}
+}
+
+// zeroJSON reports whether v is the JSON of a zero number, string or boolean.
+func zeroJSON(v any) bool {
+	switch v := v.(type) {
+	case int64:
+		return v == 0
+	case float64:
+		return v == 0
+	case string:
+		return v == ""
+	case bool:
+		return !v
+	}
+	return false
+}
+
+// SeedsEnv names the environment variable that picks the fuzzer's seeds instead of
+// RoundTripOptions.Seed: one seed ("7"), or a range ("1-50") whose seeds each kind takes in
+// turn, each in a subtest seed=<n> of the kind's, so a kind can be tried on many random
+// objects: ROUNDTRIP_SEEDS=1-50 go test ./pkg/apiserver -run 'TestRESTRoundTrip/<group>/'.
+const SeedsEnv = "ROUNDTRIP_SEEDS"
+
+// seeds are the seeds the environment variable SeedsEnv names, or seed when it is not set.
+func seeds(seed int64) ([]int64, error) {
+	v := strings.TrimSpace(os.Getenv(SeedsEnv))
+	if v == "" {
+		return []int64{seed}, nil
+	}
+	from, to, isRange := strings.Cut(v, "-")
+	first, err := strconv.ParseInt(from, 10, 64)
+	last := first
+	if err == nil && isRange {
+		last, err = strconv.ParseInt(to, 10, 64)
+	}
+	if err != nil || first == 0 || last < first || first < 0 {
+		return nil, fmt.Errorf("%s=%q: want a positive seed or a range of them, such as 1-50", SeedsEnv, v)
+	}
+	var out []int64
+	for s := first; s <= last; s++ {
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 // Server-managed metadata: kube-apiserver sets these fields itself on every write (or
@@ -84,7 +248,9 @@ var serverManagedMetadata = []string{
 //     may read it);
 //   - a kind with a status subresource resets its status on create (the read must carry the
 //     empty status) and keeps its spec on a status update;
-//   - defaulting may add fields, never change or remove one that was sent;
+//   - defaulting may add fields, never change or remove one that was sent, but where a field
+//     of opts.DefaultsAtZero is sent at its zero value: that one reads back its default (the
+//     Go type cannot tell the zero value from absent; apigen generate warns at each);
 //   - an empty list, map or object reads back as absent (JSON, protobuf and
 //     apimachinery's semantic equality do not tell them apart);
 //   - a value that validation refuses (422) is removed, at each path the server names, and
@@ -99,6 +265,14 @@ func RoundTrip(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, funcs fuz
 	}
 	if opts.Seed == 0 {
 		opts.Seed = 1
+	}
+	seedList, err := seeds(opts.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, err := defaultsAtZero(opts.DefaultsAtZero)
+	if err != nil {
+		t.Fatal(err)
 	}
 	codecs := serializer.NewCodecFactory(scheme)
 	client := httpClient(t, cfg)
@@ -136,18 +310,29 @@ func RoundTrip(t *testing.T, cfg *rest.Config, scheme *runtime.Scheme, funcs fuz
 			k := kindTrip{
 				gvk: gvk, hub: hub, resource: r.Name, namespaced: r.Namespaced, status: subresources[r.Name+"/status"],
 				scheme: scheme, client: client, host: strings.TrimSuffix(cfg.Host, "/"),
-				encoder: protobuf.NewSerializer(scheme, scheme),
+				encoder: protobuf.NewSerializer(scheme, scheme), atZero: rules,
 			}
-			// Each kind's objects follow from its name alone, not from its place in discovery,
-			// so a run of one kind (-run) fills what the whole run fills.
-			seed := opts.Seed + kindSeed(gvk)
 			t.Run(gv.Group+"/"+gv.Version+"/"+r.Kind, func(t *testing.T) {
-				all := fuzzer.MergeFuzzerFuncs(bounded, metafuzzer.Funcs, validMetadata, funcs)
-				fill := fuzzer.FuzzerFor(all, rand.NewSource(seed), codecs)
-				// Donors of values for required fields fill every pointer, list and map, so that
-				// a required list has an element to give.
-				full := fuzzer.FuzzerFor(all, rand.NewSource(-seed), codecs).NilChance(0).NumElements(1, 1)
-				k.run(t, fill, full, opts.Objects)
+				trip := func(t *testing.T, s int64, names string) {
+					// Each kind's objects follow from its name alone, not from its place in
+					// discovery, so a run of one kind (-run) fills what the whole run fills.
+					seed := s + kindSeed(gvk)
+					all := fuzzer.MergeFuzzerFuncs(bounded, metafuzzer.Funcs, validMetadata, funcs)
+					fill := fuzzer.FuzzerFor(all, rand.NewSource(seed), codecs)
+					// Donors of values for required fields fill every pointer, list and map, so
+					// that a required list has an element to give.
+					full := fuzzer.FuzzerFor(all, rand.NewSource(-seed), codecs).NilChance(0).NumElements(1, 1)
+					k.run(t, fill, full, opts.Objects, names)
+				}
+				if len(seedList) == 1 {
+					trip(t, seedList[0], "roundtrip-"+gvk.Version)
+					return
+				}
+				for _, s := range seedList {
+					t.Run("seed="+strconv.FormatInt(s, 10), func(t *testing.T) {
+						trip(t, s, "roundtrip-"+gvk.Version+"-s"+strconv.FormatInt(s, 10))
+					})
+				}
 			})
 		}
 	}
@@ -242,6 +427,8 @@ type kindTrip struct {
 	// donors are random objects of the served version and of the hub whose values fill
 	// required fields, made once per kind.
 	donors, hubDonors *[]map[string]any
+	// atZero are the fields that read back their default where the zero value was sent.
+	atZero atZero
 }
 
 // namespace is the namespace the kind's objects are written to: "default", or none for a
@@ -265,7 +452,8 @@ func (k kindTrip) path(name string, subresource ...string) string {
 	return strings.Join(append(p, subresource...), "/")
 }
 
-func (k kindTrip) run(t *testing.T, fill, full *randfill.Filler, objects int) {
+// run writes objects random objects, named names-<i>, and reads them back.
+func (k kindTrip) run(t *testing.T, fill, full *randfill.Filler, objects int, names string) {
 	k.fill, k.full, k.donors, k.hubDonors = fill, full, &[]map[string]any{}, &[]map[string]any{}
 	protobufServed := true
 	refused := map[string]int{}
@@ -275,7 +463,7 @@ func (k kindTrip) run(t *testing.T, fill, full *randfill.Filler, objects int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := fmt.Sprintf("roundtrip-%s-%d", k.gvk.Version, i)
+		name := fmt.Sprintf("%s-%d", names, i)
 		meta := sent["metadata"].(map[string]any)
 		for _, f := range serverManagedMetadata {
 			delete(meta, f)
@@ -558,7 +746,25 @@ var stringCandidates = []string{"a", "a.example.com", "example.com/a", "00000000
 // for a number, 1; and at last no value at all. A
 // change after which the object no longer decodes (valid reports that) is undone. It says
 // what it did, or "" when it has nothing left to try.
+//
+// A value the repair puts in place of another is a new value: what was tried on the fields
+// inside the old one (tried) is forgotten, so that they can be repaired again in the new one (a
+// list element that a donor's replaced holds a field of its own that validation refuses).
 func repair(obj map[string]any, cause metav1.StatusCause, tried map[string]bool, donor func(int) map[string]any, valid func(map[string]any) bool) string {
+	how := repairOnce(obj, cause, tried, donor, valid)
+	if how != "" {
+		for key := range tried {
+			if field, _, _ := strings.Cut(key, " "); len(field) > len(cause.Field) && strings.HasPrefix(field, cause.Field) &&
+				(field[len(cause.Field)] == '.' || field[len(cause.Field)] == '[') {
+				delete(tried, key)
+			}
+		}
+	}
+	return how
+}
+
+// repairOnce is repair, without forgetting what was tried inside the field.
+func repairOnce(obj map[string]any, cause metav1.StatusCause, tried map[string]bool, donor func(int) map[string]any, valid func(map[string]any) bool) string {
 	if cause.Field == "" {
 		return ""
 	}
@@ -654,27 +860,37 @@ func removeParent(obj map[string]any, field string, path []step, try func(string
 	return "left out what holds it"
 }
 
-// put sets the value at path, making the objects on its way; it reports false where a
-// list index or something that is not an object is on the way.
+// put sets the value at path, making the objects on its way; it reports false where a list
+// index names no element or something that is not an object is on the way. A list element on
+// the way is entered (a required list of spec.rules[0] is filled in the element there).
 func put(obj map[string]any, path []step, v any) bool {
-	for _, s := range path {
-		if s.index >= 0 {
-			return false
-		}
-	}
+	var in any = obj
 	for i, s := range path {
-		if i == len(path)-1 {
-			obj[s.name] = v
-			return true
-		}
-		next, ok := obj[s.name]
-		if !ok || next == nil {
-			m := map[string]any{}
-			obj[s.name] = m
-			obj = m
-			continue
-		}
-		if obj, ok = next.(map[string]any); !ok {
+		last := i == len(path)-1
+		switch o := in.(type) {
+		case map[string]any:
+			if s.index >= 0 {
+				return false
+			}
+			if last {
+				o[s.name] = v
+				return true
+			}
+			next, ok := o[s.name]
+			if !ok || next == nil {
+				if path[i+1].index >= 0 {
+					return false // no list to index
+				}
+				next = map[string]any{}
+				o[s.name] = next
+			}
+			in = next
+		case []any:
+			if s.index < 0 || s.index >= len(o) || last {
+				return false
+			}
+			in = o[s.index]
+		default:
 			return false
 		}
 	}
@@ -846,8 +1062,15 @@ func (k kindTrip) emptyStatus(t *testing.T) any {
 
 // compare fails on every field of want that got lost or changed, apart from metadata the
 // server manages.
+//
+// Rule: a field of DefaultsAtZero sent at its zero value reads back its default.
 func (k kindTrip) compare(t *testing.T, step string, want, got map[string]any) {
 	t.Helper()
+	if len(k.atZero) > 0 {
+		if typed, err := k.scheme.New(k.gvk); err == nil {
+			want, _ = k.atZero.apply(reflect.TypeOf(typed), want).(map[string]any)
+		}
+	}
 	want, got = withoutServerMetadata(want), withoutServerMetadata(got)
 	for _, d := range diff("", want, got) {
 		t.Errorf("%s %s %s: %s", k.gvk.Kind, k.gvk.Version, step, d)
