@@ -51,6 +51,20 @@ copy_project() {
 	rm -rf "$2/bin" "$2/.apigen"
 }
 
+# kapi_project DIR: apigen init in DIR, then every k8s.io/api group but core copied into it
+# (hack/bench/kapiproject, test/kapi's copy); sets copied to what was copied. Uses $apigen and
+# $out.
+kapi_project() {
+	mkdir -p "$1"
+	echo "apigen init, then k8s.io/api's packages copied ..." >&2
+	(cd "$1" && "$apigen" init --repo example.com/kapi --domain example.com >/dev/null 2>"$out/init.err") || {
+		cat "$out/init.err" >&2
+		exit 1
+	}
+	copied=$(cd "$root" && go run ./hack/bench/kapiproject -dir "$1")
+	echo "$copied" >&2
+}
+
 # tag_upstream DIR: adds to the project at DIR the +k8s and +genclient tags kube_codegen.sh's
 # generators need and apigen injects in memory: on each version package's doc.go
 # deepcopy-gen=package, defaulter-gen=TypeMeta, conversion-gen=<the group's storage version> in a
