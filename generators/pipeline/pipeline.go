@@ -90,7 +90,7 @@ type Result struct {
 
 // Run loads the project at root once, builds and validates the model and runs every generator.
 func Run(root string, o Options) (*Result, error) {
-	return fromStdCache(root, o.StdCache, o.Without, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
+	return fromStdCache(root, loader.Options{StdCache: o.StdCache, Without: o.Without}, func(load *loader.Result) (*Result, error) { return Generate(load, o) })
 }
 
 // fromStdCache loads the project at root and runs work on the load. When the load read a
@@ -99,10 +99,11 @@ func Run(root string, o Options) (*Result, error) {
 // (loader.Options.Previous), and from source altogether should that load read too little too, which
 // cannot tell a different story; either way the cache learns what the run needed. The load
 // itself reads the packages the API types refer to (gengo processes them fully), so a load
-// that read one of those from export data is done again before work runs on it.
-func fromStdCache[T any](root string, cache *loader.StdCache, without loader.Without, work func(*loader.Result) (T, error)) (T, error) {
+// that read one of those from export data is done again before work runs on it. first is the
+// first load's options; the loads again keep them.
+func fromStdCache[T any](root string, first loader.Options, work func(*loader.Result) (T, error)) (T, error) {
 	var zero T
-	load, err := load(root, loader.Options{StdCache: cache, Without: without})
+	load, err := load(root, first)
 	for again := 0; ; again++ {
 		if err != nil {
 			return zero, err
@@ -115,7 +116,8 @@ func fromStdCache[T any](root string, cache *loader.StdCache, without loader.Wit
 				return out, workErr
 			}
 		}
-		o := loader.Options{StdCache: cache, Previous: load, FromSource: again > 0, Without: without}
+		o := first
+		o.Previous, o.FromSource = load, again > 0
 		load, err = loader.Run(root, o)
 	}
 }
@@ -257,7 +259,7 @@ func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project,
 		load    *loader.Result
 		project *model.Project
 	}
-	out, err := fromStdCache(root, cache, loader.Without{}, func(load *loader.Result) (loaded, error) {
+	out, err := fromStdCache(root, loader.Options{StdCache: cache}, func(load *loader.Result) (loaded, error) {
 		project, parsed, err := build(load)
 		if err == nil {
 			err = validate(project, parsed)

@@ -49,7 +49,7 @@ func TestRunStdCacheRetry(t *testing.T) {
 	// The load itself finds time and fmt (gengo processes the packages the API types refer
 	// to as it loads): the generators run once, on the load done again.
 	works := 0
-	got, err := fromStdCache(dir, cache, loader.Without{}, func(load *loader.Result) (*Result, error) {
+	got, err := fromStdCache(dir, loader.Options{StdCache: cache}, func(load *loader.Result) (*Result, error) {
 		works++
 		return Generate(load, Options{})
 	})
