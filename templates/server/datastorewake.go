@@ -85,10 +85,15 @@ const (
 	kineWakeQueryPrefix = "SELECT GET_LOCK('" + kineWakeLock
 )
 
+// kineWakeLockName is the lock the connection holder holds.
+func kineWakeLockName(holder int64) string {
+	return fmt.Sprintf("%s%d", kineWakeLock, holder)
+}
+
 // kineWakeQuery is the waiting query of a replica whose lock the connection
 // holder holds.
 func kineWakeQuery(holder int64) string {
-	return fmt.Sprintf("%s%d', %d) AS kine_wake", kineWakeQueryPrefix, holder, int(kineWakeSleep/time.Second))
+	return fmt.Sprintf("SELECT GET_LOCK('%s', %d) AS kine_wake", kineWakeLockName(holder), int(kineWakeSleep/time.Second))
 }
 
 // wakeups announces this replica's writes and wakes kine's poll loop for the
@@ -587,11 +592,11 @@ func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 		return err
 	}
 	var locked sql.NullInt64
-	if err := holder.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", fmt.Sprintf("%s%d", kineWakeLock, hid)).Scan(&locked); err != nil {
+	if err := holder.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", kineWakeLockName(hid)).Scan(&locked); err != nil {
 		return err
 	}
 	if locked.Int64 != 1 {
-		return fmt.Errorf("lock %s%d is taken", kineWakeLock, hid)
+		return fmt.Errorf("lock %s is taken", kineWakeLockName(hid))
 	}
 	conn, err := m.waitDB.Conn(ctx)
 	if err != nil {
@@ -618,7 +623,7 @@ func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 			}
 		case err == nil && got.Valid:
 			// The lock was free: the holder's connection is gone.
-			return fmt.Errorf("the connection holding lock %s%d is gone", kineWakeLock, hid)
+			return fmt.Errorf("the connection holding lock %s is gone", kineWakeLockName(hid))
 		case err == nil, errors.As(err, &merr) && merr.Number == 1317: // query interrupted (NULL: killed)
 			w.heard(0)
 			go m.recheck(ctx, w, id)
