@@ -237,6 +237,9 @@ func startEtcd(ctx context.Context, dir, socket, logFile string) (*embeddedEtcd,
 	cfg.ListenPeerUrls = nil
 	cfg.AdvertisePeerUrls = []url.URL{{Scheme: "http", Host: "127.0.0.1:0"}}
 	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
+	// Twice etcd's default, as the bundled etcd's --quota-backend-bytes: 10^6 objects of ~1 KiB
+	// fit with the history the server keeps between compactions (docs/performance/scale-1e6.md).
+	cfg.QuotaBackendBytes = 4 << 30
 	// To a file: etcd logs every listener it closes on shutdown as an error,
 	// which would end each Ctrl-C with stack traces. Failures while running
 	// reach the server through Err.
