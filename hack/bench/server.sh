@@ -104,6 +104,9 @@ for a in "$@"; do
 	-smoke | --smoke | -pprof | --pprof | -pprof=* | --pprof=* | -only* | --only*) doc=0 ;;
 	esac
 done
+# BENCH_DOC_NAME names the page instead, for a run that complements another (the scale envelope
+# at 10^6 objects: scale-1e6).
+name=${BENCH_DOC_NAME:-$name}
 if [[ $doc != 0 ]]; then
 	bench_doc "$name" "$title" "$out/$summary" "hack/bench/server.sh $runs${*:+ $*}"
 fi

@@ -258,7 +258,8 @@ func (b *bench) startLocal(ctx context.Context, name, bin, dataDir, endpoint, lo
 		p.Stop(20 * time.Second)
 		return nil, fmt.Errorf("%s: %w\n%s", name, err, p.Describe())
 	}
-	deadline := begin.Add(2 * time.Minute)
+	// etcd reads its whole key index before it serves: long at 10^6 objects.
+	deadline := begin.Add(5 * time.Minute)
 	var cfg *rest.Config
 	var last error
 	for {

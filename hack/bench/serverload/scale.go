@@ -88,6 +88,7 @@ type scaleResult struct {
 	Count, Added     int
 	Fill             time.Duration
 	ObjectBytes      int
+	StorageBytes     int64         // the etcd database file after the run (embedded-etcd only)
 	Startup          time.Duration // exec to /readyz
 	Serving          time.Duration // exec to the first create admitted
 	RSS, HWM         int64         // at /readyz; HWM is the peak after every phase
@@ -118,6 +119,8 @@ type scaleSide struct {
 	// and what stops it; the server process is procs[0], the storage's
 	// processes the others.
 	start func(ctx context.Context, logName string) (*running, func(), error)
+	// storageBytes, where known, is the size of the side's database on disk.
+	storageBytes func() int64
 }
 
 func runScale(ctx context.Context, o *options, root, dir string) error {
@@ -178,7 +181,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 				}
 				r.k = &flunder
 				return r, r.stop, nil
-			}})
+			}, func() int64 { return etcdDBSize(data) }})
 		case scCluster:
 			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
 				r, err := b.start(ctx, server{Name: name, Bin: bin, Kind: &flunder}, logName)
@@ -187,7 +190,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 				}
 				r.procs = append(r.procs, etcdProcs...)
 				return r, r.stop, nil
-			}})
+			}, nil})
 		case scPostgres:
 			log.Printf("starting postgres ...")
 			d, err := cluster.StartPostgres(cluster.DatabaseOptions{Durable: true})
@@ -204,7 +207,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 				}
 				r.k = &flunder
 				return r, r.stop, nil
-			}})
+			}, nil})
 		case scCRD:
 			if err := applyFlunderCRD(kubectl, b.kas.AdminKubeconfig); err != nil {
 				return err
@@ -236,7 +239,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 					stop = r.stop // kube-apiserver's process
 				}
 				return r, stop, nil
-			}})
+			}, nil})
 		}
 	}
 
@@ -465,6 +468,9 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	if m, err = readMemory(r.proc.Pid()); err == nil {
 		res.HWM, res.After = m.HWM, m.RSS
 	}
+	if s.storageBytes != nil {
+		res.StorageBytes = s.storageBytes()
+	}
 	return res, nil
 }
 
@@ -511,6 +517,9 @@ func scaleUpdates(ctx context.Context, t *target, n, workers, count int, limit t
 	return r
 }
 
+// informerTimeout bounds an informer's initial sync: minutes at 10^6 objects.
+const informerTimeout = 15 * time.Minute
+
 // informerSync runs a shared informer of the namespace with client-go's
 // defaults until it has synced, and returns the objects it holds.
 func informerSync(ctx context.Context, t *target) (int, error) {
@@ -519,7 +528,7 @@ func informerSync(ctx context.Context, t *target) (int, error) {
 		return 0, err
 	}
 	defer closeRC()
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancel := context.WithTimeout(ctx, informerTimeout)
 	defer cancel()
 	lw := cache.NewListWatchFromClient(rc, t.k.Resource, scaleNS, fields.Everything())
 	inf := cache.NewSharedIndexInformer(lw, &object{}, 0, cache.Indexers{})
@@ -528,7 +537,7 @@ func informerSync(ctx context.Context, t *target) (int, error) {
 	for !inf.HasSynced() {
 		select {
 		case <-ctx.Done():
-			return 0, fmt.Errorf("not synced after 3m")
+			return 0, fmt.Errorf("not synced after %v", informerTimeout)
 		case <-time.After(5 * time.Millisecond):
 		}
 	}
@@ -644,6 +653,12 @@ func reportScale(results []*scaleResult) string {
 		row("get p99 under it (4 workers)", func(r *scaleResult) string { return sec(r.GetP99) + errNote(r.GetErrs) })
 		row("update p99 under it (2 workers)", func(r *scaleResult) string { return sec(r.UpdP99) + errNote(r.UpdErrs) })
 		row("peak RSS (VmHWM)", func(r *scaleResult) string { return mib(r.HWM) })
+		row("etcd database file (member/snap/db)", func(r *scaleResult) string {
+			if r.StorageBytes == 0 {
+				return ""
+			}
+			return mib(r.StorageBytes)
+		})
 		p("\n")
 	}
 	var labels []string
@@ -669,6 +684,21 @@ func reportScale(results []*scaleResult) string {
 	chart("Restart to an informer synced", "seconds", func(r *scaleResult) float64 { return (r.Serving + r.InformerWall).Seconds() })
 	chart("RSS with the watch cache filled (after the sync)", "MiB", func(r *scaleResult) float64 { return float64(r.RSSSynced) / (1 << 20) })
 	return sb.String()
+}
+
+// etcdDBSize is the size of the etcd database file under a local-mode data
+// dir, 0 if there is none.
+func etcdDBSize(dataDir string) int64 {
+	var size int64
+	_ = filepath.WalkDir(dataDir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "db" && filepath.Base(filepath.Dir(path)) == "snap" {
+			if info, err := d.Info(); err == nil {
+				size = info.Size()
+			}
+		}
+		return nil
+	})
+	return size
 }
 
 func errNote(n int) string {
