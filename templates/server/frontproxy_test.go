@@ -241,3 +241,33 @@ func BenchmarkFrontProxyAuthentication(b *testing.B) {
 		})
 	}
 }
+
+// notLoadedCA is a CA provider whose informer has not filled it yet.
+type notLoadedCA struct {
+	dynamiccertificates.CAContentProvider
+}
+
+func (notLoadedCA) VerifyOptions() (x509.VerifyOptions, bool) { return x509.VerifyOptions{}, false }
+
+func TestFrontProxyCAHoldsReadinessUntilLoaded(t *testing.T) {
+	ca := newFrontProxyFixture(t, "front-proxy-ca").provider()
+	headers := func(names ...string) headerrequest.StringSliceProvider {
+		return headerrequest.StaticStringSlice(names)
+	}
+	for _, c := range []struct {
+		what  string
+		rh    *authenticatorfactory.RequestHeaderConfig
+		ready bool
+	}{
+		{"a front proxy, its CA not loaded",
+			&authenticatorfactory.RequestHeaderConfig{UsernameHeaders: headers("X-Remote-User"), CAContentProvider: notLoadedCA{}}, false},
+		{"a front proxy, its CA loaded",
+			&authenticatorfactory.RequestHeaderConfig{UsernameHeaders: headers("X-Remote-User"), CAContentProvider: ca}, true},
+		{"no front proxy in the cluster",
+			&authenticatorfactory.RequestHeaderConfig{UsernameHeaders: headers(), CAContentProvider: notLoadedCA{}}, true},
+	} {
+		if err := frontProxyCALoaded(c.rh); (err == nil) != c.ready {
+			t.Errorf("%s: ready %v (%v), want %v", c.what, err == nil, err, c.ready)
+		}
+	}
+}

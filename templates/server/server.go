@@ -176,6 +176,9 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 		customize(config)
 	}
 	config.ShutdownWatchTerminationGracePeriod = o.watchTermination
+	if !o.localMode {
+		readyWithFrontProxyCA(&config.Config)
+	}
 	if o.trustFrontProxy && !o.localMode {
 		trustFrontProxy(&config.Config)
 	}

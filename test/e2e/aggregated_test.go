@@ -251,10 +251,12 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 		t.Fatal(err)
 	}
 	for i, port := range a.ports {
-		if a.routed != "" {
-			a.routeTo(t, i, port)
-		}
 		a.replicas = append(a.replicas, a.startReplica(t, i, port))
+	}
+	if a.routed != "" {
+		for i, port := range a.ports {
+			a.routeWhenReady(t, i, port)
+		}
 	}
 
 	// kube-apiserver reports the APIServices Available once it reached the server through
@@ -333,35 +335,57 @@ func (a *aggregation) routeTo(t *testing.T, i, port int) {
 	}
 }
 
-// addReplica starts one more replica (routed) and, once it serves a request kube-apiserver
-// proxies, lists it in the Service's EndpointSlices, as a Deployment scaled up does. Ready
-// is not enough: a replica answers /readyz before it has read the front proxy's CA, and
-// treats the proxied requests of its first moments as anonymous.
+// addReplica starts one more replica (routed) and lists it in the Service's EndpointSlices
+// once it is ready, as a Deployment scaled up does.
 func (a *aggregation) addReplica(t *testing.T) *process {
 	t.Helper()
 	i, port := len(a.replicas), freePort(t)
 	a.ports = append(a.ports, port)
 	p := a.startReplica(t, i, port)
 	a.replicas = append(a.replicas, p)
-	hc := a.replicaClient(t, a.clientCert(t, a.kas.FrontProxyCA, fmt.Sprintf("proxy-%d", i), cluster.FrontProxyClientName))
-	url := fmt.Sprintf("https://%s/apis/%s/v1beta1/namespaces/default/flunders", net.JoinHostPort(a.routed, strconv.Itoa(port)), wardleGroup)
-	if err := poll(readyTimeout, func() error {
+	a.routeWhenReady(t, i, port)
+	return p
+}
+
+// routeWhenReady waits until replica i answers /readyz as the kubelet's probe asks it, lists
+// it in the Service's EndpointSlices, as the EndpointSlice controller lists a Pod once it is
+// ready, and checks that it then serves the first request kube-apiserver proxies to it: a
+// replica must not say it is ready before it can authenticate the front proxy (whose CA it
+// reads from the cluster after it starts serving), or that request is refused as anonymous.
+func (a *aggregation) routeWhenReady(t *testing.T, i, port int) {
+	t.Helper()
+	p, host := a.replicas[i], net.JoinHostPort(a.routed, strconv.Itoa(port))
+	probe := a.replicaClient(t)
+	// Probed often, so that the replica is routed the moment it says it is ready: a kubelet
+	// probes every few seconds, and any of its probes may fall on that moment.
+	if err := pollEvery(readyTimeout, 5*time.Millisecond, func() error {
 		if p.Exited() {
 			return stopPolling{errors.New("the replica exited")}
 		}
-		req, _ := http.NewRequest(http.MethodGet, url, nil)
-		req.Header.Set("X-Remote-User", "admin")
-		req.Header.Set("X-Remote-Group", "system:masters")
-		status, body, err := doRequest(hc, req)
+		status, body, err := doRequest(probe, mustRequest(t, "https://"+host+"/readyz"))
 		if err == nil && status != http.StatusOK {
-			err = fmt.Errorf("GET %s as kube-apiserver's proxy: %d %.200s", url, status, body)
+			err = fmt.Errorf("/readyz: %d %.300s", status, body)
 		}
 		return err
 	}); err != nil {
-		t.Fatalf("replica %d did not serve a proxied request: %v\n%s", i, err, p.Describe())
+		t.Fatalf("replica %d did not become ready: %v\n%s", i, err, p.Describe())
 	}
 	a.routeTo(t, i, port)
-	return p
+
+	// kube-apiserver's proxy offers its certificate whatever CAs the server names (client-go
+	// answers the handshake's certificate request with it), and so does this client.
+	cert := a.clientCert(t, a.kas.FrontProxyCA, fmt.Sprintf("proxy-%d", i), cluster.FrontProxyClientName)
+	hc := a.replicaClient(t)
+	hc.Transport.(*http.Transport).TLSClientConfig.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) {
+		return &cert, nil
+	}
+	req := mustRequest(t, fmt.Sprintf("https://%s/apis/%s/v1beta1/namespaces/default/flunders", host, wardleGroup))
+	req.Header.Set("X-Remote-User", "admin")
+	req.Header.Set("X-Remote-Group", "system:masters")
+	if status, body, err := doRequest(hc, req); err != nil || status != http.StatusOK {
+		t.Fatalf("replica %d, ready, refused the first request kube-apiserver's proxy sent it: %d %v %.300s\n%s",
+			i, status, err, body, p.Describe())
+	}
 }
 
 func (a *aggregation) checkDiscovery(t *testing.T) {

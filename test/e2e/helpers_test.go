@@ -277,6 +277,11 @@ func (s stopPolling) Error() string { return s.err.Error() }
 // poll calls check every 100ms until it returns nil, returns a stopPolling error, or
 // timeout passes; the error is the last one check returned.
 func poll(timeout time.Duration, check func() error) error {
+	return pollEvery(timeout, 100*time.Millisecond, check)
+}
+
+// pollEvery is poll with checks interval apart.
+func pollEvery(timeout, interval time.Duration, check func() error) error {
 	deadline := time.Now().Add(timeout)
 	for {
 		err := check()
@@ -290,7 +295,7 @@ func poll(timeout time.Duration, check func() error) error {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("still not true after %v: %w", timeout, err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(interval)
 	}
 }
 
