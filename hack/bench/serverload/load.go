@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -820,7 +821,7 @@ func ensureObjects(ctx context.Context, t *target, ns string, n, workers int) er
 					return
 				}
 				i := todo[j]
-				if _, err := t.create(ctx, t.k.newObject(ns, fmt.Sprintf("f-%d", i), i)); err != nil && !apierrors.IsAlreadyExists(err) {
+				if err := createRetrying(ctx, t, t.k.newObject(ns, fmt.Sprintf("f-%d", i), i)); err != nil {
 					failed.Add(1)
 					mu.Lock()
 					if firstErr == nil {
@@ -837,6 +838,31 @@ func ensureObjects(ctx context.Context, t *target, ns string, n, workers int) er
 	}
 	return ctx.Err()
 }
+
+// createRetrying creates obj, again after a failure the server may not repeat (a timeout of
+// its storage, a 429 or 5xx), as a client would; a create that went through before its answer
+// was lost is then found to exist.
+func createRetrying(ctx context.Context, t *target, obj *object) error {
+	var err error
+	for attempt := range fillAttempts {
+		if _, err = t.create(ctx, obj); err == nil || apierrors.IsAlreadyExists(err) {
+			return nil
+		}
+		if !apierrors.IsServerTimeout(err) && !apierrors.IsTimeout(err) && !apierrors.IsTooManyRequests(err) &&
+			!apierrors.IsInternalError(err) && !apierrors.IsServiceUnavailable(err) && !strings.Contains(err.Error(), "timed out") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return err
+}
+
+// fillAttempts bounds createRetrying: a storage that stays down fails the fill.
+const fillAttempts = 5
 
 // warmUp waits until the server (each of t's servers) admits a create, then
 // reads a little from the small list's namespace: untimed, the same for both
