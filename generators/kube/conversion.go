@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -45,6 +46,9 @@ type conversionGen struct{}
 func (conversionGen) Name() string { return "conversion" }
 
 func (conversionGen) Generate(ctx *engine.LoadContext, out *engine.Output) error {
+	if err := warnKeptConversions(ctx); err != nil {
+		return err
+	}
 	peers := ctx.Project.ConversionPeers()
 	if len(peers) == 0 {
 		return nil
@@ -125,9 +129,38 @@ func dropUnloadedPeers(ctx *engine.LoadContext, inputs []string, peers map[strin
 // keeps it, as it keeps controller-gen's deepcopy: it registers every conversion of the
 // package with the package's localSchemeBuilder, so apigen generates none there.
 func keptConversions(ctx *engine.LoadContext, dir string) bool {
+	_, kept := readKeptConversions(ctx, dir)
+	return kept
+}
+
+// readKeptConversions reads the zz_generated.conversion.go of conversion-gen's own that a
+// version directory keeps (keptConversions).
+func readKeptConversions(ctx *engine.LoadContext, dir string) ([]byte, bool) {
 	name := path.Join(dir, conversionFile)
 	src, err := ctx.Load.Reads.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
-	return err == nil && engine.OtherTool(name, src) == "conversion-gen"
+	return src, err == nil && engine.OtherTool(name, src) == "conversion-gen"
+}
+
+// warnKeptConversions warns at the hand-written conversions that lose a field (warnLostFields)
+// in the version directories that keep conversion-gen's own file, where conversion-gen does
+// not run: that file's autoConvert_ functions are the ones the hand-written ones call.
+func warnKeptConversions(ctx *engine.LoadContext) error {
+	for _, v := range versions(ctx.Project) {
+		if len(v.HandConversions) == 0 {
+			continue
+		}
+		src, kept := readKeptConversions(ctx, v.Dir)
+		if !kept {
+			continue
+		}
+		name := path.Join(v.Dir, conversionFile)
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+		warnLostFields(ctx, f, v)
+	}
+	return nil
 }
 
 // runConversionGen runs conversion-gen over inputs and reads its output: the conversion
@@ -322,8 +355,29 @@ func (m *MissingConversions) Error() string { return m.Errors.Err().Error() }
 func (m *MissingConversions) Unwrap() error { return m.Errors.Err() }
 
 // warning is conversion-gen's note inside an autoConvert function about a field it could not
-// convert.
-var warning = regexp.MustCompile(`^// WARNING: (in\.\S+ requires manual conversion: .*)$`)
+// convert: the whole note, the input's field and conversion-gen's reason.
+var warning = regexp.MustCompile(`^// WARNING: (in\.(\S+) requires manual conversion: (.*))$`)
+
+// manualField is a field of an autoConvert function's input that conversion-gen left to the
+// conversion function calling it, with its note (warning).
+type manualField struct{ note, field, reason string }
+
+// manualFields are the fields conversion-gen noted inside autoConvert function auto of the
+// generated file f as requiring manual conversion, in the order it noted them.
+func manualFields(f *ast.File, auto *ast.FuncDecl) []manualField {
+	var fields []manualField
+	for _, cg := range f.Comments {
+		if cg.Pos() < auto.Pos() || cg.End() > auto.End() {
+			continue
+		}
+		for _, c := range cg.List {
+			if w := warning.FindStringSubmatch(c.Text); w != nil {
+				fields = append(fields, manualField{note: w[1], field: w[2], reason: w[3]})
+			}
+		}
+	}
+	return fields
+}
 
 // find records the conversion functions that the generated file src of version v registers
 // but the package's own functions (userFuncs) lack, and the user's Convert_ functions whose
@@ -345,15 +399,8 @@ func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[s
 			}
 		}
 		if auto := generated["auto"+name]; auto != nil {
-			for _, cg := range f.Comments {
-				if cg.Pos() < auto.Pos() || cg.End() > auto.End() {
-					continue
-				}
-				for _, c := range cg.List {
-					if w := warning.FindStringSubmatch(c.Text); w != nil {
-						stub.Reasons = append(stub.Reasons, w[1])
-					}
-				}
+			for _, m := range manualFields(f, auto) {
+				stub.Reasons = append(stub.Reasons, m.note)
 			}
 		}
 		return stub
@@ -527,17 +574,27 @@ func funcDecls(f *ast.File) map[string]*ast.FuncDecl {
 	return decls
 }
 
-// warnLostFields warns at every hand-written conversion function of version v that neither
-// calls its autoConvert_ function in the generated file f nor sets every field that function
-// converts: each such field is silently dropped whenever an object passes through that
-// version (the classic upstream pitfall: a field added after the function was written).
+// warnLostFields warns at every hand-written conversion function of version v that loses a
+// field on every conversion, as its autoConvert_ function in the conversion file f (apigen's,
+// or conversion-gen's own that the project ships) tells: one that neither calls that function
+// nor sets every field it converts (the classic upstream pitfall: a field added after the
+// function was written), and one that calls it but never reads a field conversion-gen noted as
+// requiring manual conversion (unreadFields). Each such field is silently dropped whenever an
+// object passes through that conversion.
 func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 	generated := funcDecls(f)
 	imports := fileImports(f)
 	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
 		hand := v.HandConversions[name]
 		auto := generated["auto"+name]
-		if hand.CallsAuto || hand.Whole || auto == nil || generated[name] != nil {
+		if auto == nil || generated[name] != nil {
+			continue
+		}
+		if hand.CallsAuto {
+			warnUnreadFields(ctx, f, auto, name, hand, v.Package, imports)
+			continue
+		}
+		if hand.Whole {
 			continue
 		}
 		converted := autoConverted(ctx, auto, v.Package, imports)
@@ -555,6 +612,74 @@ func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 			"call auto%s first, then convert what it leaves to you",
 			name, fieldList(outType, lost), fieldWord(lost), name, name)
 	}
+}
+
+// warnUnreadFields warns at hand-written conversion function name, which calls its
+// autoConvert_ function auto, when it never reads a field of its input that conversion-gen
+// noted in auto as requiring manual conversion (unreadFields): conversion-gen converts no such
+// field, so the function is the only code that could.
+func warnUnreadFields(ctx *engine.LoadContext, f *ast.File, auto *ast.FuncDecl, name string, hand model.HandConversion, local string, imports map[string]string) {
+	inType := auto.Type.Params.List[0].Type.(*ast.StarExpr).X
+	var in *types.Type
+	if n := typeName(inType, local, imports); ctx.Load.Universe[n.Package] != nil {
+		if t := ctx.Load.Universe[n.Package].Types[n.Name]; t != nil && t.Kind == types.Struct {
+			in = t
+		}
+	}
+	lost := unreadFields(manualFields(f, auto), hand, in)
+	if len(lost) == 0 {
+		return
+	}
+	var fields, because []string
+	for i := 0; i < len(lost); {
+		j := i + 1
+		for j < len(lost) && lost[j].reason == lost[i].reason {
+			j++
+		}
+		var names []string
+		for _, m := range lost[i:j] {
+			names = append(names, m.field)
+		}
+		fields = append(fields, names...)
+		because = append(because, fieldList(exprString(inType), names)+": "+lost[i].reason)
+		i = j
+	}
+	why := lost[0].reason
+	if len(because) > 1 {
+		why = strings.Join(because, "; ")
+	}
+	ctx.Warn(hand.Pos, "%s calls auto%s but never reads %s, which conversion-gen cannot convert (%s): "+
+		"objects lose %s whenever they cross this conversion; convert %s in %s (into an annotation, or the peer's equivalent field)",
+		name, name, fieldList(exprString(inType), fields), why, fieldWord(fields), fieldWord(fields), name)
+}
+
+// unreadFields are the fields of manual, sorted by reason and then by name, that a
+// hand-written conversion never reads. Conservatively, it reads every field when it uses its
+// input as a whole (hand.ReadsWhole), or mentions in.X where X is no field of the input type
+// in (a promoted field, or a method, which may read any), or the input type is unknown.
+func unreadFields(manual []manualField, hand model.HandConversion, in *types.Type) []manualField {
+	if hand.ReadsWhole || in == nil {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, m := range in.Members {
+		own[m.Name] = true
+	}
+	for _, r := range hand.Reads {
+		if !own[r] {
+			return nil
+		}
+	}
+	var unread []manualField
+	for _, m := range manual {
+		if !slices.Contains(hand.Reads, m.field) && !slices.ContainsFunc(unread, func(u manualField) bool { return u.field == m.field }) {
+			unread = append(unread, m)
+		}
+	}
+	slices.SortStableFunc(unread, func(a, b manualField) int {
+		return cmp.Or(strings.Compare(a.reason, b.reason), strings.Compare(a.field, b.field))
+	})
+	return unread
 }
 
 // autoConverted are the Go names of the output fields a generated autoConvert_ function

@@ -302,8 +302,15 @@ type HandConversion struct {
 	// any field.
 	Whole bool `json:"whole,omitempty"`
 	// Sets are the Go names of the output's fields it mentions (out.Field), sorted.
-	Sets []string       `json:"sets,omitempty"`
-	Pos  token.Position `json:"pos"`
+	Sets []string `json:"sets,omitempty"`
+	// Reads are the names of the input's fields and methods it mentions (in.Field, &in.Field,
+	// in.Field.X, in.Method()), sorted: what it may convert of the fields conversion-gen
+	// leaves to it.
+	Reads []string `json:"reads,omitempty"`
+	// ReadsWhole says it uses its input as a whole (passes in to another function than its
+	// autoConvert_, or copies *in): it may read any field.
+	ReadsWhole bool           `json:"readsWhole,omitempty"`
+	Pos        token.Position `json:"pos"`
 }
 
 // FieldDefault is a field's default value, applied whenever an object of any version is

@@ -13,10 +13,12 @@ import (
 )
 
 // handConversions reads what each hand-written Convert_ function of a package does with its
-// output: whether it calls conversion-gen's autoConvert_ of the same name, and which of the
-// output's fields it mentions. A function written before a field existed and never updated
-// drops that field on every conversion; the conversion generator compares these facts with
-// what its autoConvert_ function sets and names the fields that are lost.
+// input and output: whether it calls conversion-gen's autoConvert_ of the same name, which of
+// the output's fields it mentions and which of the input's it reads. A function written before
+// a field existed and never updated drops that field on every conversion, and so does one that
+// calls its autoConvert_ but never reads a field conversion-gen left to it; the conversion
+// generator compares these facts with conversion-gen's autoConvert_ function and names the
+// fields that are lost.
 func (p *parser_) handConversions(files []*ast.File) map[string]model.HandConversion {
 	out := map[string]model.HandConversion{}
 	for _, f := range files {
@@ -29,7 +31,11 @@ func (p *parser_) handConversions(files []*ast.File) map[string]model.HandConver
 			if len(params) != 3 || len(params[1].Names) != 1 {
 				continue // not a conversion function; conversion-gen's check reports its signature
 			}
-			out[fn.Name.Name] = readConversion(fn, params[1].Names[0].Name, p.pos(fn.Name.Pos()))
+			inName := ""
+			if len(params[0].Names) == 1 {
+				inName = params[0].Names[0].Name
+			}
+			out[fn.Name.Name] = readConversion(fn, inName, params[1].Names[0].Name, p.pos(fn.Name.Pos()))
 		}
 	}
 	if len(out) == 0 {
@@ -38,36 +44,55 @@ func (p *parser_) handConversions(files []*ast.File) map[string]model.HandConver
 	return out
 }
 
-// readConversion reads the body of conversion function fn whose output parameter is named
-// outName.
-func readConversion(fn *ast.FuncDecl, outName string, pos token.Position) model.HandConversion {
+// readConversion reads the body of conversion function fn whose input parameter is named
+// inName ("" or "_" when it has none to read) and output parameter outName.
+func readConversion(fn *ast.FuncDecl, inName, outName string, pos token.Position) model.HandConversion {
 	c := model.HandConversion{Pos: pos}
-	sets := map[string]bool{}
+	sets, reads := map[string]bool{}, map[string]bool{}
 	auto := "auto" + fn.Name.Name
-	// selected are the identifiers that are the X of an out.Field selector: every other use
-	// of out hands it on as a whole.
-	selected := map[*ast.Ident]bool{}
+	// selected are the identifiers that are the X of an out.Field or in.Field selector; handed
+	// are those of in that are an argument of the call of its autoConvert_, which converts
+	// what it can and leaves the rest to the function. Every other use of in or out hands it
+	// on as a whole.
+	selected, handed := map[*ast.Ident]bool{}, map[*ast.Ident]bool{}
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == auto {
 				c.CallsAuto = true
+				for _, arg := range n.Args {
+					if id, ok := arg.(*ast.Ident); ok && id.Name == inName {
+						handed[id] = true
+					}
+				}
 			}
 		case *ast.SelectorExpr:
-			if id, ok := n.X.(*ast.Ident); ok && id.Name == outName {
-				sets[n.Sel.Name] = true
-				selected[id] = true
+			if id, ok := n.X.(*ast.Ident); ok {
+				switch id.Name {
+				case outName:
+					sets[n.Sel.Name] = true
+					selected[id] = true
+				case inName:
+					reads[n.Sel.Name] = true
+					selected[id] = true
+				}
 			}
 		}
 		return true
 	})
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == outName && !selected[id] {
-			c.Whole = true
+		if id, ok := n.(*ast.Ident); ok && !selected[id] {
+			switch {
+			case id.Name == outName:
+				c.Whole = true
+			case id.Name == inName && inName != "_" && !handed[id]:
+				c.ReadsWhole = true
+			}
 		}
-		return !c.Whole
+		return !c.Whole || !c.ReadsWhole
 	})
 	c.Sets = slices.Sorted(maps.Keys(sets))
+	c.Reads = slices.Sorted(maps.Keys(reads))
 	return c
 }
 
