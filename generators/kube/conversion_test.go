@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/loader"
@@ -80,6 +81,44 @@ func TestKeptConversions(t *testing.T) {
 	for dir, want := range map[string]bool{"api/v1beta1": true, "api/v1": false, "api/v2": false, "api/v3": false} {
 		if got := keptConversions(ctx, dir); got != want {
 			t.Errorf("keptConversions(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}
+
+// TestUnreadFields: a field conversion-gen left to a hand-written conversion is unread when the
+// function never mentions it; when it reads its input whole, calls a method of it or reads a
+// promoted field (either may read any field), or its input type is unknown, none is.
+func TestUnreadFields(t *testing.T) {
+	in := &types.Type{Kind: types.Struct, Members: []types.Member{
+		{Name: "ObjectMeta", Embedded: true}, {Name: "Ready"}, {Name: "Legacy"}, {Name: "Name"},
+	}}
+	manual := []manualField{
+		{field: "Ready", reason: "does not exist in peer-type"},
+		{field: "Legacy", reason: "does not exist in peer-type"},
+		{field: "Name", reason: "inconvertible types (string vs int)"},
+	}
+	names := func(fs []manualField) []string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, f.field)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		what string
+		hand model.HandConversion
+		in   *types.Type
+		want []string
+	}{
+		{"reads none", model.HandConversion{CallsAuto: true}, in, []string{"Legacy", "Ready", "Name"}},
+		{"reads Ready and Name", model.HandConversion{CallsAuto: true, Reads: []string{"Name", "Ready"}}, in, []string{"Legacy"}},
+		{"reads its input whole", model.HandConversion{CallsAuto: true, ReadsWhole: true}, in, nil},
+		{"calls a method of its input", model.HandConversion{CallsAuto: true, Reads: []string{"DeepCopy"}}, in, nil},
+		{"reads a promoted field", model.HandConversion{CallsAuto: true, Reads: []string{"Labels"}}, in, nil},
+		{"of an unknown input type", model.HandConversion{CallsAuto: true}, nil, nil},
+	} {
+		if diff := cmp.Diff(c.want, names(unreadFields(manual, c.hand, c.in))); diff != "" {
+			t.Errorf("%s: unread fields (-want +got):\n%s", c.what, diff)
 		}
 	}
 }
