@@ -579,11 +579,12 @@ func funcDecls(f *ast.File) map[string]*ast.FuncDecl {
 // or conversion-gen's own that the project ships) tells: one that neither calls that function
 // nor sets every field it converts (the classic upstream pitfall: a field added after the
 // function was written), and one that calls it but never reads a field conversion-gen noted as
-// requiring manual conversion (unreadFields). Each such field is silently dropped whenever an
-// object passes through that conversion.
+// requiring manual conversion (fieldReads.unread). Each such field is silently dropped
+// whenever an object passes through that conversion.
 func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 	generated := funcDecls(f)
 	imports := fileImports(f)
+	reads := readsOf(ctx.Load.Universe, v)
 	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
 		hand := v.HandConversions[name]
 		auto := generated["auto"+name]
@@ -591,7 +592,7 @@ func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 			continue
 		}
 		if hand.CallsAuto {
-			warnUnreadFields(ctx, f, auto, name, hand, v.Package, imports)
+			warnUnreadFields(ctx, f, auto, name, hand, reads, v.Package, imports)
 			continue
 		}
 		if hand.Whole {
@@ -615,18 +616,13 @@ func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 }
 
 // warnUnreadFields warns at hand-written conversion function name, which calls its
-// autoConvert_ function auto, when it never reads a field of its input that conversion-gen
-// noted in auto as requiring manual conversion (unreadFields): conversion-gen converts no such
-// field, so the function is the only code that could.
-func warnUnreadFields(ctx *engine.LoadContext, f *ast.File, auto *ast.FuncDecl, name string, hand model.HandConversion, local string, imports map[string]string) {
+// autoConvert_ function auto, when no conversion of the package reads a field of its input
+// that conversion-gen noted in auto as requiring manual conversion (fieldReads.unread):
+// conversion-gen converts no such field, so the package's conversions are the only code that
+// could.
+func warnUnreadFields(ctx *engine.LoadContext, f *ast.File, auto *ast.FuncDecl, name string, hand model.HandConversion, reads *fieldReads, local string, imports map[string]string) {
 	inType := auto.Type.Params.List[0].Type.(*ast.StarExpr).X
-	var in *types.Type
-	if n := typeName(inType, local, imports); ctx.Load.Universe[n.Package] != nil {
-		if t := ctx.Load.Universe[n.Package].Types[n.Name]; t != nil && t.Kind == types.Struct {
-			in = t
-		}
-	}
-	lost := unreadFields(manualFields(f, auto), hand, in)
+	lost := reads.unread(manualFields(f, auto), hand, structType(ctx.Load.Universe, typeName(inType, local, imports)))
 	if len(lost) == 0 {
 		return
 	}
@@ -653,26 +649,127 @@ func warnUnreadFields(ctx *engine.LoadContext, f *ast.File, auto *ast.FuncDecl, 
 		name, name, fieldList(exprString(inType), fields), why, fieldWord(fields), fieldWord(fields), name)
 }
 
-// unreadFields are the fields of manual, sorted by reason and then by name, that a
-// hand-written conversion never reads. Conservatively, it reads every field when it uses its
-// input as a whole (hand.ReadsWhole), or mentions in.X where X is no field of the input type
-// in (a promoted field, or a method, which may read any), or the input type is unknown.
-func unreadFields(manual []manualField, hand model.HandConversion, in *types.Type) []manualField {
-	if hand.ReadsWhole || in == nil {
-		return nil
+// structType is the struct type name of the universe, or nil when the universe does not
+// hold it (or it is no struct).
+func structType(u types.Universe, name types.Name) *types.Type {
+	if pkg := u[name.Package]; pkg != nil {
+		if t := pkg.Types[name.Name]; t != nil && t.Kind == types.Struct {
+			return t
+		}
 	}
-	own := map[string]bool{}
-	for _, m := range in.Members {
-		own[m.Name] = true
+	return nil
+}
+
+// fieldReads is what a version package's hand-written conversions read of the structs they
+// convert: each function's reads (model.HandConversion.Reads) followed from its input type
+// through the fields' types, so that a field read by the conversion of an enclosing type
+// counts (k8s.io/kubernetes' style: the object's conversion moves spec.x to an annotation,
+// the spec's own conversion leaves it alone).
+type fieldReads struct {
+	// fields are the fields read, by struct type.
+	fields map[types.Name]map[string]bool
+	// whole are the struct types some conversion may read any field of: a value used whole
+	// (model.HandConversion.Hands), a method called or a promoted field read on it, and
+	// every struct such a value holds.
+	whole map[types.Name]bool
+	// methods are the names the package's ConvertTo and ConvertFrom select.
+	methods []string
+}
+
+// readsOf follows the reads of version v's hand-written conversions through the universe.
+func readsOf(u types.Universe, v *model.Version) *fieldReads {
+	r := &fieldReads{fields: map[types.Name]map[string]bool{}, whole: map[types.Name]bool{}, methods: v.MethodReads}
+	pkg := u[v.Package]
+	if pkg == nil {
+		return r
 	}
-	for _, r := range hand.Reads {
-		if !own[r] {
+	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
+		hand := v.HandConversions[name]
+		var in *types.Type
+		if fn := pkg.Functions[name]; fn != nil && fn.Underlying != nil && fn.Underlying.Signature != nil {
+			if params := fn.Underlying.Signature.Parameters; len(params) == 3 && params[0].Type != nil {
+				in = params[0].Type.Elem
+			}
+		}
+		if in == nil {
+			continue
+		}
+		for _, path := range hand.Reads {
+			r.follow(in, strings.Split(path, "."), false)
+		}
+		for _, path := range hand.Hands {
+			r.follow(in, strings.Split(path, "."), true)
+		}
+	}
+	return r
+}
+
+// follow records the fields path selects from a value of type t, and, when whole, every
+// field of the value it ends at.
+func (r *fieldReads) follow(t *types.Type, path []string, whole bool) {
+	for _, step := range path {
+		t = structOf(t)
+		if t == nil {
+			return
+		}
+		i := slices.IndexFunc(t.Members, func(m types.Member) bool { return m.Name == step })
+		if i < 0 {
+			r.readWhole(t) // a method, or a field of an embedded struct
+			return
+		}
+		if r.fields[t.Name] == nil {
+			r.fields[t.Name] = map[string]bool{}
+		}
+		r.fields[t.Name][step] = true
+		t = t.Members[i].Type
+	}
+	if whole {
+		r.readWhole(t)
+	}
+}
+
+// readWhole records every field of t, and of every struct it holds, as read.
+func (r *fieldReads) readWhole(t *types.Type) {
+	if t = structOf(t); t == nil || r.whole[t.Name] {
+		return
+	}
+	r.whole[t.Name] = true
+	for _, m := range t.Members {
+		r.readWhole(m.Type)
+	}
+}
+
+// structOf is the struct a value of type t holds, through pointers, slices, arrays, maps'
+// values and aliases, or nil.
+func structOf(t *types.Type) *types.Type {
+	for t != nil {
+		switch t.Kind {
+		case types.Struct:
+			return t
+		case types.Pointer, types.Slice, types.Array, types.Map:
+			t = t.Elem
+		case types.Alias:
+			t = t.Underlying
+		default:
 			return nil
 		}
 	}
+	return nil
+}
+
+// unread are the fields of manual, sorted by reason and then by name, that no conversion of
+// the package reads, for hand-written conversion hand of a value of type in. Conservatively,
+// each is read when hand uses its input whole (ReadsWhole), the input type is unknown, some
+// conversion may read any field of in's type (whole) or reads the field, or a ConvertTo or
+// ConvertFrom selects its name.
+func (r *fieldReads) unread(manual []manualField, hand model.HandConversion, in *types.Type) []manualField {
+	if hand.ReadsWhole || in == nil || r.whole[in.Name] {
+		return nil
+	}
 	var unread []manualField
 	for _, m := range manual {
-		if !slices.Contains(hand.Reads, m.field) && !slices.ContainsFunc(unread, func(u manualField) bool { return u.field == m.field }) {
+		if !r.fields[in.Name][m.field] && !slices.Contains(r.methods, m.field) &&
+			!slices.ContainsFunc(unread, func(u manualField) bool { return u.field == m.field }) {
 			unread = append(unread, m)
 		}
 	}

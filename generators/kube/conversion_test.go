@@ -85,39 +85,68 @@ func TestKeptConversions(t *testing.T) {
 	}
 }
 
-// TestUnreadFields: a field conversion-gen left to a hand-written conversion is unread when the
-// function never mentions it; when it reads its input whole, calls a method of it or reads a
-// promoted field (either may read any field), or its input type is unknown, none is.
+// TestUnreadFields: a field conversion-gen left to a hand-written conversion is unread when no
+// conversion of the package reads it. It is read when the function reads it, or uses its input
+// whole; when the conversion of an enclosing type reads it (the object's conversion moves
+// spec.legacy to an annotation) or hands the value whole to a helper; when a method or a
+// promoted field is read on the value (either may read any field); when ConvertTo or
+// ConvertFrom selects its name; and when the input type is unknown.
 func TestUnreadFields(t *testing.T) {
-	in := &types.Type{Kind: types.Struct, Members: []types.Member{
-		{Name: "ObjectMeta", Embedded: true}, {Name: "Ready"}, {Name: "Legacy"}, {Name: "Name"},
+	const pkg = "example.com/p/v1beta1"
+	u := types.Universe{}
+	meta := &types.Type{Name: types.Name{Package: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "ObjectMeta"}, Kind: types.Struct,
+		Members: []types.Member{{Name: "Labels", Type: &types.Type{Kind: types.Map}}}}
+	spec := &types.Type{Name: types.Name{Package: pkg, Name: "Spec"}, Kind: types.Struct, Members: []types.Member{
+		{Name: "ObjectMeta", Embedded: true, Type: meta}, {Name: "Ready", Type: types.Bool}, {Name: "Legacy", Type: types.String}, {Name: "Name", Type: types.String},
 	}}
+	toy := &types.Type{Name: types.Name{Package: pkg, Name: "Toy"}, Kind: types.Struct, Members: []types.Member{
+		{Name: "Spec", Type: &types.Type{Kind: types.Pointer, Elem: spec}},
+	}}
+	p := u.Package(pkg)
+	conversion := func(name string, in *types.Type) {
+		ptr := &types.Type{Kind: types.Pointer, Elem: in}
+		p.Functions[name] = &types.Type{Name: types.Name{Package: pkg, Name: name}, Kind: types.DeclarationOf, Underlying: &types.Type{
+			Kind: types.Func, Signature: &types.Signature{Parameters: []*types.ParamResult{{Name: "in", Type: ptr}, {Name: "out", Type: ptr}, {Name: "s", Type: types.String}}},
+		}}
+	}
+	conversion("Convert_v1beta1_Spec_To_v1_Spec", spec)
+	conversion("Convert_v1beta1_Toy_To_v1_Toy", toy)
 	manual := []manualField{
 		{field: "Ready", reason: "does not exist in peer-type"},
 		{field: "Legacy", reason: "does not exist in peer-type"},
 		{field: "Name", reason: "inconvertible types (string vs int)"},
 	}
-	names := func(fs []manualField) []string {
-		var out []string
-		for _, f := range fs {
-			out = append(out, f.field)
-		}
-		return out
-	}
 	for _, c := range []struct {
-		what string
-		hand model.HandConversion
-		in   *types.Type
-		want []string
+		what          string
+		spec, toy     model.HandConversion
+		methods       []string
+		unknownInType bool
+		want          []string
 	}{
-		{"reads none", model.HandConversion{CallsAuto: true}, in, []string{"Legacy", "Ready", "Name"}},
-		{"reads Ready and Name", model.HandConversion{CallsAuto: true, Reads: []string{"Name", "Ready"}}, in, []string{"Legacy"}},
-		{"reads its input whole", model.HandConversion{CallsAuto: true, ReadsWhole: true}, in, nil},
-		{"calls a method of its input", model.HandConversion{CallsAuto: true, Reads: []string{"DeepCopy"}}, in, nil},
-		{"reads a promoted field", model.HandConversion{CallsAuto: true, Reads: []string{"Labels"}}, in, nil},
-		{"of an unknown input type", model.HandConversion{CallsAuto: true}, nil, nil},
+		{what: "reads none", want: []string{"Legacy", "Ready", "Name"}},
+		{what: "reads Ready and Name", spec: model.HandConversion{Reads: []string{"Name", "Ready"}}, want: []string{"Legacy"}},
+		{what: "reads its input whole", spec: model.HandConversion{ReadsWhole: true}},
+		{what: "calls a method of its input", spec: model.HandConversion{Reads: []string{"DeepCopy"}}},
+		{what: "reads a promoted field", spec: model.HandConversion{Reads: []string{"Labels"}}},
+		{what: "the object's conversion reads spec.legacy", toy: model.HandConversion{Reads: []string{"Spec.Legacy"}}, want: []string{"Ready", "Name"}},
+		{what: "the object's conversion hands the spec to a helper", toy: model.HandConversion{Reads: []string{"Spec"}, Hands: []string{"Spec"}}},
+		{what: "the object's conversion passes the spec to its conversion", toy: model.HandConversion{Reads: []string{"Spec"}}, want: []string{"Legacy", "Ready", "Name"}},
+		{what: "ConvertTo selects legacy", methods: []string{"Legacy", "Spec"}, want: []string{"Ready", "Name"}},
+		{what: "of an unknown input type", unknownInType: true},
 	} {
-		if diff := cmp.Diff(c.want, names(unreadFields(manual, c.hand, c.in))); diff != "" {
+		c.spec.CallsAuto, c.toy.CallsAuto = true, true
+		v := &model.Version{Package: pkg, MethodReads: c.methods, HandConversions: map[string]model.HandConversion{
+			"Convert_v1beta1_Spec_To_v1_Spec": c.spec, "Convert_v1beta1_Toy_To_v1_Toy": c.toy,
+		}}
+		in := spec
+		if c.unknownInType {
+			in = nil
+		}
+		var got []string
+		for _, f := range readsOf(u, v).unread(manual, c.spec, in) {
+			got = append(got, f.field)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s: unread fields (-want +got):\n%s", c.what, diff)
 		}
 	}
