@@ -668,9 +668,9 @@ func structType(u types.Universe, name types.Name) *types.Type {
 type fieldReads struct {
 	// fields are the fields read, by struct type.
 	fields map[types.Name]map[string]bool
-	// whole are the struct types some conversion may read any field of: a value used whole
-	// (model.HandConversion.Hands), a method called or a promoted field read on it, and
-	// every struct such a value holds.
+	// whole are the struct types some conversion may read any field of: an input or a value
+	// used whole (model.HandConversion.ReadsWhole and Hands), a method called or a promoted
+	// field read on it, and every struct such a value holds.
 	whole map[types.Name]bool
 	// methods are the names the package's ConvertTo and ConvertFrom select.
 	methods []string
@@ -693,6 +693,9 @@ func readsOf(u types.Universe, v *model.Version) *fieldReads {
 		}
 		if in == nil {
 			continue
+		}
+		if hand.ReadsWhole {
+			r.readWhole(in)
 		}
 		for _, path := range hand.Reads {
 			r.follow(in, strings.Split(path, "."), false)

@@ -130,6 +130,7 @@ func TestUnreadFields(t *testing.T) {
 		{what: "reads a promoted field", spec: model.HandConversion{Reads: []string{"Labels"}}},
 		{what: "the object's conversion reads spec.legacy", toy: model.HandConversion{Reads: []string{"Spec.Legacy"}}, want: []string{"Ready", "Name"}},
 		{what: "the object's conversion hands the spec to a helper", toy: model.HandConversion{Reads: []string{"Spec"}, Hands: []string{"Spec"}}},
+		{what: "the object's conversion hands the object to a helper", toy: model.HandConversion{ReadsWhole: true}},
 		{what: "the object's conversion passes the spec to its conversion", toy: model.HandConversion{Reads: []string{"Spec"}}, want: []string{"Legacy", "Ready", "Name"}},
 		{what: "ConvertTo selects legacy", methods: []string{"Legacy", "Spec"}, want: []string{"Ready", "Name"}},
 		{what: "of an unknown input type", unknownInType: true},
