@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -45,6 +46,9 @@ type conversionGen struct{}
 func (conversionGen) Name() string { return "conversion" }
 
 func (conversionGen) Generate(ctx *engine.LoadContext, out *engine.Output) error {
+	if err := warnKeptConversions(ctx); err != nil {
+		return err
+	}
 	peers := ctx.Project.ConversionPeers()
 	if len(peers) == 0 {
 		return nil
@@ -125,9 +129,38 @@ func dropUnloadedPeers(ctx *engine.LoadContext, inputs []string, peers map[strin
 // keeps it, as it keeps controller-gen's deepcopy: it registers every conversion of the
 // package with the package's localSchemeBuilder, so apigen generates none there.
 func keptConversions(ctx *engine.LoadContext, dir string) bool {
+	_, kept := readKeptConversions(ctx, dir)
+	return kept
+}
+
+// readKeptConversions reads the zz_generated.conversion.go of conversion-gen's own that a
+// version directory keeps (keptConversions).
+func readKeptConversions(ctx *engine.LoadContext, dir string) ([]byte, bool) {
 	name := path.Join(dir, conversionFile)
 	src, err := ctx.Load.Reads.ReadFile(filepath.Join(ctx.Load.Root, filepath.FromSlash(name)))
-	return err == nil && engine.OtherTool(name, src) == "conversion-gen"
+	return src, err == nil && engine.OtherTool(name, src) == "conversion-gen"
+}
+
+// warnKeptConversions warns at the hand-written conversions that lose a field (warnLostFields)
+// in the version directories that keep conversion-gen's own file, where conversion-gen does
+// not run: that file's autoConvert_ functions are the ones the hand-written ones call.
+func warnKeptConversions(ctx *engine.LoadContext) error {
+	for _, v := range versions(ctx.Project) {
+		if len(v.HandConversions) == 0 {
+			continue
+		}
+		src, kept := readKeptConversions(ctx, v.Dir)
+		if !kept {
+			continue
+		}
+		name := path.Join(v.Dir, conversionFile)
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ParseComments)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", name, err)
+		}
+		warnLostFields(ctx, f, v)
+	}
+	return nil
 }
 
 // runConversionGen runs conversion-gen over inputs and reads its output: the conversion
@@ -322,8 +355,29 @@ func (m *MissingConversions) Error() string { return m.Errors.Err().Error() }
 func (m *MissingConversions) Unwrap() error { return m.Errors.Err() }
 
 // warning is conversion-gen's note inside an autoConvert function about a field it could not
-// convert.
-var warning = regexp.MustCompile(`^// WARNING: (in\.\S+ requires manual conversion: .*)$`)
+// convert: the whole note, the input's field and conversion-gen's reason.
+var warning = regexp.MustCompile(`^// WARNING: (in\.(\S+) requires manual conversion: (.*))$`)
+
+// manualField is a field of an autoConvert function's input that conversion-gen left to the
+// conversion function calling it, with its note (warning).
+type manualField struct{ note, field, reason string }
+
+// manualFields are the fields conversion-gen noted inside autoConvert function auto of the
+// generated file f as requiring manual conversion, in the order it noted them.
+func manualFields(f *ast.File, auto *ast.FuncDecl) []manualField {
+	var fields []manualField
+	for _, cg := range f.Comments {
+		if cg.Pos() < auto.Pos() || cg.End() > auto.End() {
+			continue
+		}
+		for _, c := range cg.List {
+			if w := warning.FindStringSubmatch(c.Text); w != nil {
+				fields = append(fields, manualField{note: w[1], field: w[2], reason: w[3]})
+			}
+		}
+	}
+	return fields
+}
 
 // find records the conversion functions that the generated file src of version v registers
 // but the package's own functions (userFuncs) lack, and the user's Convert_ functions whose
@@ -345,15 +399,8 @@ func (m *MissingConversions) find(f *ast.File, v *model.Version, userFuncs map[s
 			}
 		}
 		if auto := generated["auto"+name]; auto != nil {
-			for _, cg := range f.Comments {
-				if cg.Pos() < auto.Pos() || cg.End() > auto.End() {
-					continue
-				}
-				for _, c := range cg.List {
-					if w := warning.FindStringSubmatch(c.Text); w != nil {
-						stub.Reasons = append(stub.Reasons, w[1])
-					}
-				}
+			for _, m := range manualFields(f, auto) {
+				stub.Reasons = append(stub.Reasons, m.note)
 			}
 		}
 		return stub
@@ -527,17 +574,28 @@ func funcDecls(f *ast.File) map[string]*ast.FuncDecl {
 	return decls
 }
 
-// warnLostFields warns at every hand-written conversion function of version v that neither
-// calls its autoConvert_ function in the generated file f nor sets every field that function
-// converts: each such field is silently dropped whenever an object passes through that
-// version (the classic upstream pitfall: a field added after the function was written).
+// warnLostFields warns at every hand-written conversion function of version v that loses a
+// field on every conversion, as its autoConvert_ function in the conversion file f (apigen's,
+// or conversion-gen's own that the project ships) tells: one that neither calls that function
+// nor sets every field it converts (the classic upstream pitfall: a field added after the
+// function was written), and one that calls it but never reads a field conversion-gen noted as
+// requiring manual conversion (fieldReads.unread). Each such field is silently dropped
+// whenever an object passes through that conversion.
 func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 	generated := funcDecls(f)
 	imports := fileImports(f)
+	reads := readsOf(ctx.Load.Universe, v)
 	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
 		hand := v.HandConversions[name]
 		auto := generated["auto"+name]
-		if hand.CallsAuto || hand.Whole || auto == nil || generated[name] != nil {
+		if auto == nil || generated[name] != nil {
+			continue
+		}
+		if hand.CallsAuto {
+			warnUnreadFields(ctx, f, auto, name, hand, reads, v.Package, imports)
+			continue
+		}
+		if hand.Whole {
 			continue
 		}
 		converted := autoConverted(ctx, auto, v.Package, imports)
@@ -555,6 +613,173 @@ func warnLostFields(ctx *engine.LoadContext, f *ast.File, v *model.Version) {
 			"call auto%s first, then convert what it leaves to you",
 			name, fieldList(outType, lost), fieldWord(lost), name, name)
 	}
+}
+
+// warnUnreadFields warns at hand-written conversion function name, which calls its
+// autoConvert_ function auto, when no conversion of the package reads a field of its input
+// that conversion-gen noted in auto as requiring manual conversion (fieldReads.unread):
+// conversion-gen converts no such field, so the package's conversions are the only code that
+// could.
+func warnUnreadFields(ctx *engine.LoadContext, f *ast.File, auto *ast.FuncDecl, name string, hand model.HandConversion, reads *fieldReads, local string, imports map[string]string) {
+	inType := auto.Type.Params.List[0].Type.(*ast.StarExpr).X
+	lost := reads.unread(manualFields(f, auto), hand, structType(ctx.Load.Universe, typeName(inType, local, imports)))
+	if len(lost) == 0 {
+		return
+	}
+	var fields, because []string
+	for i := 0; i < len(lost); {
+		j := i + 1
+		for j < len(lost) && lost[j].reason == lost[i].reason {
+			j++
+		}
+		var names []string
+		for _, m := range lost[i:j] {
+			names = append(names, m.field)
+		}
+		fields = append(fields, names...)
+		because = append(because, fieldList(exprString(inType), names)+": "+lost[i].reason)
+		i = j
+	}
+	why := lost[0].reason
+	if len(because) > 1 {
+		why = strings.Join(because, "; ")
+	}
+	ctx.Warn(hand.Pos, "%s calls auto%s but never reads %s, which conversion-gen cannot convert (%s): "+
+		"objects lose %s whenever they cross this conversion; convert %s in %s (into an annotation, or the peer's equivalent field)",
+		name, name, fieldList(exprString(inType), fields), why, fieldWord(fields), fieldWord(fields), name)
+}
+
+// structType is the struct type name of the universe, or nil when the universe does not
+// hold it (or it is no struct).
+func structType(u types.Universe, name types.Name) *types.Type {
+	if pkg := u[name.Package]; pkg != nil {
+		if t := pkg.Types[name.Name]; t != nil && t.Kind == types.Struct {
+			return t
+		}
+	}
+	return nil
+}
+
+// fieldReads is what a version package's hand-written conversions read of the structs they
+// convert: each function's reads (model.HandConversion.Reads) followed from its input type
+// through the fields' types, so that a field read by the conversion of an enclosing type
+// counts (k8s.io/kubernetes' style: the object's conversion moves spec.x to an annotation,
+// the spec's own conversion leaves it alone).
+type fieldReads struct {
+	// fields are the fields read, by struct type.
+	fields map[types.Name]map[string]bool
+	// whole are the struct types some conversion may read any field of: an input or a value
+	// used whole (model.HandConversion.ReadsWhole and Hands), a method called or a promoted
+	// field read on it, and every struct such a value holds.
+	whole map[types.Name]bool
+	// methods are the names the package's ConvertTo and ConvertFrom select.
+	methods []string
+}
+
+// readsOf follows the reads of version v's hand-written conversions through the universe.
+func readsOf(u types.Universe, v *model.Version) *fieldReads {
+	r := &fieldReads{fields: map[types.Name]map[string]bool{}, whole: map[types.Name]bool{}, methods: v.MethodReads}
+	pkg := u[v.Package]
+	if pkg == nil {
+		return r
+	}
+	for _, name := range slices.Sorted(maps.Keys(v.HandConversions)) {
+		hand := v.HandConversions[name]
+		var in *types.Type
+		if fn := pkg.Functions[name]; fn != nil && fn.Underlying != nil && fn.Underlying.Signature != nil {
+			if params := fn.Underlying.Signature.Parameters; len(params) == 3 && params[0].Type != nil {
+				in = params[0].Type.Elem
+			}
+		}
+		if in == nil {
+			continue
+		}
+		if hand.ReadsWhole {
+			r.readWhole(in)
+		}
+		for _, path := range hand.Reads {
+			r.follow(in, strings.Split(path, "."), false)
+		}
+		for _, path := range hand.Hands {
+			r.follow(in, strings.Split(path, "."), true)
+		}
+	}
+	return r
+}
+
+// follow records the fields path selects from a value of type t, and, when whole, every
+// field of the value it ends at.
+func (r *fieldReads) follow(t *types.Type, path []string, whole bool) {
+	for _, step := range path {
+		t = structOf(t)
+		if t == nil {
+			return
+		}
+		i := slices.IndexFunc(t.Members, func(m types.Member) bool { return m.Name == step })
+		if i < 0 {
+			r.readWhole(t) // a method, or a field of an embedded struct
+			return
+		}
+		if r.fields[t.Name] == nil {
+			r.fields[t.Name] = map[string]bool{}
+		}
+		r.fields[t.Name][step] = true
+		t = t.Members[i].Type
+	}
+	if whole {
+		r.readWhole(t)
+	}
+}
+
+// readWhole records every field of t, and of every struct it holds, as read.
+func (r *fieldReads) readWhole(t *types.Type) {
+	if t = structOf(t); t == nil || r.whole[t.Name] {
+		return
+	}
+	r.whole[t.Name] = true
+	for _, m := range t.Members {
+		r.readWhole(m.Type)
+	}
+}
+
+// structOf is the struct a value of type t holds, through pointers, slices, arrays, maps'
+// values and aliases, or nil.
+func structOf(t *types.Type) *types.Type {
+	for t != nil {
+		switch t.Kind {
+		case types.Struct:
+			return t
+		case types.Pointer, types.Slice, types.Array, types.Map:
+			t = t.Elem
+		case types.Alias:
+			t = t.Underlying
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// unread are the fields of manual, sorted by reason and then by name, that no conversion of
+// the package reads, for hand-written conversion hand of a value of type in. Conservatively,
+// each is read when hand uses its input whole (ReadsWhole), the input type is unknown, some
+// conversion may read any field of in's type (whole) or reads the field, or a ConvertTo or
+// ConvertFrom selects its name.
+func (r *fieldReads) unread(manual []manualField, hand model.HandConversion, in *types.Type) []manualField {
+	if hand.ReadsWhole || in == nil || r.whole[in.Name] {
+		return nil
+	}
+	var unread []manualField
+	for _, m := range manual {
+		if !r.fields[in.Name][m.field] && !slices.Contains(r.methods, m.field) &&
+			!slices.ContainsFunc(unread, func(u manualField) bool { return u.field == m.field }) {
+			unread = append(unread, m)
+		}
+	}
+	slices.SortStableFunc(unread, func(a, b manualField) int {
+		return cmp.Or(strings.Compare(a.reason, b.reason), strings.Compare(a.field, b.field))
+	})
+	return unread
 }
 
 // autoConverted are the Go names of the output fields a generated autoConvert_ function

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/gengo/v2/types"
 
 	"github.com/apigen-dev/apigen/generators/engine"
 	"github.com/apigen-dev/apigen/generators/loader"
@@ -80,6 +81,74 @@ func TestKeptConversions(t *testing.T) {
 	for dir, want := range map[string]bool{"api/v1beta1": true, "api/v1": false, "api/v2": false, "api/v3": false} {
 		if got := keptConversions(ctx, dir); got != want {
 			t.Errorf("keptConversions(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}
+
+// TestUnreadFields: a field conversion-gen left to a hand-written conversion is unread when no
+// conversion of the package reads it. It is read when the function reads it, or uses its input
+// whole; when the conversion of an enclosing type reads it (the object's conversion moves
+// spec.legacy to an annotation) or hands the value whole to a helper; when a method or a
+// promoted field is read on the value (either may read any field); when ConvertTo or
+// ConvertFrom selects its name; and when the input type is unknown.
+func TestUnreadFields(t *testing.T) {
+	const pkg = "example.com/p/v1beta1"
+	u := types.Universe{}
+	meta := &types.Type{Name: types.Name{Package: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "ObjectMeta"}, Kind: types.Struct,
+		Members: []types.Member{{Name: "Labels", Type: &types.Type{Kind: types.Map}}}}
+	spec := &types.Type{Name: types.Name{Package: pkg, Name: "Spec"}, Kind: types.Struct, Members: []types.Member{
+		{Name: "ObjectMeta", Embedded: true, Type: meta}, {Name: "Ready", Type: types.Bool}, {Name: "Legacy", Type: types.String}, {Name: "Name", Type: types.String},
+	}}
+	toy := &types.Type{Name: types.Name{Package: pkg, Name: "Toy"}, Kind: types.Struct, Members: []types.Member{
+		{Name: "Spec", Type: &types.Type{Kind: types.Pointer, Elem: spec}},
+	}}
+	p := u.Package(pkg)
+	conversion := func(name string, in *types.Type) {
+		ptr := &types.Type{Kind: types.Pointer, Elem: in}
+		p.Functions[name] = &types.Type{Name: types.Name{Package: pkg, Name: name}, Kind: types.DeclarationOf, Underlying: &types.Type{
+			Kind: types.Func, Signature: &types.Signature{Parameters: []*types.ParamResult{{Name: "in", Type: ptr}, {Name: "out", Type: ptr}, {Name: "s", Type: types.String}}},
+		}}
+	}
+	conversion("Convert_v1beta1_Spec_To_v1_Spec", spec)
+	conversion("Convert_v1beta1_Toy_To_v1_Toy", toy)
+	manual := []manualField{
+		{field: "Ready", reason: "does not exist in peer-type"},
+		{field: "Legacy", reason: "does not exist in peer-type"},
+		{field: "Name", reason: "inconvertible types (string vs int)"},
+	}
+	for _, c := range []struct {
+		what          string
+		spec, toy     model.HandConversion
+		methods       []string
+		unknownInType bool
+		want          []string
+	}{
+		{what: "reads none", want: []string{"Legacy", "Ready", "Name"}},
+		{what: "reads Ready and Name", spec: model.HandConversion{Reads: []string{"Name", "Ready"}}, want: []string{"Legacy"}},
+		{what: "reads its input whole", spec: model.HandConversion{ReadsWhole: true}},
+		{what: "calls a method of its input", spec: model.HandConversion{Reads: []string{"DeepCopy"}}},
+		{what: "reads a promoted field", spec: model.HandConversion{Reads: []string{"Labels"}}},
+		{what: "the object's conversion reads spec.legacy", toy: model.HandConversion{Reads: []string{"Spec.Legacy"}}, want: []string{"Ready", "Name"}},
+		{what: "the object's conversion hands the spec to a helper", toy: model.HandConversion{Reads: []string{"Spec"}, Hands: []string{"Spec"}}},
+		{what: "the object's conversion hands the object to a helper", toy: model.HandConversion{ReadsWhole: true}},
+		{what: "the object's conversion passes the spec to its conversion", toy: model.HandConversion{Reads: []string{"Spec"}}, want: []string{"Legacy", "Ready", "Name"}},
+		{what: "ConvertTo selects legacy", methods: []string{"Legacy", "Spec"}, want: []string{"Ready", "Name"}},
+		{what: "of an unknown input type", unknownInType: true},
+	} {
+		c.spec.CallsAuto, c.toy.CallsAuto = true, true
+		v := &model.Version{Package: pkg, MethodReads: c.methods, HandConversions: map[string]model.HandConversion{
+			"Convert_v1beta1_Spec_To_v1_Spec": c.spec, "Convert_v1beta1_Toy_To_v1_Toy": c.toy,
+		}}
+		in := spec
+		if c.unknownInType {
+			in = nil
+		}
+		var got []string
+		for _, f := range readsOf(u, v).unread(manual, c.spec, in) {
+			got = append(got, f.field)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s: unread fields (-want +got):\n%s", c.what, diff)
 		}
 	}
 }

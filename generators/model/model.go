@@ -208,6 +208,10 @@ type Version struct {
 	// HandConversions are the package's hand-written Convert_ functions, by name: what the
 	// conversion generator needs to tell one that drops a field it would have converted.
 	HandConversions map[string]HandConversion `json:"handConversions,omitempty"`
+	// MethodReads are the names the package's ConvertTo and ConvertFrom methods select
+	// (x.Name), sorted: a field conversion-gen leaves to a Convert_ function may be converted
+	// there instead.
+	MethodReads []string `json:"methodReads,omitempty"`
 	// Structs are the struct types of the package that the version's kinds reach through their
 	// fields, the kinds' own included, by name, as the API reference documents them (parse
 	// reads them from the load).
@@ -302,8 +306,22 @@ type HandConversion struct {
 	// any field.
 	Whole bool `json:"whole,omitempty"`
 	// Sets are the Go names of the output's fields it mentions (out.Field), sorted.
-	Sets []string       `json:"sets,omitempty"`
-	Pos  token.Position `json:"pos"`
+	Sets []string `json:"sets,omitempty"`
+	// Reads are the paths of the input's fields and methods it mentions, each the chain of
+	// selectors from in, dotted (Spec.Key for in.Spec.Key, &in.Spec.Key or in.Spec.Key.X;
+	// Items.Name for in.Items[i].Name; Spec.Get for in.Spec.Get()), sorted: what it, and the
+	// conversions of the fields it reads into, may convert of the fields conversion-gen
+	// leaves to them.
+	Reads []string `json:"reads,omitempty"`
+	// Hands are the paths (as in Reads) whose value it uses whole: copies it (assigns,
+	// returns, ranges over it), or passes it to another function than a Convert_ or
+	// autoConvert_ one (reflect.DeepEqual(in.Spec, x), a JSON round trip); it may read any
+	// field of that value. Sorted.
+	Hands []string `json:"hands,omitempty"`
+	// ReadsWhole says it uses its input as a whole (passes in to another function than its
+	// autoConvert_, or copies *in): it may read any field.
+	ReadsWhole bool           `json:"readsWhole,omitempty"`
+	Pos        token.Position `json:"pos"`
 }
 
 // FieldDefault is a field's default value, applied whenever an object of any version is

@@ -13,10 +13,12 @@ import (
 )
 
 // handConversions reads what each hand-written Convert_ function of a package does with its
-// output: whether it calls conversion-gen's autoConvert_ of the same name, and which of the
-// output's fields it mentions. A function written before a field existed and never updated
-// drops that field on every conversion; the conversion generator compares these facts with
-// what its autoConvert_ function sets and names the fields that are lost.
+// input and output: whether it calls conversion-gen's autoConvert_ of the same name, which of
+// the output's fields it mentions and which of the input's it reads. A function written before
+// a field existed and never updated drops that field on every conversion, and so does one that
+// calls its autoConvert_ but never reads a field conversion-gen left to it; the conversion
+// generator compares these facts with conversion-gen's autoConvert_ function and names the
+// fields that are lost.
 func (p *parser_) handConversions(files []*ast.File) map[string]model.HandConversion {
 	out := map[string]model.HandConversion{}
 	for _, f := range files {
@@ -29,7 +31,11 @@ func (p *parser_) handConversions(files []*ast.File) map[string]model.HandConver
 			if len(params) != 3 || len(params[1].Names) != 1 {
 				continue // not a conversion function; conversion-gen's check reports its signature
 			}
-			out[fn.Name.Name] = readConversion(fn, params[1].Names[0].Name, p.pos(fn.Name.Pos()))
+			inName := ""
+			if len(params[0].Names) == 1 {
+				inName = params[0].Names[0].Name
+			}
+			out[fn.Name.Name] = readConversion(fn, inName, params[1].Names[0].Name, p.pos(fn.Name.Pos()))
 		}
 	}
 	if len(out) == 0 {
@@ -38,37 +44,188 @@ func (p *parser_) handConversions(files []*ast.File) map[string]model.HandConver
 	return out
 }
 
-// readConversion reads the body of conversion function fn whose output parameter is named
-// outName.
-func readConversion(fn *ast.FuncDecl, outName string, pos token.Position) model.HandConversion {
+// readConversion reads the body of conversion function fn whose input parameter is named
+// inName ("" or "_" when it has none to read) and output parameter outName.
+func readConversion(fn *ast.FuncDecl, inName, outName string, pos token.Position) model.HandConversion {
 	c := model.HandConversion{Pos: pos}
-	sets := map[string]bool{}
+	sets, reads, hands := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	auto := "auto" + fn.Name.Name
-	// selected are the identifiers that are the X of an out.Field selector: every other use
-	// of out hands it on as a whole.
-	selected := map[*ast.Ident]bool{}
+	// selected are the identifiers that are the root of an out.Field or in.Field selector;
+	// handed are those of in that are an argument of the call of its autoConvert_, which
+	// converts what it can and leaves the rest to the function. Every other use of in or out
+	// hands it on as a whole.
+	selected, handed := map[*ast.Ident]bool{}, map[*ast.Ident]bool{}
+	var stack []ast.Node // the nodes from fn.Body down to the one visited
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
 		switch n := n.(type) {
 		case *ast.CallExpr:
 			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == auto {
 				c.CallsAuto = true
+				for _, arg := range n.Args {
+					if id, ok := arg.(*ast.Ident); ok && id.Name == inName {
+						handed[id] = true
+					}
+				}
 			}
 		case *ast.SelectorExpr:
 			if id, ok := n.X.(*ast.Ident); ok && id.Name == outName {
 				sets[n.Sel.Name] = true
 				selected[id] = true
 			}
+			if root, path := selectorPath(n); root != nil && root.Name == inName {
+				selected[root] = true
+				reads[path] = true
+				if usedWhole(stack) {
+					hands[path] = true
+				}
+			}
 		}
 		return true
 	})
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == outName && !selected[id] {
-			c.Whole = true
+		if id, ok := n.(*ast.Ident); ok && !selected[id] {
+			switch {
+			case id.Name == outName:
+				c.Whole = true
+			case id.Name == inName && inName != "_" && !handed[id]:
+				c.ReadsWhole = true
+			}
 		}
-		return !c.Whole
+		return !c.Whole || !c.ReadsWhole
 	})
+	// A path another extends is read along the way.
+	for path := range reads {
+		for other := range reads {
+			if strings.HasPrefix(other, path+".") {
+				delete(reads, path)
+				break
+			}
+		}
+	}
 	c.Sets = slices.Sorted(maps.Keys(sets))
+	c.Reads = slices.Sorted(maps.Keys(reads))
+	c.Hands = slices.Sorted(maps.Keys(hands))
 	return c
+}
+
+// selectorPath is the identifier a chain of selectors starts from and the dotted path of
+// selectors from it: in and Spec.Items.Name for in.Spec.Items[i].Name. Index expressions,
+// parentheses and dereferences are part of the chain; a call is not (in.Spec.Get().Name has
+// no root).
+func selectorPath(sel *ast.SelectorExpr) (*ast.Ident, string) {
+	path := []string{sel.Sel.Name}
+	e := sel.X
+	for {
+		switch x := e.(type) {
+		case *ast.Ident:
+			slices.Reverse(path)
+			return x, strings.Join(path, ".")
+		case *ast.SelectorExpr:
+			path = append(path, x.Sel.Name)
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return nil, ""
+		}
+	}
+}
+
+// usedWhole reports whether the selector chain at the end of stack (the nodes from a
+// function's body down to it) is a value used whole: copied (assigned, returned, put in a
+// composite literal, ranged over) or passed to a function other than a Convert_ or
+// autoConvert_ one, which convert it field by field. A chain selected further, called as a
+// method, compared or tested is not.
+func usedWhole(stack []ast.Node) bool {
+	i := len(stack) - 1
+	e := stack[i].(ast.Expr)
+	// Climb through what keeps the chain's value: an index, parentheses, & and *.
+	for i--; i >= 0; i-- {
+		switch p := stack[i].(type) {
+		case *ast.IndexExpr:
+			if p.X != e {
+				return false
+			}
+		case *ast.IndexListExpr:
+			if p.X != e {
+				return false
+			}
+		case *ast.ParenExpr, *ast.StarExpr:
+		case *ast.UnaryExpr:
+			if p.Op != token.AND {
+				return false
+			}
+		default:
+			return usedWholeBy(p, e)
+		}
+		e = stack[i].(ast.Expr)
+	}
+	return false
+}
+
+// usedWholeBy reports whether parent uses its child expression e whole (usedWhole).
+func usedWholeBy(parent ast.Node, e ast.Expr) bool {
+	switch p := parent.(type) {
+	case *ast.CallExpr:
+		if p.Fun == e {
+			return false // a method called
+		}
+		callee := ""
+		switch f := p.Fun.(type) {
+		case *ast.Ident:
+			callee = f.Name
+		case *ast.SelectorExpr:
+			callee = f.Sel.Name
+		}
+		return !strings.HasPrefix(callee, "Convert_") && !strings.HasPrefix(callee, "autoConvert_")
+	case *ast.AssignStmt:
+		return slices.Contains(p.Rhs, e)
+	case *ast.ValueSpec:
+		return slices.Contains(p.Values, e)
+	case *ast.ReturnStmt:
+		return slices.Contains(p.Results, e)
+	case *ast.CompositeLit:
+		return slices.Contains(p.Elts, e)
+	case *ast.KeyValueExpr:
+		return p.Value == e
+	case *ast.RangeStmt:
+		return p.X == e
+	case *ast.SendStmt:
+		return p.Value == e
+	}
+	return false
+}
+
+// methodReads are the names the ConvertTo and ConvertFrom methods among a package's files
+// select, sorted.
+func methodReads(files []*ast.File) []string {
+	names := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Body == nil || fn.Name.Name != "ConvertTo" && fn.Name.Name != "ConvertFrom" {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					names[sel.Sel.Name] = true
+				}
+				return true
+			})
+		}
+	}
+	return slices.Sorted(maps.Keys(names))
 }
 
 // crConversionPkg declares controller-runtime's conversion interfaces: Hub, a type with a

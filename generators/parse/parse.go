@@ -173,6 +173,9 @@ func (p *parser_) parseVersion(pkgPath, dir, groupDir, versionName string, gpkg 
 	version.DeclPos = p.declarations(files)
 	version.Resources = p.resources(files, gpkg, version)
 	version.HandConversions = p.handConversions(files)
+	if version.HandConversions != nil {
+		version.MethodReads = methodReads(files)
+	}
 	version.HiddenFields = append(p.hiddenFields(gpkg, version.DeclPos), nullPointers(gpkg, version.DeclPos)...)
 	slices.SortStableFunc(version.HiddenFields, func(a, b model.HiddenField) int { return strings.Compare(a.Type, b.Type) })
 	if groupName == "" {

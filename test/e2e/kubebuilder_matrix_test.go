@@ -92,6 +92,17 @@ type matrixSet struct {
 	check func(t *testing.T, dyn dynamic.Interface)
 }
 
+// neverReads is the warning apigen generate gives at a hand-written conversion function fn
+// (at position at) that calls its autoConvert_ function but never reads fields, which
+// conversion-gen noted there as requiring manual conversion for reason: objects lose them
+// whenever they cross fn.
+func neverReads(at, fn, fields, reason string) string {
+	return at + ": warning: " + fn + " calls auto" + fn + " but never reads " + fields + ", which conversion-gen cannot convert (" + reason + "): objects lose"
+}
+
+// capiConversion is Cluster API's v1beta1 conversion.go, as the matrix copies it.
+const capiConversion = "pkg/apis/cluster/v1beta1/conversion.go"
+
 // matrixCopy copies the Go files (tests left out) of a module directory to a project directory.
 type matrixCopy struct{ from, to string }
 
@@ -161,6 +172,17 @@ var allMatrixSets = []matrixSet{
 		requires: []string{controllerRuntime, "k8s.io/component-helpers@v0.37.2", "github.com/google/go-cmp@v0.7.0"},
 		crds:     []string{"config/components/crd/bases/*.yaml"},
 		check:    kueueTakesAnyDomainCount,
+		// Fields one version has and the other lacks, which Kueue's conversions drop on
+		// purpose (workload_conversion.go says so of PodsetSliceRequiredTopologyConstraints).
+		warnings: []string{
+			neverReads("pkg/apis/kueue/v1beta1/admissioncheck_conversion.go:28:6", "Convert_v1beta1_AdmissionCheckSpec_To_v1beta2_AdmissionCheckSpec", "AdmissionCheckSpec.RetryDelayMinutes", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/clusterqueue_conversion.go:82:6", "Convert_v1beta1_ClusterQueueStatus_To_v1beta2_ClusterQueueStatus", "ClusterQueueStatus.PendingWorkloadsStatus", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/fairsharing_conversion.go:28:6", "Convert_v1beta1_FairSharingStatus_To_v1beta2_FairSharingStatus", "FairSharingStatus.AdmissionFairSharingStatus", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/localqueue_conversion.go:51:6", "Convert_v1beta1_LocalQueueStatus_To_v1beta2_LocalQueueStatus", "LocalQueueStatus.Flavors", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/workload_conversion.go:40:6", "Convert_v1beta2_WorkloadStatus_To_v1beta1_WorkloadStatus", "v1beta2.WorkloadStatus.PreemptionGates", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/workload_conversion.go:60:6", "Convert_v1beta2_WorkloadSpec_To_v1beta1_WorkloadSpec", "v1beta2.WorkloadSpec.PreemptionGates", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/workload_conversion.go:74:6", "Convert_v1beta2_PodSetTopologyRequest_To_v1beta1_PodSetTopologyRequest", "v1beta2.PodSetTopologyRequest.PodsetSliceRequiredTopologyConstraints", "does not exist in peer-type"),
+		},
 	},
 	{
 		// As shipped: Hub() on v1beta2, +kubebuilder:storageversion on v1beta1. Its own project,
@@ -179,6 +201,13 @@ var allMatrixSets = []matrixSet{
 		crds:     []string{"config/components/crd/bases/*.yaml"},
 		samples:  []string{"cmd/kueueviz/examples/*.yaml"},
 		readme:   "%[1]d objects of its `cmd/kueueviz/examples` created in v1beta1 and read back, %[3]d of them read in v1beta2 too",
+		// v1beta1 fields v1beta2 lacks, which Kueue's conversions drop on purpose.
+		warnings: []string{
+			neverReads("pkg/apis/kueue/v1beta1/admissioncheck_conversion.go:28:6", "Convert_v1beta1_AdmissionCheckSpec_To_v1beta2_AdmissionCheckSpec", "AdmissionCheckSpec.RetryDelayMinutes", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/clusterqueue_conversion.go:82:6", "Convert_v1beta1_ClusterQueueStatus_To_v1beta2_ClusterQueueStatus", "ClusterQueueStatus.PendingWorkloadsStatus", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/fairsharing_conversion.go:28:6", "Convert_v1beta1_FairSharingStatus_To_v1beta2_FairSharingStatus", "FairSharingStatus.AdmissionFairSharingStatus", "does not exist in peer-type"),
+			neverReads("pkg/apis/kueue/v1beta1/localqueue_conversion.go:51:6", "Convert_v1beta1_LocalQueueStatus_To_v1beta2_LocalQueueStatus", "LocalQueueStatus.Flavors", "does not exist in peer-type"),
+		},
 	},
 	{
 		name:   "sigs.k8s.io/cluster-api/api",
@@ -190,6 +219,25 @@ var allMatrixSets = []matrixSet{
 			{"deprecated/errors", "internal/capi/deprecated/errors"},
 		},
 		requires: []string{controllerRuntime},
+		// The fields its Convert_ functions leave to the conversion webhook of its main module
+		// (matrixRoundTripFindings), which the server cannot call.
+		warnings: []string{
+			neverReads(capiConversion+":788:6", "Convert_v1beta1_Topology_To_v1beta2_Topology", "Topology.RolloutAfter", "does not exist in peer-type"),
+			neverReads(capiConversion+":802:6", "Convert_v1beta1_ClusterStatus_To_v1beta2_ClusterStatus", "ClusterStatus.ControlPlaneReady and ClusterStatus.InfrastructureReady", "does not exist in peer-type"),
+			neverReads(capiConversion+":1182:6", "Convert_v1beta2_MachineStatus_To_v1beta1_MachineStatus", "v1beta2.MachineStatus.FailureDomain", "does not exist in peer-type"),
+			neverReads(capiConversion+":1233:6", "Convert_v1beta1_MachineStatus_To_v1beta2_MachineStatus", "MachineStatus.BootstrapReady and MachineStatus.InfrastructureReady", "does not exist in peer-type"),
+			neverReads(capiConversion+":1302:6", "Convert_v1beta1_ClusterVariable_To_v1beta2_ClusterVariable", "ClusterVariable.DefinitionFrom", "does not exist in peer-type"),
+			neverReads(capiConversion+":1308:6", "Convert_v1beta2_MachineSpec_To_v1beta1_MachineSpec", "v1beta2.MachineSpec.MinReadySeconds", "does not exist in peer-type"),
+			neverReads(capiConversion+":1360:6", "Convert_v1beta1_MachinePoolStatus_To_v1beta2_MachinePoolStatus", "MachinePoolStatus.BootstrapReady and MachinePoolStatus.InfrastructureReady", "does not exist in peer-type"),
+			neverReads(capiConversion+":1402:6", "Convert_v1beta1_MachinePoolSpec_To_v1beta2_MachinePoolSpec", "MachinePoolSpec.MinReadySeconds", "does not exist in peer-type"),
+			neverReads(capiConversion+":1568:6", "Convert_v1beta1_MachineSetSpec_To_v1beta2_MachineSetSpec", "MachineSetSpec.MinReadySeconds", "does not exist in peer-type"),
+			neverReads(capiConversion+":1596:6", "Convert_v1beta1_ClusterSpec_To_v1beta2_ClusterSpec", "ClusterSpec.ControlPlaneRef and ClusterSpec.InfrastructureRef",
+				"inconvertible types (*k8s.io/api/core/v1.ObjectReference vs example.com/matrix/pkg/apis/cluster/v1beta2.ContractVersionedObjectReference)"),
+			neverReads(capiConversion+":1614:6", "Convert_v1beta2_ClusterSpec_To_v1beta1_ClusterSpec", "v1beta2.ClusterSpec.ControlPlaneRef and v1beta2.ClusterSpec.InfrastructureRef",
+				"inconvertible types (example.com/matrix/pkg/apis/cluster/v1beta2.ContractVersionedObjectReference vs *k8s.io/api/core/v1.ObjectReference)"),
+			neverReads(capiConversion+":1673:6", "Convert_v1beta1_MachineDeploymentSpec_To_v1beta2_MachineDeploymentSpec",
+				"MachineDeploymentSpec.MinReadySeconds, MachineDeploymentSpec.ProgressDeadlineSeconds and MachineDeploymentSpec.RevisionHistoryLimit", "does not exist in peer-type"),
+		},
 	},
 	{
 		// Two versions and no conversion code at all (no Hub, no ConvertTo/ConvertFrom, no
@@ -1004,15 +1052,15 @@ var matrixRoundTripFindings = map[string]string{
 		"calls it, does too; and after a status update it reads status.controlPlaneReady and infrastructureReady true " +
 		"as false: Convert_v1beta1_ClusterStatus_To_v1beta2_ClusterStatus leaves them out (conversion.go:838, " +
 		"\"implemented in ConvertTo\"), which the webhook's ConvertClusterV1Beta1ToHub (core/webhooks/conversion/cluster.go:36) " +
-		"moves to status.initialization",
+		"moves to status.initialization; apigen generate warns of those two fields at the function (conversion.go:802, the row's warnings)",
 	"cluster.x-k8s.io/v1beta1/Machine": "after a status update, the v1beta1 object reads status.infrastructureReady and bootstrapReady " +
 		"true as false: Convert_v1beta1_MachineStatus_To_v1beta2_MachineStatus leaves them out (api/core/v1beta1/conversion.go:1257, " +
 		"\"implemented in ConvertTo\"), which the webhook's ConvertMachineV1Beta1ToHub (core/webhooks/conversion/machine.go:36) " +
-		"moves to status.initialization",
+		"moves to status.initialization; apigen generate warns of both, at the function (conversion.go:1233, the row's warnings)",
 	"cluster.x-k8s.io/v1beta1/MachinePool": "after a status update, the v1beta1 object reads status.infrastructureReady and bootstrapReady " +
 		"true as false: Convert_v1beta1_MachinePoolStatus_To_v1beta2_MachinePoolStatus leaves them out (api/core/v1beta1/conversion.go:1382, " +
 		"\"implemented in ConvertTo\"), which the webhook's ConvertMachinePoolV1Beta1ToHub (core/webhooks/conversion/machinepool.go:36) " +
-		"moves to status.initialization",
+		"moves to status.initialization; apigen generate warns of both, at the function (conversion.go:1360, the row's warnings)",
 	"route.openshift.io/v1/Route": "its schema requires status, which a create clears, so every create is refused (the row's warning, " +
 		"and kube-apiserver with such a CRD does the same)",
 }

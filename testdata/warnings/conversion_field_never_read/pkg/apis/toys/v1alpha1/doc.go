@@ -1,0 +1,4 @@
+// Package v1alpha1 is a test version.
+//
+// +groupName=toys.example.com
+package v1alpha1
