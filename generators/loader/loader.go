@@ -135,9 +135,6 @@ type Without struct {
 	// Seed: a load without an entry starts from empty lists instead of stdSeed's, so that a
 	// project that needs math/big or time from source loads again for them (Previous).
 	Seed bool
-	// Skeleton: the files outside the API directories are parsed whole (their bodies are
-	// dropped after the parse, as before), not from their skeleton.
-	Skeleton bool
 	// Check: go/packages parses and type-checks every package itself, the standard library's
 	// from source (it cannot be given a package's types), instead of checkGraph.
 	Check bool

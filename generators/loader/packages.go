@@ -65,9 +65,6 @@ func loadListed(root string, apiDirs []string, patterns []string, reads *Reads, 
 		if inAPIDir(filename) {
 			return goparser.ParseFile(fset, filename, src, goparser.AllErrors|goparser.ParseComments)
 		}
-		if !without.Skeleton {
-			src = skeleton(src)
-		}
 		f, err := goparser.ParseFile(fset, filename, src, goparser.ParseComments|goparser.SkipObjectResolution)
 		if f != nil {
 			dropBodies(f)

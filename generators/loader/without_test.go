@@ -52,7 +52,6 @@ func TestWithout(t *testing.T) {
 	}{
 		{"entry", Without{Entry: true}},
 		{"entry,seed", Without{Entry: true, Seed: true}},
-		{"skeleton", Without{Skeleton: true}},
 		{"check", Without{Check: true}},
 		{"feed", Without{Feed: true}},
 	} {

@@ -14,14 +14,12 @@
 #               which packages come from source
 #   entry,seed  as entry, with empty lists instead of the seed's: a project that needs math/big
 #               or time from source loads again for them
-#   skeleton    dependencies' files parsed whole (bodies still dropped after the parse), not
-#               from the hand-written skeleton lexer's output
 #   check       go/packages parses and type-checks the graph itself (the standard library from
 #               source: it cannot be given types), not the loader's own checkGraph
 #   feed        gengo's parser loads the packages itself, not fed the load through reflect and
 #               unsafe (assume_gengo.go)
 #   source      no std cache at all (APIGEN_STDCACHE=off): the standard library parsed and
-#               type-checked from source by checkGraph, skeletons and all
+#               type-checked from source by checkGraph
 # Each variant gets an untimed warm-up per project (it fills the std cache for today); the
 # rounds are interleaved (every variant once per round, in turn). Figures are medians of wall
 # time, CPU (user+sys, with go list) and peak RSS (the largest single process), measured with
@@ -49,7 +47,7 @@ apigen=$tmp/bin/apigen
 (cd "$root" && go build -o "$apigen" ./hack/bench/loadparts)
 private_user_cache "$tmp/cache"
 
-variants="today entry entry,seed skeleton check feed source"
+variants="today entry entry,seed check feed source"
 
 copy_project "$root/examples/wardle" "$tmp/wardle"
 if [[ " $projects " == *" kapi "* ]]; then
@@ -134,7 +132,6 @@ m() { # m PROJECT VARIANT AWK-EXPR: the median over the rounds
 		}
 		piece "own std entry and its Typed flag (entry − today)" entry today
 		piece "seed lists, without the entry (entry,seed − entry)" entry,seed entry
-		piece "skeleton lexer (skeleton − today)" skeleton today
 		piece "own package loading, checkGraph (check − today)" check today
 		piece "own package loading, checkGraph, without the entry (check − entry)" check entry
 		piece "gengo fed the load through reflect/unsafe (feed − today)" feed today

@@ -1,6 +1,6 @@
 // Command loadparts is apigen's command with pieces of the load's speed machinery turned off,
 // for hack/bench/loadparts.sh: APIGEN_LOAD_WITHOUT is a comma-separated list of entry, seed,
-// skeleton, check and feed (loader.Without's fields), empty for none. Everything else is
+// check and feed (loader.Without's fields), empty for none. Everything else is
 // cmd/apigen's, the standard library's types cache included (APIGEN_STDCACHE=off turns it off).
 package main
 
@@ -33,14 +33,12 @@ func parseWithout(list string) (loader.Without, error) {
 			w.Entry = true
 		case "seed":
 			w.Seed = true
-		case "skeleton":
-			w.Skeleton = true
 		case "check":
 			w.Check = true
 		case "feed":
 			w.Feed = true
 		default:
-			return w, fmt.Errorf("APIGEN_LOAD_WITHOUT: unknown piece %q (entry, seed, skeleton, check, feed)", name)
+			return w, fmt.Errorf("APIGEN_LOAD_WITHOUT: unknown piece %q (entry, seed, check, feed)", name)
 		}
 	}
 	return w, nil
