@@ -62,11 +62,11 @@ func emittersInAnyOrder(t *testing.T, dir string) {
 }
 
 // TestRunsAtOnce: two runs of examples/wardle at once in one process (apigen's command driven
-// as a library), sharing an empty std cache, each generate what apigen verify finds current:
-// the examples' generated files. Under the race detector (make test-race) it is the pipeline's
-// test of everything a run starts beside itself (the load's checks, the std cache's encoding
-// beside the generators, the formatting of the upstream generators' files) and of what two
-// runs share (gengo's builtin types, klog, the std cache's directory).
+// as a library), sharing a std cache, each generate what apigen verify finds current: the
+// examples' generated files. Under the race detector (make test-race) it is the pipeline's
+// test of everything a run starts beside itself (the load's checks, the formatting of the
+// upstream generators' files) and of what two runs share (gengo's builtin types, klog, the std
+// cache's directory).
 func TestRunsAtOnce(t *testing.T) {
 	const dir = "../../examples/wardle"
 	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunsAtOnce"}
