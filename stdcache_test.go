@@ -12,9 +12,8 @@ import (
 var stdCache *loader.StdCache
 
 // TestMain gives the runs of this package's tests a std cache of their own (loader.StdCache),
-// empty at first, as apigen keeps one in the user cache directory: the first load fills it
-// and the later ones read the standard library from it, so the goldens hold with the cache
-// cold and warm. The user's cache is never written.
+// as apigen keeps one in the user cache directory: the loads read the standard library from
+// the go build cache's export data, as apigen's do. The user's cache is never written.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "apigen-stdcache-")
 	if err != nil {

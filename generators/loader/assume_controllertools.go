@@ -34,10 +34,10 @@ import (
 // there, and its Types stay the export data's, which the packages that import it were
 // checked against. A schema describes only types the API types reach through fields,
 // elements, keys and underlying types (the packages of referenced, which gengo processes
-// fully and so come from source once the cache knows them, see StdCache); should
-// controller-tools all the same look a type up in a sealed package, it finds no declaration
-// and records an error in the package, which StdTouched reports, so that the run is done
-// again from source.
+// fully and so come from source: the seed's, or in the load done again, see StdCache);
+// should controller-tools all the same look a type up in a sealed package, it finds no
+// declaration and records an error in the package, which StdTouched reports, so that the run
+// is done again from source.
 func (r *Result) sealStd(referenced []string) {
 	if r.std == nil || !r.fed {
 		return

@@ -12,7 +12,7 @@ import (
 	ctmarkers "sigs.k8s.io/controller-tools/pkg/markers"
 )
 
-// TestAssumeControllerToolsSealedStd: with the std cache warm, controller-tools finds the
+// TestAssumeControllerToolsSealedStd: with a std cache, controller-tools finds the
 // standard library's packages the load read from export data sealed (types, no syntax, type
 // information), but for those the API types refer to, computes a kind's schema without looking
 // into them or type-checking any package again, and a type it looks up in a sealed package all
@@ -20,11 +20,11 @@ import (
 // an upgrade of controller-tools changes what assume_controllertools.go describes.
 func TestAssumeControllerToolsSealedStd(t *testing.T) {
 	if testing.Short() {
-		t.Skip("loads from source and warm, as TestLoad and TestStdCacheSeedKept do in -short mode")
+		t.Skip("loads from source and from export data, as TestLoad and TestStdCacheListsOnce do in -short mode")
 	}
 	cache := &StdCache{Dir: t.TempDir(), Identity: "TestAssumeControllerToolsSealedStd"}
 	const root = "testdata/project"
-	// From source, not from the go build cache's export data (a cold cache's first choice).
+	// From source, not from the go build cache's export data.
 	cold, err := Run(root, Options{StdCache: cache, FromSource: true})
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +32,6 @@ func TestAssumeControllerToolsSealedStd(t *testing.T) {
 	if len(cold.sealed) != 0 {
 		t.Errorf("a load from source sealed %d packages", len(cold.sealed))
 	}
-	cold.SaveStdCache()
 	warm, err := Run(root, Options{StdCache: cache})
 	if err != nil {
 		t.Fatal(err)

@@ -69,9 +69,9 @@ func readExport(data []byte, fset *token.FileSet, imports map[string]*types.Pack
 
 // exportFileNames returns how the positions of a package read from export data name its files:
 // the file of base name b is prefix+b. The go command's compiler names a standard library
-// file $GOROOT/src/<path>/<file> (<path>/<file> with -trimpath), apigen's own entries as the
-// load that wrote them named it. ok is false when the names of the package's declarations
-// differ in more than their base names, or name a file not among files.
+// file $GOROOT/src/<path>/<file> (<path>/<file> with -trimpath). ok is false when the names
+// of the package's declarations differ in more than their base names, or name a file not
+// among files.
 func exportFileNames(fset *token.FileSet, tp *types.Package, files []string) (prefix string, ok bool) {
 	bases := map[string]bool{}
 	for _, name := range files {

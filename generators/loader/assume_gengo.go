@@ -38,8 +38,9 @@ import (
 //     test-race);
 //   - the universe reads more of a package than its types only for the packages gengo
 //     processes fully, and looks comments up only at the positions of struct fields, methods
-//     and declarations (read): what the std cache keeps follows from it (TestUniverseEquivalence
-//     compares the universe built with the std cache with gengo's own).
+//     and declarations (read): which standard library packages come from export data, and
+//     whose comments are scanned beside it, follows from it (TestUniverseEquivalence compares
+//     the universe built with the std cache with gengo's own).
 //
 // gengo's parser can only load packages itself, with a go/packages load of its own that
 // parses and type-checks every dependency in full (k8s.io/gengo/v2 has no constructor from
@@ -150,7 +151,7 @@ func fullyProcessed(p *parser.Parser) (map[string]bool, bool) {
 
 // commentKey is where gengo's comment index keeps a comment group: the file and line it ends on,
 // as gengo's loadPackagesWithConfig computes the key of endLineToCommentGroup. The load's own
-// packages and the comments the std cache keeps are indexed by it alike.
+// packages and the comments scanned beside export data are indexed by it alike.
 func commentKey(fset *token.FileSet, c *ast.CommentGroup) (file string, line int) {
 	pos := fset.Position(c.End())
 	return pos.Filename, pos.Line

@@ -60,8 +60,7 @@ func (c *StdCache) listCompiled(root string) {
 }
 
 // compiledMarker is the file whose presence says so, for this apigen binary and the project at
-// root ("" without a cache). Its name does not start with the entries' prefix, which
-// asksList looks for.
+// root ("" without a cache).
 func (c *StdCache) compiledMarker(root string) string {
 	if c == nil || c.Dir == "" || c.Identity == "" {
 		return ""

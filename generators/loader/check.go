@@ -72,8 +72,8 @@ func checkGraph(roots []*packages.Package, fset *token.FileSet, parse parseFunc,
 				if err == nil {
 					return
 				}
-				// An entry that does not read falls back to the source (it was checked
-				// against a hash before, so this is not expected).
+				// Export data that does not read falls back to the source (the go
+				// command named it for this very build, so this is not expected).
 			}
 			files, errs := parseFiles(p.CompiledGoFiles, fset, parse, cpu)
 			for _, imp := range p.Imports {

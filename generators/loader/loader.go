@@ -81,8 +81,6 @@ type Result struct {
 	// holds the load (and not its own).
 	std *stdLoad
 	fed bool
-	// without is Options.Without.
-	without Without
 	// sealed are the standard library's packages read from export data that controller-tools
 	// is not to look into (see sealStd).
 	sealed map[string]*packages.Package
@@ -95,21 +93,21 @@ type Result struct {
 // Options configure one load (Run). The zero value loads the standard library from source,
 // with apigen's own load fed to gengo.
 type Options struct {
-	// StdCache is where the standard library's types are kept between runs (see StdCache);
-	// nil, the default, parses and type-checks the standard library from source every time.
-	// apigen's command uses NewStdCache(DefaultStdCacheDir()); tests use temporary
-	// directories, so that they never write to the user's cache.
+	// StdCache, when not nil, has the load read the standard library's types from the go
+	// build cache's export data (see StdCache); nil, the default, parses and type-checks the
+	// standard library from source every time. apigen's command uses
+	// NewStdCache(DefaultStdCacheDir()); tests use temporary directories, so that they never
+	// write to the user's cache.
 	StdCache *StdCache
 	// FromSource parses and type-checks every package from source, the standard library's
 	// too, for a run whose load read too little even when done again (see
-	// Result.StdTouched). The standard library's packages StdCache lacks are added to it once
-	// Result.SaveStdCache is called.
+	// Result.StdTouched).
 	FromSource bool
 	// Previous is a load of the same project that read too little (its StdTouched is not
 	// empty), for the load done again: the packages Previous's universe read more of than
 	// their types, and those Previous took from source, are taken from source, and the rest of
-	// the standard library as Previous read it (its entry, the go build cache's export data the
-	// go command named for Previous, which is not asked again), where FromSource parses and
+	// the standard library as Previous read it (the go build cache's export data the go
+	// command named for Previous, which is not asked again), where FromSource parses and
 	// type-checks the whole standard library again. Should the load read too little all the
 	// same, load with FromSource. Ignored with FromSource.
 	Previous *Result
@@ -127,17 +125,9 @@ type Options struct {
 // output is the same whichever are off, only the time and memory of a run change. The zero
 // value turns nothing off.
 type Without struct {
-	// Entry: the StdCache's entry is neither read nor written, so that every load
-	// reads the standard library's types from the go build cache's export data alone (the
-	// load's go list names the files), their comments scanned from the files, as the first run
-	// of an apigen binary does.
-	Entry bool
-	// Seed: a load without an entry starts from empty lists instead of stdSeed's, so that a
-	// project that needs math/big or time from source loads again for them (Previous).
+	// Seed: a load starts from empty lists instead of stdSeed's, so that a project that
+	// needs math/big or time from source loads again for them (Previous).
 	Seed bool
-	// Skeleton: the files outside the API directories are parsed whole (their bodies are
-	// dropped after the parse, as before), not from their skeleton.
-	Skeleton bool
 	// Check: go/packages parses and type-checks every package itself, the standard library's
 	// from source (it cannot be given a package's types), instead of checkGraph.
 	Check bool
@@ -235,7 +225,6 @@ func load(root string, o Options, again *stdAgain) (*Result, error) {
 		Reads:    reads,
 		std:      g.std,
 		fed:      fed,
-		without:  o.Without,
 		required: map[string]bool{},
 		packages: map[string]*ctloader.Package{},
 	}
@@ -397,39 +386,6 @@ func (r *Result) StdTouched() []string {
 	}
 	slices.Sort(touched)
 	return touched
-}
-
-// PrepareStdCache starts encoding, in the background, what SaveStdCache is to write of the
-// standard library's types (most of its cost on the first run of an apigen binary), so that it
-// runs beside whatever reads the load next; call it once the load is known to be kept (see
-// StdTouched). SaveStdCache waits for it.
-func (r *Result) PrepareStdCache() {
-	if r == nil || r.std == nil || !r.fed || r.without.Entry {
-		return
-	}
-	r.std.encode(r.Fset)
-}
-
-// SaveStdCache adds to the cache the standard library's packages the load type-checked from
-// source and the cache lacks, and notes the packages the universe read more of than their
-// types (whichever way they were loaded), so that later loads index their comments or take
-// them from source. Call it once the run is done; it does nothing without a cache, and never
-// fails (the cache is a speed-up).
-func (r *Result) SaveStdCache() {
-	if r == nil || r.std == nil || r.std.name == "" || !r.fed || r.without.Entry {
-		return
-	}
-	std := map[string]bool{}
-	for path := range r.std.std {
-		std[path] = true
-	}
-	processed, _ := fullyProcessed(r.Parser)
-	full, held := read(r.Universe, processed, std)
-	// apigen init's project has an API package (pkg/apis, the project package) without types.
-	typed := slices.ContainsFunc(r.APIPackages, func(path string) bool {
-		return r.Universe[path] != nil && len(r.Universe[path].Types) > 0
-	})
-	r.std.save(r.Fset, full, held, typed)
 }
 
 // Required reports whether a package is fully processed in the universe.

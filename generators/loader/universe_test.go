@@ -19,14 +19,13 @@ import (
 // TestUniverseEquivalence builds gengo's universe the way gengo builds it when it loads the
 // packages itself (every dependency parsed and type-checked in full) and the way apigen builds
 // it (feedParser: the run's one load, dependencies without function bodies, the standard
-// library from the std cache as pipeline.Run uses it), for every project apigen's tests
-// generate from, and wants the same universe: every package, type, member, tag, comment,
-// method, function, variable and constant. The fixtures share one std cache, empty at first:
-// the first loads fill it, later ones read it. It compares the universe as Run leaves it, and
-// for the examples, where every dependency of the other fixtures is loaded too, again after
-// every package of the load is fully processed (what any generator's LoadPackages could ask
-// for; from source, since that reads every standard library package there is more of than
-// its types).
+// library from the go build cache's export data as pipeline.Run reads it), for every project
+// apigen's tests generate from, and wants the same universe: every package, type, member, tag,
+// comment, method, function, variable and constant. It compares the universe as Run leaves
+// it, and for the examples, where every dependency of the other fixtures is loaded too, again
+// after every package of the load is fully processed (what any generator's LoadPackages could
+// ask for; from source, since that reads every standard library package there is more of
+// than its types).
 func TestUniverseEquivalence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads every fixture twice")
@@ -83,7 +82,7 @@ func TestUniverseEquivalence(t *testing.T) {
 }
 
 // loadAsRun loads root as pipeline.Run does with a std cache: Run, and when the universe read
-// a package that came from export data, a load from source; then the cache is saved.
+// a package that came from export data, a load from source.
 func loadAsRun(t *testing.T, root string, cache *StdCache) (*Result, error) {
 	t.Helper()
 	r, err := Run(root, Options{StdCache: cache})
@@ -96,7 +95,6 @@ func loadAsRun(t *testing.T, root string, cache *StdCache) (*Result, error) {
 			return nil, err
 		}
 	}
-	r.SaveStdCache()
 	return r, nil
 }
 

@@ -71,8 +71,8 @@ type Options struct {
 	// ScaffoldConversions plans stubs of the conversion functions conversion-gen leaves to
 	// the user instead of failing on them (see engine.LoadContext).
 	ScaffoldConversions bool
-	// StdCache keeps the standard library's types between runs (loader.Options.StdCache);
-	// nil, the default, loads them from source.
+	// StdCache has the load read the standard library's types from the go build cache's
+	// export data (loader.Options.StdCache); nil, the default, loads them from source.
 	StdCache *loader.StdCache
 	// Without turns pieces of the load's speed machinery off (loader.Options.Without), for the
 	// benchmark that measures them; the output is the same.
@@ -94,13 +94,13 @@ func Run(root string, o Options) (*Result, error) {
 }
 
 // fromStdCache loads the project at root and runs work on the load. When the load read a
-// standard library package from the loader's cache that the run then read more of than its
-// types (loader.Result.StdTouched), the load is done again with those packages from source
-// (loader.Options.Previous), and from source altogether should that load read too little too, which
-// cannot tell a different story; either way the cache learns what the run needed. The load
-// itself reads the packages the API types refer to (gengo processes them fully), so a load
-// that read one of those from export data is done again before work runs on it. first is the
-// first load's options; the loads again keep them.
+// standard library package from export data that the run then read more of than its types
+// (loader.Result.StdTouched), the load is done again with those packages from source
+// (loader.Options.Previous), and from source altogether should that load read too little
+// too, which cannot tell a different story. The load itself reads the packages the API types
+// refer to (gengo processes them fully), so a load that read one of those from export data is
+// done again before work runs on it. first is the first load's options; the loads again keep
+// them.
 func fromStdCache[T any](root string, first loader.Options, work func(*loader.Result) (T, error)) (T, error) {
 	var zero T
 	load, err := load(root, first)
@@ -109,10 +109,8 @@ func fromStdCache[T any](root string, first loader.Options, work func(*loader.Re
 			return zero, err
 		}
 		if len(load.StdTouched()) == 0 {
-			load.PrepareStdCache() // beside work
 			out, workErr := work(load)
 			if len(load.StdTouched()) == 0 {
-				load.SaveStdCache()
 				return out, workErr
 			}
 		}
@@ -123,8 +121,8 @@ func fromStdCache[T any](root string, first loader.Options, work func(*loader.Re
 }
 
 // Load is the run's one read of the user's source: the project at root, loaded. The standard
-// library's types may come from cache (nil: from source): whoever uses the load beyond the model
-// checks load.StdTouched when done (see Run).
+// library's types may come from export data (cache; nil: from source): whoever uses the load
+// beyond the model checks load.StdTouched when done (see Run).
 func Load(root string, cache *loader.StdCache) (*loader.Result, error) {
 	return load(root, loader.Options{StdCache: cache})
 }
@@ -253,7 +251,7 @@ func withWarnings(err error, warnings model.ErrorList) error {
 // Model loads the project at root and builds and validates its model, without generating:
 // the model lacks the facts only the upstream generators' runs know (see Upstream).
 // Go type errors of the API packages fail it too, reported with every error the model has.
-// The standard library's types come from cache as in Run (nil: from source).
+// The standard library's types come from export data as in Run (cache; nil: from source).
 func Model(root string, cache *loader.StdCache) (*loader.Result, *model.Project, error) {
 	type loaded struct {
 		load    *loader.Result

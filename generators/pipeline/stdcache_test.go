@@ -11,13 +11,14 @@ import (
 	"github.com/apigen-dev/apigen/generators/loader"
 )
 
-// TestRunStdCacheRetry: a run whose load read a package from the std cache that the universe
-// then read more of (the cache forgot what an earlier run learned) is done again with it from
-// source, before the generators run when the load shows it, gives the output of a run
-// without the cache, and the cache learns the package again.
+// TestRunStdCacheRetry: a run whose load read a package from export data that the universe
+// then read more of (fmt, whose comments the generators read, once the seed lists are empty)
+// is done again with it from source once the generators show it, and gives the output of a
+// run from source, as a run with the seed lists does with one load. (TestStdTypesInSchemas
+// has the load itself show it, before the generators run.)
 func TestRunStdCacheRetry(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates examples/wardle five times")
+		t.Skip("generates examples/wardle four times")
 	}
 	const dir = "../../examples/wardle"
 	want, err := Run(dir, Options{})
@@ -25,56 +26,45 @@ func TestRunStdCacheRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheRetry"}
-	if _, err := Run(dir, Options{StdCache: cache}); err != nil { // fills the cache
-		t.Fatal(err)
-	}
-	// gengo processes time fully (metav1.Time embeds time.Time) and holds declarations of fmt.
-	if err := cache.Forget("time", "fmt"); err != nil {
-		t.Fatal(err)
-	}
-	generated := func() *loader.Result {
-		t.Helper()
-		load, err := Load(dir, cache)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Generate(load, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		return load
-	}
-	if touched := generated().StdTouched(); !slices.Contains(touched, "time") || !slices.Contains(touched, "fmt") {
-		t.Fatalf("StdTouched = %q once the cache forgot time and fmt", touched)
-	}
-	// The load itself finds time and fmt (gengo processes the packages the API types refer
-	// to as it loads): the generators run once, on the load done again.
-	works := 0
-	got, err := fromStdCache(dir, loader.Options{StdCache: cache}, func(load *loader.Result) (*Result, error) {
-		works++
-		return Generate(load, Options{})
-	})
+	noSeed := loader.Options{StdCache: cache, Without: loader.Without{Seed: true}}
+	first, err := load(dir, noSeed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if works != 1 {
-		t.Errorf("the generators ran %d times, want once: the load read too little, which the load itself shows", works)
+	if _, err := Generate(first, Options{}); err != nil {
+		t.Fatal(err)
 	}
-	if !got.Output.Equal(want.Output) {
-		t.Error("the run done again differs from a run without the std cache")
+	// gengo holds declarations of fmt and reads their comments.
+	if touched := first.StdTouched(); !slices.Contains(touched, "fmt") {
+		t.Fatalf("StdTouched = %q without the seed lists, want fmt", touched)
 	}
-	if touched := generated().StdTouched(); len(touched) != 0 {
-		t.Errorf("StdTouched = %q after the cache learned them again", touched)
+	for _, o := range []loader.Options{noSeed, {StdCache: cache}} {
+		works := 0
+		got, err := fromStdCache(dir, o, func(load *loader.Result) (*Result, error) {
+			works++
+			return Generate(load, Options{})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 2, false: 1}[o.Without.Seed]; works != want {
+			t.Errorf("seed off %t: the generators ran %d times, want %d", o.Without.Seed, works, want)
+		}
+		if !got.Output.Equal(want.Output) {
+			t.Errorf("seed off %t: the run differs from a run from source", o.Without.Seed)
+		}
 	}
 }
 
 // TestStdTypesInSchemas: a kind with fields of the standard library's types (io/fs.FileMode,
 // log/slog.Level, time.Duration) gets the schemas, and the output, of a run without the std
-// cache, whether the cache knows those packages are needed or not: the load hides from
-// controller-tools the std packages it read from export data (loader's sealStd), never one
-// the schemas describe.
+// cache, with the seed lists and without: the load hides from controller-tools the std
+// packages it read from export data (loader's sealStd), never one the schemas describe (io/fs
+// and log/slog, which no seed names: the load itself finds that gengo processes them, so it
+// is done again with them from source before the generators run, once).
 func TestStdTypesInSchemas(t *testing.T) {
 	if testing.Short() {
-		t.Skip("generates a copy of examples/wardle four times")
+		t.Skip("generates a copy of examples/wardle three times")
 	}
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../../examples/wardle")); err != nil {
@@ -126,33 +116,32 @@ func TestStdTypesInSchemas(t *testing.T) {
 	}
 
 	cache := &loader.StdCache{Dir: t.TempDir(), Identity: "TestStdTypesInSchemas"}
-	for _, forget := range [][]string{nil, nil, {"io/fs", "log/slog"}} {
-		// The first run fills the cache, the second reads it; after the third's Forget, the
-		// load reads io/fs and log/slog from export data again.
-		if forget != nil {
-			if err := cache.Forget(forget...); err != nil {
-				t.Fatal(err)
-			}
-		}
-		got, err := Run(dir, Options{StdCache: cache})
+	for _, without := range []loader.Without{{}, {Seed: true}} {
+		works := 0
+		got, err := fromStdCache(dir, loader.Options{StdCache: cache, Without: without}, func(load *loader.Result) (*Result, error) {
+			works++
+			return Generate(load, Options{})
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !without.Seed && works != 1 {
+			t.Errorf("the generators ran %d times, want once: the load itself shows it read too little", works)
+		}
 		if schema(got) != schema(want) {
-			t.Errorf("forgot %q: the schema of Fischer differs with the std cache:\n%s\nwant:\n%s", forget, schema(got), schema(want))
+			t.Errorf("seed off %t: the schema of Fischer differs with the std cache:\n%s\nwant:\n%s", without.Seed, schema(got), schema(want))
 		}
 		if !got.Output.Equal(want.Output) {
-			t.Errorf("forgot %q: the output differs with the std cache", forget)
+			t.Errorf("seed off %t: the output differs with the std cache", without.Seed)
 		}
 	}
 }
 
-// TestRunStdCacheCold: a run with an empty std cache (the first of an apigen binary) reads
-// what the go build cache holds of the standard library, needs no second load (stdSeed holds
-// what examples/wardle's run reads of the standard library beyond its types, and math/big,
-// which gengo processes fully once an API type has a resource.Quantity field), and gives the
-// output of a run without the std cache.
-func TestRunStdCacheCold(t *testing.T) {
+// TestRunStdSeed: a run with a std cache reads what the go build cache holds of the standard
+// library, needs no second load (stdSeed holds what examples/wardle's run reads of the
+// standard library beyond its types, and math/big, which gengo processes fully once an API
+// type has a resource.Quantity field), and gives the output of a run without the std cache.
+func TestRunStdSeed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates examples/wardle four times")
 	}
@@ -182,21 +171,19 @@ func TestRunStdCacheCold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		load, err := Load(dir, &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdCacheCold"})
+		load, err := Load(dir, &loader.StdCache{Dir: t.TempDir(), Identity: "TestRunStdSeed"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		load.PrepareStdCache() // as Run does: the entry is encoded beside the generators
 		got, err := Generate(load, Options{})
-		load.SaveStdCache()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if touched := load.StdTouched(); len(touched) != 0 {
-			t.Errorf("%s: StdTouched = %q on a cold run: the loader's stdSeed lacks them", dir, touched)
+			t.Errorf("%s: StdTouched = %q: the loader's stdSeed lacks them", dir, touched)
 		}
 		if !got.Output.Equal(want.Output) {
-			t.Errorf("%s: the cold run differs from a run without the std cache", dir)
+			t.Errorf("%s: the run differs from a run without the std cache", dir)
 		}
 	}
 }

@@ -4,28 +4,23 @@
 # What each piece of the loader's speed machinery saves, side by side in one run: apigen
 # generate (every generated file deleted first, so all are written again; APIGEN_CACHE=off, so
 # the result cache never answers) on examples/wardle and on the k8s.io/api project (every group
-# but core, as hack/bench/kapi.sh builds it), with the standard library's types cache warm, by a
-# build of apigen's command that turns one piece off at a time (hack/bench/loadparts,
-# APIGEN_LOAD_WITHOUT, loader.Without):
-#   today       nothing off: the standard library from apigen's own entry (loader.StdCache)
-#   entry       the entry neither read nor written: the standard library from the
-#               go build cache's compiler export data alone (the load's go list names the
-#               files), its comments scanned from source as today, the seed lists deciding
-#               which packages come from source
-#   entry,seed  as entry, with empty lists instead of the seed's: a project that needs math/big
-#               or time from source loads again for them
-#   skeleton    dependencies' files parsed whole (bodies still dropped after the parse), not
-#               from the hand-written skeleton lexer's output
+# but core, as hack/bench/kapi.sh builds it), by a build of apigen's command that turns one
+# piece off at a time (hack/bench/loadparts, APIGEN_LOAD_WITHOUT, loader.Without):
+#   today       nothing off: the standard library from the go build cache's compiler export
+#               data (the load's go list names the files, loader.StdCache), the comments gengo
+#               reads scanned from source, the seed lists deciding which packages come from
+#               source
+#   seed        empty lists instead of the seed's: a project that needs a package's comments
+#               or its source loads again for them
 #   check       go/packages parses and type-checks the graph itself (the standard library from
 #               source: it cannot be given types), not the loader's own checkGraph
 #   feed        gengo's parser loads the packages itself, not fed the load through reflect and
 #               unsafe (assume_gengo.go)
 #   source      no std cache at all (APIGEN_STDCACHE=off): the standard library parsed and
-#               type-checked from source by checkGraph, skeletons and all
-# Each variant gets an untimed warm-up per project (it fills the std cache for today); the
-# rounds are interleaved (every variant once per round, in turn). Figures are medians of wall
-# time, CPU (user+sys, with go list) and peak RSS (the largest single process), measured with
-# GNU time. A piece's gain is the median, over the rounds, of the time with it off less today's
+#               type-checked from source by checkGraph
+# Each variant gets an untimed warm-up per project; the rounds are interleaved (every variant
+# once per round, in turn). Figures are medians of wall time, CPU (user+sys, with go list) and
+# peak RSS (the largest single process), measured with GNU time. A piece's gain is the median, over the rounds, of the time with it off less today's
 # in the same round (wall, and CPU, which a loaded machine disturbs less). BENCH_OUT=DIR keeps
 # the raw figures, BENCH_KEEP=1 the projects; BENCH_PROJECTS="wardle" skips the k8s.io/api one.
 set -euo pipefail
@@ -49,7 +44,7 @@ apigen=$tmp/bin/apigen
 (cd "$root" && go build -o "$apigen" ./hack/bench/loadparts)
 private_user_cache "$tmp/cache"
 
-variants="today entry entry,seed skeleton check feed source"
+variants="today seed check feed source"
 
 copy_project "$root/examples/wardle" "$tmp/wardle"
 if [[ " $projects " == *" kapi "* ]]; then
@@ -103,7 +98,7 @@ m() { # m PROJECT VARIANT AWK-EXPR: the median over the rounds
 }
 
 {
-	echo "apigen generate, all files written, APIGEN_CACHE=off, std cache warm; $runs interleaved rounds, medians; $(nproc) cores, $(go version | awk '{ print $3 }'), $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "apigen generate, all files written, APIGEN_CACHE=off; $runs interleaved rounds, medians; $(nproc) cores, $(go version | awk '{ print $3 }'), $(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "1-min load average before each round and at the end: $(paste -sd' ' "$out/load")"
 	echo
 	for p in $projects; do
@@ -132,13 +127,10 @@ m() { # m PROJECT VARIANT AWK-EXPR: the median over the rounds
 		piece() { # piece NAME A B
 			echo "| $1 | $(d "$2" "$3" 'a[1] - b[1]') | $(d "$2" "$3" 'a[2] + a[3] - b[2] - b[3]') |"
 		}
-		piece "own std entry and its Typed flag (entry − today)" entry today
-		piece "seed lists, without the entry (entry,seed − entry)" entry,seed entry
-		piece "skeleton lexer (skeleton − today)" skeleton today
+		piece "seed lists (seed − today)" seed today
 		piece "own package loading, checkGraph (check − today)" check today
-		piece "own package loading, checkGraph, without the entry (check − entry)" check entry
 		piece "gengo fed the load through reflect/unsafe (feed − today)" feed today
-		piece "the std cache as a whole (source − today)" source today
+		piece "the standard library from export data as a whole (source − today)" source today
 		echo
 	done
 } | tee "$out/summary.md"

@@ -213,7 +213,8 @@ files, the generated files, and every other file the earlier run read, such as t
 is byte for byte that of an earlier verify or generate that left the tree current, verify
 answers from a cache in the user cache directory without loading.
 --no-cache or APIGEN_CACHE=off turns this off. A run that loads reads the standard library's
-types from another cache there, which changes no output; APIGEN_STDCACHE=off turns that off.`,
+types from the go command's build cache, which changes no output; APIGEN_STDCACHE=off turns
+that off.`,
 		Example: `  apigen verify || echo "run apigen generate"`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

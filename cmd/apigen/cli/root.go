@@ -24,9 +24,10 @@ func Main(args []string, stdout, stderr io.Writer) int { return Config{}.Main(ar
 
 // Config is what a process gives its runs of apigen beyond their arguments.
 type Config struct {
-	// StdCache keeps the standard library's types between runs (loader.Options.StdCache);
-	// nil, the default, loads them from source. apigen's command keeps them in the user
-	// cache directory; tests running the command in process use their own or none.
+	// StdCache has loads read the standard library's types from the go build cache's export
+	// data (loader.Options.StdCache); nil, the default, loads them from source. apigen's
+	// command keeps the loader's notes in the user cache directory; tests running the command
+	// in process use their own or none.
 	StdCache *loader.StdCache
 	// Without turns pieces of the load's speed machinery off in generate (loader.Options.Without);
 	// only the benchmark that measures them sets it (hack/bench/loadparts.sh).

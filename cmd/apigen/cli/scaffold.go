@@ -176,8 +176,8 @@ func printScaffold(w io.Writer, res scaffold.Result) {
 	}
 }
 
-// generateAll runs generate in root, with the standard library's types from stdCache (nil: from
-// source), and writes the result; warnings go to warn.
+// generateAll runs generate in root, with the standard library's types from export data
+// (stdCache; nil: from source), and writes the result; warnings go to warn.
 func generateAll(root string, out, warn io.Writer, stdCache *loader.StdCache) error {
 	plan, err := planAt(root, pipeline.Options{StdCache: stdCache}, warn)
 	if err != nil {

@@ -1,7 +1,8 @@
 // Command loadparts is apigen's command with pieces of the load's speed machinery turned off,
-// for hack/bench/loadparts.sh: APIGEN_LOAD_WITHOUT is a comma-separated list of entry, seed,
-// skeleton, check and feed (loader.Without's fields), empty for none. Everything else is
-// cmd/apigen's, the standard library's types cache included (APIGEN_STDCACHE=off turns it off).
+// for hack/bench/loadparts.sh: APIGEN_LOAD_WITHOUT is a comma-separated list of seed, check
+// and feed (loader.Without's fields), empty for none. Everything else is cmd/apigen's, the
+// standard library's types from the go build cache included (APIGEN_STDCACHE=off turns that
+// off).
 package main
 
 import (
@@ -29,18 +30,14 @@ func parseWithout(list string) (loader.Without, error) {
 	for _, name := range strings.Split(list, ",") {
 		switch strings.TrimSpace(name) {
 		case "":
-		case "entry":
-			w.Entry = true
 		case "seed":
 			w.Seed = true
-		case "skeleton":
-			w.Skeleton = true
 		case "check":
 			w.Check = true
 		case "feed":
 			w.Feed = true
 		default:
-			return w, fmt.Errorf("APIGEN_LOAD_WITHOUT: unknown piece %q (entry, seed, skeleton, check, feed)", name)
+			return w, fmt.Errorf("APIGEN_LOAD_WITHOUT: unknown piece %q (seed, check, feed)", name)
 		}
 	}
 	return w, nil
