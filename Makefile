@@ -67,7 +67,7 @@ bench: build ## Generation speed and memory vs the upstream generators, by size,
 	hack/bench/kapi.sh 3
 	hack/bench/server.sh 6
 
-bench-kapi: build ## apigen generate and verify on the largest real project, every k8s.io/api group but core (TestKubernetesAPIGroups', test/kapi), std cache cold then warm (see docs/performance.md).
+bench-kapi: build ## apigen generate and verify on the largest real project, every k8s.io/api group but core (TestKubernetesAPIGroups', test/kapi), a first run then RUNS more (see docs/performance.md).
 	hack/bench/kapi.sh 3
 
 bench-server: ## The generated server vs k8s.io/sample-apiserver under load: throughput, latency, start-up, RSS (see docs/performance.md).

@@ -7,9 +7,9 @@
 #   git worktree add /tmp/before <commit> && (cd /tmp/before && go build -o /tmp/apigen-before ./cmd/apigen)
 #   hack/bench/compare.sh /tmp/apigen-before bin/apigen 5
 # Medians of wall time, CPU (user+sys) and peak RSS, measured with GNU time. The binaries get
-# a private user cache directory (the go command's build cache stays where it is): a binary
-# that keeps the standard library's types there (loader.StdCache) fills it in its warm-up, so
-# the timed runs have it warm.
+# a private user cache directory (the go command's build cache stays where it is): an older
+# binary that keeps the standard library's types there fills it in its warm-up, so the timed
+# runs have it warm.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

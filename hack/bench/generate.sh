@@ -17,10 +17,7 @@
 #          the clients and docs/api-reference.md included), and
 #          bin/apigen verify on the current tree (a no-op): with the result cache off (it
 #          loads), and on (it hits: the generate before it recorded the tree). The result cache
-#          is a private one in the temp dir, and so is the standard library's types cache
-#          (loader.StdCache): the warm-up fills it, so generate and verify read it (warm), and
-#          a last verify with the result cache off runs with it emptied first (cold: it loads
-#          the standard library from source, and fills the cache again).
+#          is a private one in the temp dir.
 # Figures are medians over the runs of wall time, CPU (user+sys) and peak RSS (the largest
 # single process), measured with GNU time (/usr/bin/time). The raw figures are kept in
 # $BENCH_OUT (default: a temp dir, printed at the end).
@@ -63,8 +60,6 @@ run_b() { # run_b N: apigen generate from scratch, then apigen verify on the tre
 	(cd "$tmp/apigen" && timed "$out/gen.$1" "$apigen" generate >/dev/null)
 	(cd "$tmp/apigen" && timed "$out/verify.$1" env APIGEN_CACHE=off "$apigen" verify)
 	(cd "$tmp/apigen" && timed "$out/hit.$1" "$apigen" verify)
-	rm -rf "$tmp/cache/apigen/std"
-	(cd "$tmp/apigen" && timed "$out/cold.$1" env APIGEN_CACHE=off "$apigen" verify)
 }
 
 echo "warm-up ..." >&2
@@ -112,7 +107,6 @@ r_wall=$(steps_med wall "$subr") r_cpu=$(steps_med cpu "$subr") r_rss=$(steps_me
 g_wall=$(med gen '$1') g_cpu=$(med gen '$2 + $3') g_rss=$(med gen '$4')
 v_wall=$(med verify '$1') v_cpu=$(med verify '$2 + $3') v_rss=$(med verify '$4')
 h_wall=$(med hit '$1') h_cpu=$(med hit '$2 + $3') h_rss=$(med hit '$4')
-c_wall=$(med cold '$1') c_cpu=$(med cold '$2 + $3') c_rss=$(med cold '$4')
 
 {
 	echo "examples/wardle, $runs runs each, medians; $(nproc) cores, $(go version | awk '{ print $3 }'), $(date -u +%Y-%m-%dT%H:%MZ)"
@@ -123,10 +117,9 @@ c_wall=$(med cold '$1') c_cpu=$(med cold '$2 + $3') c_rss=$(med cold '$4')
 	fmt_row "A: upstream, all 9 generators (kube_codegen.sh equivalent, with the apply configurations' schema)" "$a_wall" "$a_cpu" "$a_rss"
 	fmt_row "A-sub: deepcopy-gen + defaulter-gen + conversion-gen + openapi-gen (with model names)" "$s_wall" "$s_cpu" "$s_rss"
 	fmt_row "A-sub+register: A-sub + register-gen" "$r_wall" "$r_cpu" "$r_rss"
-	fmt_row "B: apigen generate (all files written, clients included; std cache warm)" "$g_wall" "$g_cpu" "$g_rss"
-	fmt_row "B: apigen verify (no-op, tree current; result cache off, std cache warm)" "$v_wall" "$v_cpu" "$v_rss"
+	fmt_row "B: apigen generate (all files written, clients included)" "$g_wall" "$g_cpu" "$g_rss"
+	fmt_row "B: apigen verify (no-op, tree current; result cache off)" "$v_wall" "$v_cpu" "$v_rss"
 	fmt_row "B: apigen verify (no-op, result cache hit)" "$h_wall" "$h_cpu" "$h_rss"
-	fmt_row "B: apigen verify (no-op, result cache off, std cache cold: filled again)" "$c_wall" "$c_cpu" "$c_rss"
 	echo
 	echo "| ratio | wall | CPU | peak RSS (B / A) |"
 	echo "|---|---|---|---|"
