@@ -251,12 +251,10 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 		t.Fatal(err)
 	}
 	for i, port := range a.ports {
-		a.replicas = append(a.replicas, a.startReplica(t, i, port))
-	}
-	if a.routed != "" {
-		for i, port := range a.ports {
-			a.routeWhenReady(t, i, port)
+		if a.routed != "" {
+			a.routeTo(t, i, port)
 		}
+		a.replicas = append(a.replicas, a.startReplica(t, i, port))
 	}
 
 	// kube-apiserver reports the APIServices Available once it reached the server through
