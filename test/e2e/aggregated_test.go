@@ -251,10 +251,16 @@ func (a *aggregation) install(t *testing.T, proj, serverBin string, replicas int
 		t.Fatal(err)
 	}
 	for i, port := range a.ports {
-		if a.routed != "" {
-			a.routeTo(t, i, port)
-		}
 		a.replicas = append(a.replicas, a.startReplica(t, i, port))
+	}
+	if a.routed != "" {
+		for i, port := range a.ports {
+			a.routeWhenReady(t, i, port)
+		}
+		// A write in a replica's first second can reach its watches at kine's next poll
+		// rather than by a wake-up (a known gap, not yet in /readyz): the tests start once
+		// the replicas have had it.
+		time.Sleep(2 * time.Second)
 	}
 
 	// kube-apiserver reports the APIServices Available once it reached the server through
