@@ -277,8 +277,14 @@ func (t *target) listRaw(ctx context.Context, ns string) ([]byte, error) {
 // continue tokens as client-go's pager does; it returns the bytes read and the
 // objects counted.
 func (t *target) listPaged(ctx context.Context, ns string, limit int) (bytes, items int, err error) {
+	return t.listPages(ctx, ns, limit, nil)
+}
+
+// listPages is listPaged that hands each page's time to timed, if set.
+func (t *target) listPages(ctx context.Context, ns string, limit int, timed func(time.Duration)) (bytes, items int, err error) {
 	cont := ""
 	for {
+		begin := time.Now()
 		var page objectList
 		req := t.req(t.rc.Get, ns).Param("limit", fmt.Sprint(limit))
 		if cont != "" {
@@ -290,6 +296,9 @@ func (t *target) listPaged(ctx context.Context, ns string, limit int) (bytes, it
 		}
 		if err := runtimeDecode(body, &page); err != nil {
 			return bytes, items, err
+		}
+		if timed != nil {
+			timed(time.Since(begin))
 		}
 		bytes, items = bytes+len(body), items+len(page.Items)
 		if cont = page.Continue; cont == "" {

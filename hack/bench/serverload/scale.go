@@ -31,12 +31,14 @@ package main
 // -scale-bytes bytes of JSON.
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,6 +98,11 @@ type scaleResult struct {
 	PagedWall        time.Duration
 	PagedCPU         time.Duration // the server's process (kube-apiserver for the CRD)
 	PagedStorageCPU  time.Duration // the storage's processes outside it
+	FirstPage        time.Duration // the paged list's first page
+	LastPage         time.Duration // and its last
+	PagesCached      int           // pages the watch cache served
+	PagesStored      int           // pages the storage served
+	PagesFetched     int           // objects the watch cache fetched to serve its pages
 	UnpagedWall      time.Duration
 	UnpagedCPU       time.Duration
 	UnpagedBytes     int
@@ -416,9 +423,18 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	}
 	res.RSSSynced = m.RSS
 
-	// The paged list of everything.
+	// The paged list of everything, its first and last pages timed: a page
+	// that costs what remains after it makes the whole list grow with the
+	// square of the count.
+	var pages []time.Duration
+	before0, err := listsServed(ctx, t)
+	if err != nil {
+		return nil, err
+	}
 	before, begin = t.cpu(), time.Now()
-	_, items, err = t.listPaged(ctx, scaleNS, scaleOpts.page)
+	_, items, err = t.listPages(ctx, scaleNS, scaleOpts.page, func(took time.Duration) {
+		pages = append(pages, took)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("paged list: %w", err)
 	}
@@ -426,6 +442,17 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 		return nil, fmt.Errorf("paged list: %d items, want %d", items, n)
 	}
 	res.PagedWall = time.Since(begin)
+	res.FirstPage, res.LastPage = pages[0], pages[len(pages)-1]
+	after, err := listsServed(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	res.PagesCached, res.PagesStored = after.cached-before0.cached, after.stored-before0.stored
+	res.PagesFetched = after.fetched - before0.fetched
+	if res.PagesCached+res.PagesStored < len(pages) {
+		return nil, fmt.Errorf("paged list: %d pages, the server's /metrics count %d from its watch cache and %d from its storage",
+			len(pages), res.PagesCached, res.PagesStored)
+	}
 	res.PagedCPU, res.PagedStorageCPU = split(before)
 
 	// The unpaged list, where it fits in the servers' 60 s request timeout.
@@ -630,6 +657,11 @@ func reportScale(results []*scaleResult) string {
 		row("RSS then", func(r *scaleResult) string { return mib(r.RSSSynced) })
 		row(fmt.Sprintf("paged list of all (limit %d)", scaleOpts.page), func(r *scaleResult) string { return sec(r.PagedWall) })
 		row("… server CPU (+ storage's)", func(r *scaleResult) string { return sec(r.PagedCPU) + " (+" + sec(r.PagedStorageCPU) + ")" })
+		row("… its first page / its last page", func(r *scaleResult) string { return sec(r.FirstPage) + " / " + sec(r.LastPage) })
+		row("… pages served by the watch cache / by the storage", func(r *scaleResult) string {
+			return fmt.Sprintf("%d / %d", r.PagesCached, r.PagesStored)
+		})
+		row("… objects the watch cache fetched for its pages", func(r *scaleResult) string { return strconv.Itoa(r.PagesFetched) })
 		row("unpaged list of all", func(r *scaleResult) string {
 			if r.UnpagedErr != "" {
 				return "failed after " + sec(r.UnpagedWall)
@@ -684,6 +716,71 @@ func reportScale(results []*scaleResult) string {
 	chart("Restart to an informer synced", "seconds", func(r *scaleResult) float64 { return (r.Serving + r.InformerWall).Seconds() })
 	chart("RSS with the watch cache filled (after the sync)", "MiB", func(r *scaleResult) float64 { return float64(r.RSSSynced) / (1 << 20) })
 	return sb.String()
+}
+
+// listCounts is what a server's /metrics says of the lists of one kind it
+// has served so far.
+type listCounts struct {
+	cached  int // lists from the watch cache (apiserver_storage_list_total)
+	fetched int // objects the watch cache took out to serve them (…_fetched_objects_total)
+	stored  int // lists from the storage
+}
+
+// listsServed reads t's server's list counts of t's kind. A paged list's
+// later pages come from the storage when the watch cache holds no snapshot
+// at their resourceVersion.
+func listsServed(ctx context.Context, t *target) (listCounts, error) {
+	var c listCounts
+	p := t.procs[0]
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL+"/metrics", nil)
+	if err != nil {
+		return c, err
+	}
+	resp, err := p.HC.Do(req)
+	if err != nil {
+		return c, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return c, fmt.Errorf("%s /metrics: %s", p.Name, resp.Status)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		name, labels, value, ok := metricSample(sc.Text())
+		if !ok || labels["group"] != t.k.GV.Group || labels["resource"] != t.k.Resource {
+			continue
+		}
+		switch store := labels["storage"]; {
+		case name == "apiserver_storage_list_total" && store == "watchcache":
+			c.cached += int(value)
+		case name == "apiserver_storage_list_fetched_objects_total" && store == "watchcache":
+			c.fetched += int(value)
+		case name == "apiserver_storage_list_total" && store == "etcd":
+			c.stored += int(value)
+		}
+	}
+	return c, sc.Err()
+}
+
+// metricSample splits a line of the Prometheus text format, name{labels}
+// value; ok is false for comments and lines it cannot read.
+func metricSample(line string) (name string, labels map[string]string, value float64, ok bool) {
+	open, end := strings.IndexByte(line, '{'), strings.LastIndexByte(line, '}')
+	if strings.HasPrefix(line, "#") || open < 0 || end < open {
+		return "", nil, 0, false
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(line[end+1:]), 64)
+	if err != nil {
+		return "", nil, 0, false
+	}
+	labels = map[string]string{}
+	for _, kv := range strings.Split(line[open+1:end], ",") {
+		if k, val, found := strings.Cut(kv, "="); found {
+			labels[k] = strings.Trim(val, `"`)
+		}
+	}
+	return line[:open], labels, v, true
 }
 
 // etcdDBSize is the size of the etcd database file under a local-mode data
