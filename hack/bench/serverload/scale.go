@@ -18,9 +18,11 @@ package main
 //
 // For each count of -scale-counts, smallest first, each side in turn: fill
 // one namespace up to the count (the fill time is that of the objects added
-// since the last count), restart the server (kube-apiserver for the CRD: a new
-// one on the same etcd, the first one stays for the cluster-mode server's
-// delegation) and time it to /readyz, read its RSS, then a paged list of the
+// since the last count through the API; beyond -scale-direct-from they are
+// written straight to storage, direct.go), restart the server
+// (kube-apiserver for the CRD: a new one on the same etcd, the first one
+// stays for the cluster-mode server's delegation) and time it to /readyz,
+// read its RSS, then a paged list of the
 // namespace (limit -scale-page), an unpaged list (60 s at most: where it
 // fits), an informer's initial sync with client-go's defaults (watch-list
 // where the WatchListClient gate is on, as it is by default), and a watch
