@@ -37,6 +37,7 @@
 # kind at each count of -scale-counts (default 10000,100000) on embedded etcd, a 3-member etcd cluster and
 # Postgres (durable), and as a CRD in kube-apiserver: fill, restart to ready, RSS, paged and unpaged lists,
 # an informer's initial sync, a watch fan-out to 100 watchers with gets and updates beside it (scale.md).
+# Beyond -scale-direct-from objects (default 100000) the fill writes straight to storage (direct.go).
 #
 # hack/bench/server.sh ROUNDS -protobuf (make bench-crd runs it with 3 rounds after -crd) is the protobuf
 # comparison of issue 43: examples/wardle's Flunder through kube-apiserver to the generated server in

@@ -2,7 +2,9 @@ package cluster
 
 import (
 	"context"
+	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -35,6 +37,20 @@ func TestControlPlane(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(etcd.Stop)
+	// Room for the scale envelope's 10^6 objects of two kinds.
+	hc, err := etcd.httpClient()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, err := hc.Get(etcd.Members[0].ClientURL + "/metrics"); err != nil {
+		t.Error(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(body), "\netcd_server_quota_backend_bytes 8.589934592e+09\n") {
+			t.Errorf("etcd's quota is not 8 GiB: %s", regexp.MustCompile(`(?m)^etcd_server_quota_backend_bytes .*$`).Find(body))
+		}
+	}
 	kas, err := StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, "kas"), etcd)
 	if err != nil {
 		t.Fatal(err)

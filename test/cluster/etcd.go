@@ -81,6 +81,10 @@ func StartEtcd(bin, dir string, size int) (*Etcd, error) {
 			"--client-cert-auth", "--trusted-ca-file="+ca.CertFile,
 			"--cert-file="+serving.CertFile, "--key-file="+serving.KeyFile,
 			"--log-level=warn",
+			// 8 GiB, etcd's largest suggested, not its default 2 GiB: the scale
+			// envelope keeps 10^6 objects of ~1 KiB of two kinds (examples/wardle's
+			// and the CRD's) on one cluster.
+			"--quota-backend-bytes=8589934592",
 		)
 		if err != nil {
 			e.Stop()

@@ -18,9 +18,11 @@ package main
 //
 // For each count of -scale-counts, smallest first, each side in turn: fill
 // one namespace up to the count (the fill time is that of the objects added
-// since the last count), restart the server (kube-apiserver for the CRD: a new
-// one on the same etcd, the first one stays for the cluster-mode server's
-// delegation) and time it to /readyz, read its RSS, then a paged list of the
+// since the last count through the API; beyond -scale-direct-from they are
+// written straight to storage, direct.go), restart the server
+// (kube-apiserver for the CRD: a new one on the same etcd, the first one
+// stays for the cluster-mode server's delegation) and time it to /readyz,
+// read its RSS, then a paged list of the
 // namespace (limit -scale-page), an unpaged list (60 s at most: where it
 // fits), an informer's initial sync with client-go's defaults (watch-list
 // where the WatchListClient gate is on, as it is by default), and a watch
@@ -56,12 +58,13 @@ import (
 )
 
 var scaleOpts struct {
-	enabled  bool
-	counts   string
-	bytes    int
-	sides    string
-	page     int
-	watchers int
+	enabled    bool
+	counts     string
+	bytes      int
+	sides      string
+	page       int
+	watchers   int
+	directFrom int
 }
 
 func init() {
@@ -71,6 +74,7 @@ func init() {
 	flag.StringVar(&scaleOpts.sides, "scale-sides", strings.Join(scaleSideNames, ","), "with -scale: the sides, comma-separated")
 	flag.IntVar(&scaleOpts.page, "scale-page", 500, "with -scale: the paged list's limit")
 	flag.IntVar(&scaleOpts.watchers, "scale-watchers", 100, "with -scale: watchers of the watch fan-out")
+	flag.IntVar(&scaleOpts.directFrom, "scale-direct-from", 100000, "with -scale: objects up to this many are created through the API, the rest written straight to storage as clones of one created through the API (direct.go; 0: all through the API)")
 }
 
 const (
@@ -88,7 +92,9 @@ var scaleSideNames = []string{scEmbedded, scCluster, scPostgres, scCRD}
 type scaleResult struct {
 	Side, Load       string
 	Count, Added     int
-	Fill             time.Duration
+	Fill             time.Duration // the API's creates
+	Direct           int           // of Added, written to storage (-scale-direct-from)
+	DirectFill       time.Duration
 	ObjectBytes      int
 	StorageBytes     int64         // the etcd database file after the run (embedded-etcd only)
 	Startup          time.Duration // exec to /readyz
@@ -128,6 +134,12 @@ type scaleSide struct {
 	start func(ctx context.Context, logName string) (*running, func(), error)
 	// storageBytes, where known, is the size of the side's database on disk.
 	storageBytes func() int64
+	// raw reaches the side's storage for the direct fill, under one of
+	// rawPrefixes (the resource's keys, …/flunders/); rawStopped: written
+	// with the server stopped.
+	raw         func(ctx context.Context) (rawStore, error)
+	rawPrefixes []string
+	rawStopped  bool
 }
 
 func runScale(ctx context.Context, o *options, root, dir string) error {
@@ -188,7 +200,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 				}
 				r.k = &flunder
 				return r, r.stop, nil
-			}, func() int64 { return etcdDBSize(data) }})
+			}, func() int64 { return etcdDBSize(data) }, localEtcdRaw(data), wardleKeyPrefixes, false})
 		case scCluster:
 			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
 				r, err := b.start(ctx, server{Name: name, Bin: bin, Kind: &flunder}, logName)
@@ -197,7 +209,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 				}
 				r.procs = append(r.procs, etcdProcs...)
 				return r, r.stop, nil
-			}, nil})
+			}, nil, clusterEtcdRaw(b.etcd), wardleKeyPrefixes, false})
 		case scPostgres:
 			log.Printf("starting postgres ...")
 			d, err := cluster.StartPostgres(cluster.DatabaseOptions{Durable: true})
@@ -214,7 +226,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 				}
 				r.k = &flunder
 				return r, r.stop, nil
-			}, nil})
+			}, nil, kineRaw(d.Endpoint), wardleKeyPrefixes, true})
 		case scCRD:
 			if err := applyFlunderCRD(kubectl, b.kas.AdminKubeconfig); err != nil {
 				return err
@@ -246,7 +258,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 					stop = r.stop // kube-apiserver's process
 				}
 				return r, stop, nil
-			}, nil})
+			}, nil, clusterEtcdRaw(b.etcd), []string{"/registry/" + crdWardle + "/flunders/"}, false})
 		}
 	}
 
@@ -342,40 +354,11 @@ spec:
 // scaleOne fills s's namespace to n objects, restarts s and measures it.
 func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult, error) {
 	res := &scaleResult{Side: s.name, Count: n, Load: load1()}
-	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-fill", s.name, n))
-	if err != nil {
+	if err := fillScale(ctx, o, s, n, res); err != nil {
 		return nil, err
 	}
-	err = waitAdmits(ctx, r.target, 0)
-	var had int
-	if err == nil {
-		var list objectList
-		var body []byte
-		if body, err = r.req(r.rc.Get, scaleNS).Param("limit", "1").Do(ctx).Raw(); err == nil {
-			if err = runtimeDecode(body, &list); err == nil && list.RemainingItemCount != nil {
-				had = int(*list.RemainingItemCount) + len(list.Items)
-			} else if err == nil {
-				had = len(list.Items)
-			}
-		}
-	}
-	if err == nil {
-		begin := time.Now()
-		err = ensureObjects(ctx, r.target, scaleNS, n, o.prepareWorkers)
-		res.Fill, res.Added = time.Since(begin), n-had
-	}
-	if err == nil {
-		var body []byte
-		if body, err = r.req(r.rc.Get, scaleNS).Name("f-0").Do(ctx).Raw(); err == nil {
-			res.ObjectBytes = len(body)
-		}
-	}
-	stop()
-	if err != nil {
-		return nil, fmt.Errorf("filling: %w", err)
-	}
 
-	r, stop, err = s.start(ctx, fmt.Sprintf("%s-%d", s.name, n))
+	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d", s.name, n))
 	if err != nil {
 		return nil, fmt.Errorf("restart: %w", err)
 	}
@@ -501,6 +484,78 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	return res, nil
 }
 
+// fillScale starts s and fills its namespace to n objects: through the API
+// up to -scale-direct-from, the rest written to its storage (direct.go), with
+// the server running (etcd: embedded etcd lives in it) or after it stopped
+// (kine's table); s is stopped when it returns.
+func fillScale(ctx context.Context, o *options, s scaleSide, n int, res *scaleResult) error {
+	from := n
+	if scaleOpts.directFrom > 0 && n > scaleOpts.directFrom {
+		if s.raw == nil {
+			return fmt.Errorf("-scale-direct-from: %s has no direct fill", s.name)
+		}
+		from = scaleOpts.directFrom
+	}
+	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-fill", s.name, n))
+	if err != nil {
+		return err
+	}
+	err = waitAdmits(ctx, r.target, 0)
+	var had int
+	if err == nil {
+		var list objectList
+		var body []byte
+		if body, err = r.req(r.rc.Get, scaleNS).Param("limit", "1").Do(ctx).Raw(); err == nil {
+			if err = runtimeDecode(body, &list); err == nil && list.RemainingItemCount != nil {
+				had = int(*list.RemainingItemCount) + len(list.Items)
+			} else if err == nil {
+				had = len(list.Items)
+			}
+		}
+	}
+	var tmpls []template
+	if err == nil {
+		begin := time.Now()
+		err = ensureObjects(ctx, r.target, scaleNS, from, o.prepareWorkers)
+		if err == nil && n > from {
+			tmpls, err = directTemplates(ctx, r.target, scaleNS, from, n)
+		}
+		res.Fill, res.Added = time.Since(begin), n-had
+	}
+	if err == nil {
+		var body []byte
+		if body, err = r.req(r.rc.Get, scaleNS).Name("f-0").Do(ctx).Raw(); err == nil {
+			res.ObjectBytes = len(body)
+		}
+	}
+	direct := func() error {
+		if len(tmpls) == 0 {
+			return nil
+		}
+		st, err := s.raw(ctx)
+		if err != nil {
+			return err
+		}
+		defer st.close()
+		begin := time.Now()
+		res.Direct, err = directFill(ctx, st, s.rawPrefixes, scaleNS, tmpls, from, n, 4)
+		res.DirectFill = time.Since(begin)
+		log.Printf("%s: %d objects written to storage in %v", s.name, res.Direct, res.DirectFill.Round(time.Millisecond))
+		return err
+	}
+	if err == nil && !s.rawStopped {
+		err = direct()
+	}
+	stop()
+	if err == nil && s.rawStopped {
+		err = direct()
+	}
+	if err != nil {
+		return fmt.Errorf("filling: %w", err)
+	}
+	return nil
+}
+
 // scaleUpdates: count updates of the filled namespace from workers workers,
 // each of a random object read just before (untimed) and written back with a
 // changed spec and the resourceVersion read; only the update is timed.
@@ -572,8 +627,12 @@ func informerSync(ctx context.Context, t *target) (int, error) {
 }
 
 func briefScale(r *scaleResult) string {
-	s := fmt.Sprintf("fill +%d in %v, %d B/object, ready %v, RSS %s, synced RSS %s, paged list %v (CPU %v + storage %v), unpaged %v",
-		r.Added, r.Fill.Round(time.Second), r.ObjectBytes, r.Startup.Round(time.Millisecond), mib(r.RSS), mib(r.RSSSynced),
+	fill := fmt.Sprintf("+%d in %v", r.Added-r.Direct, r.Fill.Round(time.Second))
+	if r.Direct > 0 {
+		fill += fmt.Sprintf(" (API) + %d to storage in %v", r.Direct, r.DirectFill.Round(time.Second))
+	}
+	s := fmt.Sprintf("fill %s, %d B/object, ready %v, RSS %s, synced RSS %s, paged list %v (CPU %v + storage %v), unpaged %v",
+		fill, r.ObjectBytes, r.Startup.Round(time.Millisecond), mib(r.RSS), mib(r.RSSSynced),
 		r.PagedWall.Round(time.Millisecond), r.PagedCPU, r.PagedStorageCPU, r.UnpagedWall.Round(time.Millisecond))
 	if r.UnpagedErr != "" {
 		s += " (" + r.UnpagedErr + ")"
@@ -648,7 +707,12 @@ func reportScale(results []*scaleResult) string {
 		row("load average (1 min) before", func(r *scaleResult) string { return r.Load })
 		row("object size (JSON of a get)", func(r *scaleResult) string { return fmt.Sprintf("%d B", r.ObjectBytes) })
 		row("fill (objects added, 32 workers)", func(r *scaleResult) string {
-			return fmt.Sprintf("%s for %d (%.0f/s)", sec(r.Fill), r.Added, float64(r.Added)/max(r.Fill.Seconds(), 1e-9))
+			api := r.Added - r.Direct
+			s := fmt.Sprintf("%s for %d (%.0f/s)", sec(r.Fill), api, float64(api)/max(r.Fill.Seconds(), 1e-9))
+			if r.Direct > 0 {
+				s += fmt.Sprintf(" (API) + %d written to storage in %s", r.Direct, sec(r.DirectFill))
+			}
+			return s
 		})
 		row("restart to /readyz", func(r *scaleResult) string { return sec(r.Startup) })
 		row("restart to the first create served", func(r *scaleResult) string { return sec(r.Serving) })
