@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,13 +24,15 @@ import (
 const wakeupLatencyBound = 300 * time.Millisecond
 
 // A replica on Postgres or MariaDB is not ready until the other replicas' writes
-// wake it. Another replica writes every 50 ms, from before this one starts to
-// after it is ready; this replica's readyz check fails at first and passes
-// once its wake-ups are in place (on MariaDB no sooner than
-// kineWakeReadyAfter, when every writer's process list shows its waiting
-// query). From then on each write reaches its watch within
-// wakeupLatencyBound, not at kine's poll; the writes made while it started
-// have reached it by then too.
+// wake it. Another replica writes every 50 ms from before this one starts;
+// this replica's readyz check fails at first and passes once its wake-ups are
+// in place (no sooner than kineWakePollWarm, when kine's poll loop reads when
+// woken, and on MariaDB kineWakeReadyAfter, when every writer's process list
+// shows its waiting query). From then on each write reaches its watch within
+// wakeupLatencyBound, not at kine's poll. Busy, the other replica writes while
+// this one starts too, and those writes have reached it by the time it is
+// ready; quiet, it pauses from this one's start until it is ready, and the
+// first write after is the first this one's poll loop is woken for.
 func TestWakeupsHoldReadiness(t *testing.T) {
 	for _, db := range []struct {
 		name       string
@@ -52,7 +55,10 @@ func TestWakeupsHoldReadiness(t *testing.T) {
 					t.Error(err)
 				}
 			})
-			testWakeupsHoldReadiness(t, &datastoreOptions{resolved: d.Endpoint, source: d.Name}, db.readyAfter)
+			opts := &datastoreOptions{resolved: d.Endpoint, source: d.Name}
+			readyAfter := max(kineWakePollWarm, db.readyAfter)
+			t.Run("busy", func(t *testing.T) { testWakeupsHoldReadiness(t, opts, readyAfter, true) })
+			t.Run("quiet", func(t *testing.T) { testWakeupsHoldReadiness(t, opts, readyAfter, false) })
 		})
 	}
 }
@@ -63,42 +69,78 @@ type write struct {
 	done time.Time
 }
 
-func testWakeupsHoldReadiness(t *testing.T, opts *datastoreOptions, readyAfter time.Duration) {
+func testWakeupsHoldReadiness(t *testing.T, opts *datastoreOptions, readyAfter time.Duration, busy bool) {
 	ctx, cancel := context.WithCancel(context.Background())
-	wg := &sync.WaitGroup{}
-	defer wg.Wait()
 	defer cancel()
+	prefix := "/wake/quiet/"
+	if busy {
+		prefix = "/wake/busy/"
+	}
 
-	// The other replica: kine's backend with its wake-ups, as startKine makes it.
-	backend, err := openKine(ctx, wg, opts)
+	// The other replica, written to as the API server writes: a create is a
+	// transaction on the key's absence.
+	other, otherEndpoint, err := startKine(ctx, opts, filepath.Join(t.TempDir(), kineSocket))
 	if err != nil {
 		t.Fatal(err)
 	}
-	writer, writerReady, err := startWakeups(ctx, wg, opts, checkedCreates{backend})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := pollFor(30*time.Second, writerReady); err != nil {
+	defer other.Close()
+	if err := pollFor(30*time.Second, func() error { return other.readyzChecks()[0].Check(nil) }); err != nil {
 		t.Fatalf("the writing replica's wake-ups: %v", err)
 	}
+	otherClient, err := clientv3.New(clientv3.Config{Endpoints: []string{otherEndpoint}, DialTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer otherClient.Close()
 
 	var mu sync.Mutex
 	writes := map[string]write{}
 	received := map[string]time.Time{}
 	stop := make(chan struct{})
 	writing := make(chan struct{})
+	// pause, unless busy, stops the writes until it is closed.
+	var pause chan struct{}
+	var pauseMu sync.Mutex
+	// Once this replica is ready, each write waits for its watch to see the
+	// last (at most a poll interval and more), as a client waits for what it
+	// wrote: kine's poll loop is then woken by one write at a time.
+	var ready atomic.Bool
 	go func() {
 		defer close(writing)
 		for i := 0; ; i++ {
-			key := fmt.Sprintf("/wake/%05d", i)
-			rev, err := writer.Create(ctx, key, []byte("v"), 0)
+			pauseMu.Lock()
+			p := pause
+			pauseMu.Unlock()
+			if p != nil {
+				select {
+				case <-stop:
+					return
+				case <-p:
+				}
+			}
+			key := fmt.Sprintf("%s%05d", prefix, i)
+			resp, err := otherClient.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).Then(clientv3.OpPut(key, "v")).Commit()
+			if err == nil && !resp.Succeeded {
+				err = errors.New("the key exists")
+			}
 			if err != nil {
 				t.Errorf("the other replica's create of %s: %v", key, err)
 				return
 			}
+			rev := resp.Header.Revision
 			mu.Lock()
 			writes[key] = write{rev, time.Now()}
 			mu.Unlock()
+			if ready.Load() {
+				pollFor(kinePollInterval+time.Second, func() error {
+					mu.Lock()
+					defer mu.Unlock()
+					if _, ok := received[key]; !ok {
+						return errors.New("not seen yet")
+					}
+					return nil
+				})
+			}
 			select {
 			case <-stop:
 				return
@@ -109,6 +151,12 @@ func testWakeupsHoldReadiness(t *testing.T, opts *datastoreOptions, readyAfter t
 	// The writer has read the process list (MariaDB) before this replica starts.
 	time.Sleep(300 * time.Millisecond)
 
+	resume := make(chan struct{})
+	if !busy {
+		pauseMu.Lock()
+		pause = resume
+		pauseMu.Unlock()
+	}
 	started := time.Now()
 	k, endpoint, err := startKine(ctx, opts, filepath.Join(t.TempDir(), kineSocket))
 	if err != nil {
@@ -131,7 +179,7 @@ func testWakeupsHoldReadiness(t *testing.T, opts *datastoreOptions, readyAfter t
 		t.Fatal(err)
 	}
 	defer client.Close()
-	watch := client.Watch(ctx, "/wake/", clientv3.WithPrefix(), clientv3.WithCreatedNotify())
+	watch := client.Watch(ctx, prefix, clientv3.WithPrefix(), clientv3.WithCreatedNotify())
 	created, ok := <-watch
 	if !ok || !created.Created {
 		t.Fatalf("watching through the starting replica: %+v %v", created, created.Err())
@@ -154,6 +202,11 @@ func testWakeupsHoldReadiness(t *testing.T, opts *datastoreOptions, readyAfter t
 		t.Fatalf("%s: %v", kineWakeReadyCheck, err)
 	}
 	readyAt := time.Now()
+	ready.Store(true)
+	pauseMu.Lock()
+	pause = nil
+	pauseMu.Unlock()
+	close(resume)
 	if took := readyAt.Sub(started); took < readyAfter {
 		t.Errorf("ready %v after kine started, before every writer's process list could show its waiting query (%v)", took, readyAfter)
 	}
@@ -191,8 +244,8 @@ func testWakeupsHoldReadiness(t *testing.T, opts *datastoreOptions, readyAfter t
 				key, w.rev, w.done.Sub(started).Round(time.Millisecond), got.Sub(due).Round(time.Millisecond), wakeupLatencyBound)
 		}
 	}
-	if after < 20 {
-		t.Errorf("%d writes after the replica was ready, want at least 20", after)
+	if after < 10 {
+		t.Errorf("%d writes after the replica was ready, want at least 10", after)
 	}
 	t.Logf("%d writes, %d after the replica was ready; %d late", len(writes), after, late)
 }
