@@ -72,10 +72,11 @@ import (
 // A replica is not ready (its readyz check kineWakeReadyCheck fails) until the
 // other replicas' writes wake it: on Postgres once its LISTEN is in place, on
 // MySQL once its waiting query has run for kineWakeReadyAfter (every writer's
-// process list read from then on shows it), and in both cases once it has
-// read the database's revision after that, for the writes made before. Until
-// then another replica's write would reach its watches only at kine's poll,
-// up to a second late. Only that first establishment holds readiness: a
+// process list read from then on shows it); in both cases once kine's poll
+// loop reads when woken (kineWakePollWarm), and once it has read the
+// database's revision after all that, for the writes made before. Until then
+// another replica's write would reach its watches only at kine's poll, up to a
+// second late. Only that first establishment holds readiness: a
 // wake-up connection that breaks later is connected again meanwhile, and the
 // replica still serves correct data (only later, at kine's poll). Dropping
 // out of the Service then would move its load onto the others, all of which
@@ -108,6 +109,14 @@ const (
 	// most kineWakePeersTTL old, from a read that began a moment before it was
 	// cached.
 	kineWakeReadyAfter = kineWakePeersTTL + 100*time.Millisecond
+	// kineWakePollWarm is how long after its poll loop starts kine reads the
+	// database when woken. kine v0.17.5's loop spends its first tick, or the
+	// first wake-up for a revision it has not read if that comes sooner, on
+	// preparing its statement, and then waits for the next: a write it was
+	// woken for meanwhile reaches the watches at the tick, up to a poll
+	// interval late. By its first tick, and the preparation after it, every
+	// wake-up is read at once.
+	kineWakePollWarm = kinePollInterval + 250*time.Millisecond
 )
 
 // kineWakeReadyCheck is the readyz check that holds a replica on SQL storage
@@ -156,6 +165,8 @@ type wakeups struct {
 	// established: wake-ups reached this replica, and it has read the revision
 	// since. It stays so (see the header comment).
 	established atomic.Bool
+	// warm is when kine's poll loop reads at once when woken (kineWakePollWarm).
+	warm time.Time
 }
 
 // startWakeups starts announcing the writes through the returned backend (b
@@ -202,7 +213,7 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 	default:
 		return b, nil, nil
 	}
-	w := &wakeups{backend: b, announce: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+	w := &wakeups{backend: b, announce: make(chan struct{}, 1), wake: make(chan struct{}, 1), warm: startPolling(ctx, b)}
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
@@ -229,13 +240,28 @@ func (w *wakeups) ready() error {
 }
 
 // reached records that wake-ups reach this replica from now on: the revision
-// is read once more, and the wake-ups are established when that read succeeds
-// (a write made before is seen by it).
+// is read once more, and, once kine's poll loop is warm, once again; the
+// wake-ups are established when that read succeeds (a write made before is
+// seen by it, and kine's poll loop reads it at once).
 func (w *wakeups) reached() {
 	if !w.established.Load() {
-		w.catchUp.Store(true)
+		if wait := time.Until(w.warm); wait > 0 {
+			time.AfterFunc(wait, w.reached)
+		} else {
+			w.catchUp.Store(true)
+		}
 	}
 	w.heard(0)
+}
+
+// startPolling makes sure kine's poll loop runs (kine starts it with the first
+// watch, which its lease expiry opens as it starts) and returns when it is
+// warm (kineWakePollWarm).
+func startPolling(ctx context.Context, b kineserver.Backend) time.Time {
+	wctx, cancel := context.WithCancel(ctx)
+	b.Watch(wctx, 0)
+	cancel()
+	return time.Now().Add(kineWakePollWarm)
 }
 
 // wrote records a write of this replica at rev: its poll loop knows of it,
