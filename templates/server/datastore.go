@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"slices"
@@ -26,6 +27,7 @@ import (
 	"go.etcd.io/etcd/server/v3/embed"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/keepalive"
+	"k8s.io/apiserver/pkg/server/healthz"
 
 	// The SQL databases --datastore-endpoint takes. kine's endpoint package would
 	// link every driver it has (NATS, t4 with its object storage); these three are
@@ -258,6 +260,21 @@ type kine struct {
 	grpc   *grpc.Server
 	cancel context.CancelFunc
 	wg     *sync.WaitGroup
+	// wakeupsReady is nil once other replicas' writes wake this one
+	// (datastorewake.go); nil itself on SQLite, which has no other replicas.
+	wakeupsReady func() error
+}
+
+// readyzChecks are the checks that hold a replica out of its Service until its
+// storage serves it as a ready one should: until the other replicas' writes
+// wake it.
+func (k *kine) readyzChecks() []healthz.HealthChecker {
+	if k.wakeupsReady == nil {
+		return nil
+	}
+	return []healthz.HealthChecker{healthz.NamedCheck(kineWakeReadyCheck, func(*http.Request) error {
+		return k.wakeupsReady()
+	})}
 }
 
 // startKine connects to the database (retrying for as long as kine does, or
@@ -316,10 +333,11 @@ func startKine(ctx context.Context, d *datastoreOptions, socket string) (*kine, 
 	// kine answers etcd's Status with this version; the API server reads it to
 	// decide whether it may ask for watch progress, which kine serves.
 	// Writes through this replica wake the others' kine at once (datastorewake.go).
-	announcing, err := startWakeups(bctx, k.wg, d, checkedCreates{backend})
+	announcing, ready, err := startWakeups(bctx, k.wg, d, checkedCreates{backend})
 	if err != nil {
 		return fail(err)
 	}
+	k.wakeupsReady = ready
 	kineserver.New(announcing, "unix", kineNotifyInterval, etcdversion.Version).Register(k.grpc)
 
 	if err := os.Remove(socket); err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apiserver/pkg/registry/generic"
 	genericapiserver "k8s.io/apiserver/pkg/server"
+	"k8s.io/apiserver/pkg/server/healthz"
 	genericoptions "k8s.io/apiserver/pkg/server/options"
 	"k8s.io/apiserver/pkg/util/compatibility"
 	cliflag "k8s.io/component-base/cli/flag"
@@ -151,6 +152,9 @@ type options struct {
 	trustFrontProxy bool
 	// watchTermination is --shutdown-watch-termination-grace-period.
 	watchTermination time.Duration
+	// storageReadyz are the storage's readyz checks (cluster mode on SQL
+	// storage: kine.readyzChecks), set once it runs.
+	storageReadyz []healthz.HealthChecker
 
 	// Local mode only.
 	dataDir        string

@@ -127,6 +127,9 @@ func (o *options) runCluster(ctx context.Context) error {
 		}
 		defer store.Close() // after the server has drained
 		o.recommended.Etcd.StorageConfig.Transport.ServerList = []string{url}
+		// Replicas behind one Service: one is routed to once the others'
+		// writes wake it. Local mode serves one client, whom no readiness routes.
+		o.storageReadyz = store.readyzChecks()
 	}
 	s, err := o.newServer(nil)
 	if err != nil {
@@ -179,6 +182,7 @@ func (o *options) newServer(customize func(*genericapiserver.RecommendedConfig))
 	if !o.localMode {
 		readyWithFrontProxyCA(&config.Config)
 	}
+	config.AddReadyzChecks(o.storageReadyz...)
 	if o.trustFrontProxy && !o.localMode {
 		trustFrontProxy(&config.Config)
 	}

@@ -27,6 +27,7 @@ import (
 	"errors"
 
 	"github.com/spf13/pflag"
+	"k8s.io/apiserver/pkg/server/healthz"
 )
 
 // This server stores in etcd only: apigen copies this file instead of
@@ -60,6 +61,8 @@ func (*datastoreOptions) enabled() bool { return false }
 type kine struct{}
 
 func (*kine) Close() {}
+
+func (*kine) readyzChecks() []healthz.HealthChecker { return nil }
 
 func startKine(context.Context, *datastoreOptions, string) (*kine, string, error) {
 	return nil, "", errors.New("this server is built without SQL storage (+apigen:sql)")

@@ -68,6 +68,19 @@ import (
 //     next wait running (a KILL from then on ends it): a write whose KILL was
 //     lost committed before that. Idle, a replica issues one query per
 //     kineWakeSleep.
+//
+// A replica is not ready (its readyz check kineWakeReadyCheck fails) until the
+// other replicas' writes wake it: on Postgres once its LISTEN is in place, on
+// MySQL once its waiting query has run for kineWakeReadyAfter (every writer's
+// process list read from then on shows it); in both cases once kine's poll
+// loop reads when woken (kineWakePollWarm), and once it has read the
+// database's revision after all that, for the writes made before. Until then
+// another replica's write would reach its watches only at kine's poll, up to a
+// second late. Only that first establishment holds readiness: a
+// wake-up connection that breaks later is connected again meanwhile, and the
+// replica still serves correct data (only later, at kine's poll). Dropping
+// out of the Service then would move its load onto the others, all of which
+// lose their wake-up connections at once when the database restarts.
 
 const (
 	// kineWakeChannel is the Postgres channel writes are announced on (a
@@ -91,7 +104,24 @@ const (
 	kineWakeRechecks = 40
 	// kineWakeKills is how many KILLs of one waiting query may be under way.
 	kineWakeKills = 2
+	// kineWakeReadyAfter is how long a MySQL replica's waiting query must have
+	// run before the replica is ready: a writer's cached process list is at
+	// most kineWakePeersTTL old, from a read that began a moment before it was
+	// cached.
+	kineWakeReadyAfter = kineWakePeersTTL + 100*time.Millisecond
+	// kineWakePollWarm is how long after its poll loop starts kine reads the
+	// database when woken. kine v0.17.5's loop spends its first tick, or the
+	// first wake-up for a revision it has not read if that comes sooner, on
+	// preparing its statement, and then waits for the next: a write it was
+	// woken for meanwhile reaches the watches at the tick, up to a poll
+	// interval late. By its first tick, and the preparation after it, every
+	// wake-up is read at once.
+	kineWakePollWarm = kinePollInterval + 250*time.Millisecond
 )
+
+// kineWakeReadyCheck is the readyz check that holds a replica on SQL storage
+// out of its Service until the other replicas' writes wake it.
+const kineWakeReadyCheck = "datastore-wakeups"
 
 // kineWakeQueryPrefix begins each MySQL waiting query, and identifies it in
 // the process list: GET_LOCK of the lock named kineWakeLock and the connection
@@ -128,13 +158,23 @@ type wakeups struct {
 	written, announced atomic.Int64
 	announce           chan struct{} // a write to announce
 	wake               chan struct{} // another replica's write heard
+	// catchUp asks wakeLoop to mark the wake-ups established once its next
+	// read of the revision succeeds: the listener set it once wake-ups reach
+	// this replica.
+	catchUp atomic.Bool
+	// established: wake-ups reached this replica, and it has read the revision
+	// since. It stays so (see the header comment).
+	established atomic.Bool
+	// warm is when kine's poll loop reads at once when woken (kineWakePollWarm).
+	warm time.Time
 }
 
 // startWakeups starts announcing the writes through the returned backend (b
 // wrapped) and listening for other replicas' on the database at endpoint, until
-// ctx ends. Endpoints other than postgres and mysql (sqlite: one server) get b
-// back as it is.
-func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, b kineserver.Backend) (kineserver.Backend, error) {
+// ctx ends. ready is nil until the listening is established (see the header
+// comment). Endpoints other than postgres and mysql (sqlite: one server) get b
+// back as it is, and a nil ready.
+func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, b kineserver.Backend) (_ kineserver.Backend, ready func() error, _ error) {
 	scheme, rest, _ := strings.Cut(d.resolved, "://")
 	var announce func(context.Context, int64) error
 	var listen func(context.Context, *wakeups)
@@ -142,7 +182,7 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 	case "postgres", "postgresql":
 		cfg, err := kinePostgresConfig(rest, d)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		p := &pgWakeups{cfg: cfg}
 		announce, listen = p.announce, p.listen
@@ -150,11 +190,11 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 	case "mysql":
 		cfg, err := kineMySQLConfig(rest, d)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		connector, err := mysql.NewConnector(cfg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// The waiting connection has a pool of its own that keeps none idle: one
 		// that failed is closed, never handed to the announcer, whose statements
@@ -171,9 +211,9 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 		}()
 		context.AfterFunc(ctx, func() { m.db.Close(); m.waitDB.Close() })
 	default:
-		return b, nil
+		return b, nil, nil
 	}
-	w := &wakeups{backend: b, announce: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+	w := &wakeups{backend: b, announce: make(chan struct{}, 1), wake: make(chan struct{}, 1), warm: startPolling(ctx, b)}
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
@@ -187,7 +227,41 @@ func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, 
 		defer wg.Done()
 		w.wakeLoop(ctx)
 	}()
-	return announcingBackend{b, w}, nil
+	return announcingBackend{b, w}, w.ready, nil
+}
+
+// ready is nil once the other replicas' writes wake this replica.
+func (w *wakeups) ready() error {
+	if w.established.Load() {
+		return nil
+	}
+	return errors.New("the other replicas' writes do not wake this replica yet " +
+		"(they would reach its watches only at its next poll of the database)")
+}
+
+// reached records that wake-ups reach this replica from now on: the revision
+// is read once more, and, once kine's poll loop is warm, once again; the
+// wake-ups are established when that read succeeds (a write made before is
+// seen by it, and kine's poll loop reads it at once).
+func (w *wakeups) reached() {
+	if !w.established.Load() {
+		if wait := time.Until(w.warm); wait > 0 {
+			time.AfterFunc(wait, w.reached)
+		} else {
+			w.catchUp.Store(true)
+		}
+	}
+	w.heard(0)
+}
+
+// startPolling makes sure kine's poll loop runs (kine starts it with the first
+// watch, which its lease expiry opens as it starts) and returns when it is
+// warm (kineWakePollWarm).
+func startPolling(ctx context.Context, b kineserver.Backend) time.Time {
+	wctx, cancel := context.WithCancel(ctx)
+	b.Watch(wctx, 0)
+	cancel()
+	return time.Now().Add(kineWakePollWarm)
 }
 
 // wrote records a write of this replica at rev: its poll loop knows of it,
@@ -256,15 +330,28 @@ func (w *wakeups) wakeLoop(ctx context.Context) {
 			return
 		case <-w.wake:
 		}
+		// Taken before the read: a read begun before the wake-ups reached this
+		// replica does not establish them.
+		catchUp := w.catchUp.Swap(false)
 		rev, _, err := w.backend.List(ctx, "compact_rev_key", "", 1, 0, true)
 		if err != nil {
 			if ctx.Err() != nil {
 				return
 			}
 			logrus.Debugf("Reading the database's revision after another replica's write: %v", err)
+			if catchUp {
+				// Readiness waits for this read: it is tried again.
+				if !sleepFor(ctx, kineWakeRetry) {
+					return
+				}
+				w.reached()
+			}
 			continue
 		}
 		storeMax(&w.seen, rev)
+		if catchUp {
+			w.established.Store(true)
+		}
 	}
 }
 
@@ -420,7 +507,8 @@ func (p *pgWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{kineWakeChannel}.Sanitize()); err != nil {
 		return err
 	}
-	w.heard(0)
+	// LISTEN has committed: every NOTIFY from now on reaches this connection.
+	w.reached()
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
@@ -467,6 +555,8 @@ type mysqlWakeups struct {
 	read  time.Time
 	// killing counts each peer's KILLs under way.
 	killing map[int64]int
+	// establishing starts establish once, with the first waiting query.
+	establishing sync.Once
 }
 
 // announce ends the known peers' waiting queries at once and has the process
@@ -629,6 +719,7 @@ func (m *mysqlWakeups) listenOnce(ctx context.Context, w *wakeups) error {
 	}
 	m.waiter.Store(id)
 	w.heard(0)
+	m.establishing.Do(func() { go m.establish(ctx, w) })
 	query := kineWakeQuery(hid)
 	for {
 		var got sql.NullInt64
@@ -666,4 +757,33 @@ func (m *mysqlWakeups) recheck(ctx context.Context, w *wakeups, id int64) {
 		}
 	}
 	w.heard(0)
+}
+
+// establish waits until the process list shows this replica's waiting query
+// running and then kineWakeReadyAfter more, and records that wake-ups reach
+// this replica: a writer's process list read from then on shows its waiting
+// connection, and a writer keeps a connection it found until a KILL finds it
+// gone. A new waiting connection meanwhile (the first broke) starts it over.
+func (m *mysqlWakeups) establish(ctx context.Context, w *wakeups) {
+	for {
+		id := m.waiter.Load()
+		ids, err := m.waiting(ctx, id)
+		if err != nil || len(ids) == 0 {
+			pause := kineWakeRecheck
+			if err != nil {
+				pause = kineWakeRetry
+			}
+			if !sleepFor(ctx, pause) {
+				return
+			}
+			continue
+		}
+		if !sleepFor(ctx, kineWakeReadyAfter) {
+			return
+		}
+		if m.waiter.Load() == id {
+			w.reached()
+			return
+		}
+	}
 }
