@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +14,9 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	_ "github.com/go-sql-driver/mysql" // MariaDB's sessions, as kine opens them
+	"github.com/jackc/pgx/v5"
 )
 
 // ErrNoDatabase is wrapped by the errors of StartPostgres and StartMariaDB when
@@ -43,10 +47,15 @@ type Database struct {
 	StopSignal os.Signal
 	argv       []string
 	starts     int
+	// ping opens a session on the server: a port that takes connections
+	// belongs to a server that may still refuse sessions while it starts
+	// ("the database system is starting up"), and kine, given one then,
+	// retries for minutes before it creates its database.
+	ping func(ctx context.Context) error
 }
 
 // Start starts the server (again, on the same data and port) and waits until
-// it listens, each start logging to a file of its own in Dir.
+// it takes a session, each start logging to a file of its own in Dir.
 func (d *Database) Start() error {
 	d.starts++
 	cmd := exec.Command(d.argv[0], d.argv[1:]...)
@@ -57,14 +66,12 @@ func (d *Database) Start() error {
 	}
 	d.Process = p
 	if err := Poll(time.Minute, p.Done(), func() error {
-		c, err := net.DialTimeout("tcp", d.Addr, time.Second)
-		if err == nil {
-			c.Close()
-		}
-		return err
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		return d.ping(ctx)
 	}); err != nil {
 		p.Kill()
-		return fmt.Errorf("%s did not listen on %s: %w\n%s", d.Name, d.Addr, err, p.Describe())
+		return fmt.Errorf("%s took no session on %s: %w\n%s", d.Name, d.Addr, err, p.Describe())
 	}
 	return nil
 }
@@ -245,6 +252,14 @@ func startPostgres(bin, dir string, o DatabaseOptions) (*Database, error) {
 		Durable: o.Durable, StopSignal: os.Interrupt,
 		argv: argv("postgres", append([]string{"-D", data, "-h", "127.0.0.1", "-p", strconv.Itoa(port), "-k", dir}, settings...)...),
 	}
+	d.ping = func(ctx context.Context) error {
+		c, err := pgx.Connect(ctx, "postgres://postgres@"+addr+"/postgres?sslmode=disable")
+		if err != nil {
+			return err
+		}
+		defer c.Close(context.Background())
+		return c.Ping(ctx)
+	}
 	return d, d.Start()
 }
 
@@ -303,6 +318,14 @@ func startMariaDB(server, installer, dir string, o DatabaseOptions) (*Database, 
 		argv: append([]string{server, "--no-defaults", "--datadir=" + data,
 			"--bind-address=127.0.0.1", "--port=" + strconv.Itoa(port), "--socket=" + filepath.Join(dir, "mysqld.sock"),
 			"--skip-grant-tables", flush}, userArgs...),
+	}
+	d.ping = func(ctx context.Context) error {
+		db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return db.PingContext(ctx)
 	}
 	return d, d.Start()
 }
