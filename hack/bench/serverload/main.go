@@ -205,6 +205,8 @@ type bench struct {
 	etcdMembers int
 	// servingDNS are names the serving certificate holds beside localhost.
 	servingDNS []string
+	// kasArgs are more flags for the control plane's kube-apiserver.
+	kasArgs []string
 }
 
 // runResult is one server's figures in one round.
@@ -385,7 +387,7 @@ func (b *bench) startControlPlane(bins cluster.Binaries) (stop func(), err error
 	if b.etcd, err = cluster.StartEtcd(bins.Etcd, filepath.Join(b.dir, "etcd"), max(b.etcdMembers, 1)); err != nil {
 		return nil, err
 	}
-	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(b.dir, "kube-apiserver"), b.etcd); err != nil {
+	if b.kas, err = cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(b.dir, "kube-apiserver"), b.etcd, b.kasArgs...); err != nil {
 		b.etcd.Stop()
 		return nil, err
 	}
