@@ -43,18 +43,7 @@ func TestWakeupsHoldReadiness(t *testing.T) {
 		{"mariadb", cluster.StartMariaDB, kineWakeReadyAfter},
 	} {
 		t.Run(db.name, func(t *testing.T) {
-			d, err := db.start(cluster.DatabaseOptions{})
-			if errors.Is(err, cluster.ErrNoDatabase) {
-				t.Skip(err)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				if err := d.Close(); err != nil {
-					t.Error(err)
-				}
-			})
+			d := cluster.StartForTest(t, db.start)
 			opts := &datastoreOptions{resolved: d.Endpoint, source: d.Name}
 			readyAfter := max(kineWakePollWarm, db.readyAfter)
 			t.Run("busy", func(t *testing.T) { testWakeupsHoldReadiness(t, opts, readyAfter, true) })

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"syscall"
+	"testing"
 	"time"
 
 	_ "github.com/go-sql-driver/mysql" // MariaDB's sessions, as kine opens them
@@ -52,6 +53,26 @@ type Database struct {
 	// ("the database system is starting up"), and kine, given one then,
 	// retries for minutes before it creates its database.
 	ping func(ctx context.Context) error
+}
+
+// StartForTest starts a throwaway database server with start (the tests check
+// behaviour, not durability on a machine crash), skips t when none is
+// installed and none can be, and stops it and removes its data when t ends.
+func StartForTest(t testing.TB, start func(DatabaseOptions) (*Database, error)) *Database {
+	t.Helper()
+	d, err := start(DatabaseOptions{})
+	if errors.Is(err, ErrNoDatabase) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := d.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return d
 }
 
 // Start starts the server (again, on the same data and port) and waits until

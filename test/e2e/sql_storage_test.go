@@ -262,18 +262,7 @@ func startMariaDB(t *testing.T) (string, *dbServer) { return startDatabase(t, cl
 // installed and cannot be, and stops it and removes its data when the test ends.
 func startDatabase(t *testing.T, start func(cluster.DatabaseOptions) (*cluster.Database, error)) (string, *dbServer) {
 	t.Helper()
-	d, err := start(cluster.DatabaseOptions{}) // throwaway: the tests check behaviour, not durability on a machine crash
-	if errors.Is(err, cluster.ErrNoDatabase) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Errorf("%v", err)
-		}
-	})
+	d := cluster.StartForTest(t, start)
 	return d.Endpoint, &dbServer{d}
 }
 

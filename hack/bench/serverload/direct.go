@@ -370,50 +370,24 @@ func directFill(ctx context.Context, st rawStore, prefixes []string, ns string, 
 	if len(cur) > 0 {
 		batches = append(batches, cur)
 	}
-	var next, written atomic.Int64
-	var firstErr error
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				j := int(next.Add(1)) - 1
-				if j >= len(batches) || ctx.Err() != nil {
-					return
-				}
-				mu.Lock()
-				failed := firstErr != nil
-				mu.Unlock()
-				if failed {
-					return
-				}
-				kvs := make([]rawKV, 0, len(batches[j]))
-				var err error
-				for _, i := range batches[j] {
-					name := fmt.Sprintf("f-%d", i)
-					tm := byLength[len(name)]
-					var v []byte
-					if v, err = cloneValue(values[len(name)], tm.name, tm.uid, name, string(uuid.NewUUID())); err != nil {
-						break
-					}
-					kvs = append(kvs, rawKV{prefix + name, v})
-				}
-				if err == nil {
-					err = st.create(ctx, kvs)
-				}
-				if err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					return
-				}
-				written.Add(int64(len(kvs)))
+	var written atomic.Int64
+	_, firstErr := eachParallel(ctx, workers, len(batches), true, func(j int) error {
+		kvs := make([]rawKV, 0, len(batches[j]))
+		for _, i := range batches[j] {
+			name := fmt.Sprintf("f-%d", i)
+			tm := byLength[len(name)]
+			v, err := cloneValue(values[len(name)], tm.name, tm.uid, name, string(uuid.NewUUID()))
+			if err != nil {
+				return err
 			}
-		})
-	}
-	wg.Wait()
+			kvs = append(kvs, rawKV{prefix + name, v})
+		}
+		if err := st.create(ctx, kvs); err != nil {
+			return err
+		}
+		written.Add(int64(len(kvs)))
+		return nil
+	})
 	if firstErr != nil {
 		return int(written.Load()), fmt.Errorf("writing to storage: %w", firstErr)
 	}

@@ -817,24 +817,41 @@ func ensureObjects(ctx context.Context, t *target, ns string, n, workers int) er
 	if len(todo) == 0 {
 		return nil
 	}
+	failed, firstErr := eachParallel(ctx, workers, len(todo), false, func(j int) error {
+		i := todo[j]
+		return createRetrying(ctx, t, t.k.newObject(ns, fmt.Sprintf("f-%d", i), i))
+	})
+	if firstErr != nil {
+		return fmt.Errorf("creating %d objects in %s: %d failed, first: %w", len(todo), ns, failed, firstErr)
+	}
+	return ctx.Err()
+}
+
+// eachParallel runs do(0) … do(n-1), each once, on workers goroutines until
+// ctx ends, and returns how many failed and the first error; with stop, no
+// call starts after the first failure.
+func eachParallel(ctx context.Context, workers, n int, stop bool, do func(j int) error) (failed int, first error) {
 	var next atomic.Int64
-	var failed atomic.Int64
-	var firstErr error
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
 				j := int(next.Add(1)) - 1
-				if j >= len(todo) || ctx.Err() != nil {
+				if j >= n || ctx.Err() != nil {
 					return
 				}
-				i := todo[j]
-				if err := createRetrying(ctx, t, t.k.newObject(ns, fmt.Sprintf("f-%d", i), i)); err != nil {
-					failed.Add(1)
+				mu.Lock()
+				halt := stop && first != nil
+				mu.Unlock()
+				if halt {
+					return
+				}
+				if err := do(j); err != nil {
 					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
+					failed++
+					if first == nil {
+						first = err
 					}
 					mu.Unlock()
 				}
@@ -842,10 +859,7 @@ func ensureObjects(ctx context.Context, t *target, ns string, n, workers int) er
 		})
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return fmt.Errorf("creating %d objects in %s: %d failed, first: %w", len(todo), ns, failed.Load(), firstErr)
-	}
-	return ctx.Err()
+	return failed, first
 }
 
 // createRetrying creates obj, again after a failure the server may not repeat (a timeout of
