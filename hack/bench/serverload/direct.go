@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/apimachinery/pkg/util/uuid"
 
@@ -131,10 +132,9 @@ func (s *etcdStore) close()     { s.c.Close() }
 // each created row as kine writes a create (the template's row's columns but
 // name and value), its id, which is its revision, from the table's sequence.
 type kineStore struct {
-	dsn  string
+	db   *pgxpool.Pool
 	mu   sync.Mutex
-	idle []*pgx.Conn
-	tmpl map[string]kineRow // by the template's key
+	tmpl map[int]kineRow // the template's row, by the length of its key
 }
 
 type kineRow struct {
@@ -145,42 +145,21 @@ type kineRow struct {
 }
 
 func newKineStore(ctx context.Context, dsn string) (*kineStore, error) {
-	s := &kineStore{dsn: dsn, tmpl: map[string]kineRow{}}
-	c, err := s.conn(ctx)
+	db, err := pgxpool.New(ctx, dsn)
 	if err != nil {
 		return nil, err
 	}
-	s.put(c)
-	return s, nil
-}
-
-func (s *kineStore) conn(ctx context.Context) (*pgx.Conn, error) {
-	s.mu.Lock()
-	if n := len(s.idle); n > 0 {
-		c := s.idle[n-1]
-		s.idle = s.idle[:n-1]
-		s.mu.Unlock()
-		return c, nil
+	if err := db.Ping(ctx); err != nil {
+		db.Close()
+		return nil, err
 	}
-	s.mu.Unlock()
-	return pgx.Connect(ctx, s.dsn)
-}
-
-func (s *kineStore) put(c *pgx.Conn) {
-	s.mu.Lock()
-	s.idle = append(s.idle, c)
-	s.mu.Unlock()
+	return &kineStore{db: db, tmpl: map[int]kineRow{}}, nil
 }
 
 func (s *kineStore) get(ctx context.Context, key string) ([]byte, error) {
-	c, err := s.conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer s.put(c)
 	var r kineRow
 	var value []byte
-	err = c.QueryRow(ctx, `SELECT created, deleted, create_revision, prev_revision, lease, value, old_value
+	err := s.db.QueryRow(ctx, `SELECT created, deleted, create_revision, prev_revision, lease, value, old_value
 		FROM kine WHERE name = $1 ORDER BY id DESC LIMIT 1`, key).
 		Scan(&r.created, &r.deleted, &r.createRev, &r.prevRev, &r.lease, &value, &r.oldValue)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -193,19 +172,14 @@ func (s *kineStore) get(ctx context.Context, key string) ([]byte, error) {
 		return nil, nil
 	}
 	s.mu.Lock()
-	s.tmpl[key] = r
+	s.tmpl[len(key)] = r
 	s.mu.Unlock()
 	return value, nil
 }
 
 func (s *kineStore) keys(ctx context.Context, prefix string) (map[string]bool, error) {
-	c, err := s.conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer s.put(c)
 	// The newest row of each name under prefix, unless it is a deletion.
-	rows, err := c.Query(ctx, `SELECT name FROM kine k WHERE starts_with(name, $1) AND deleted = 0
+	rows, err := s.db.Query(ctx, `SELECT name FROM kine k WHERE starts_with(name, $1) AND deleted = 0
 		AND id = (SELECT MAX(id) FROM kine WHERE name = k.name)`, prefix)
 	if err != nil {
 		return nil, err
@@ -225,29 +199,17 @@ func (s *kineStore) keys(ctx context.Context, prefix string) (map[string]bool, e
 // create copies kvs into the table in one transaction; each takes the row of
 // the template of its name's length (get read it) but for name and value.
 func (s *kineStore) create(ctx context.Context, kvs []rawKV) error {
-	s.mu.Lock()
-	tmpl := s.tmpl
-	s.mu.Unlock()
 	rows := make([][]any, 0, len(kvs))
 	for _, kv := range kvs {
-		var r *kineRow
-		for k, t := range tmpl {
-			if len(k) == len(kv.key) {
-				r = &t
-				break
-			}
-		}
-		if r == nil {
+		s.mu.Lock()
+		r, ok := s.tmpl[len(kv.key)]
+		s.mu.Unlock()
+		if !ok {
 			return fmt.Errorf("%s: no template row of its length read", kv.key)
 		}
 		rows = append(rows, []any{kv.key, r.created, r.deleted, r.createRev, r.prevRev, r.lease, kv.value, r.oldValue})
 	}
-	c, err := s.conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer s.put(c)
-	n, err := c.CopyFrom(ctx, pgx.Identifier{"kine"},
+	n, err := s.db.CopyFrom(ctx, pgx.Identifier{"kine"},
 		[]string{"name", "created", "deleted", "create_revision", "prev_revision", "lease", "value", "old_value"}, pgx.CopyFromRows(rows))
 	if err != nil {
 		return err
@@ -260,12 +222,7 @@ func (s *kineStore) create(ctx context.Context, kvs []rawKV) error {
 
 func (s *kineStore) batch() int { return 2000 }
 
-func (s *kineStore) close() {
-	for _, c := range s.idle {
-		c.Close(context.Background())
-	}
-	s.idle = nil
-}
+func (s *kineStore) close() { s.db.Close() }
 
 // template is an object created through the API whose stored value the
 // objects of its name's length are cloned from.
