@@ -171,8 +171,8 @@ type wakeups struct {
 
 // startWakeups starts announcing the writes through the returned backend (b
 // wrapped) and listening for other replicas' on the database at endpoint, until
-// ctx ends. ready is nil until the listening is established (see the header
-// comment). Endpoints other than postgres and mysql (sqlite: one server) get b
+// ctx ends. ready returns nil once the listening is established (see the
+// header comment). Endpoints other than postgres and mysql (sqlite: one server) get b
 // back as it is, and a nil ready.
 func startWakeups(ctx context.Context, wg *sync.WaitGroup, d *datastoreOptions, b kineserver.Backend) (_ kineserver.Backend, ready func() error, _ error) {
 	scheme, rest, _ := strings.Cut(d.resolved, "://")
