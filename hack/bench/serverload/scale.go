@@ -413,7 +413,7 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	// that costs what remains after it makes the whole list grow with the
 	// square of the count.
 	var pages []time.Duration
-	before0, err := listsServed(ctx, t)
+	listedBefore, err := listsServed(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -429,12 +429,12 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	}
 	res.PagedWall = time.Since(begin)
 	res.FirstPage, res.LastPage = pages[0], pages[len(pages)-1]
-	after, err := listsServed(ctx, t)
+	listedAfter, err := listsServed(ctx, t)
 	if err != nil {
 		return nil, err
 	}
-	res.PagesCached, res.PagesStored = after.cached-before0.cached, after.stored-before0.stored
-	res.PagesFetched = after.fetched - before0.fetched
+	res.PagesCached, res.PagesStored = listedAfter.cached-listedBefore.cached, listedAfter.stored-listedBefore.stored
+	res.PagesFetched = listedAfter.fetched - listedBefore.fetched
 	if res.PagesCached+res.PagesStored < len(pages) {
 		return nil, fmt.Errorf("paged list: %d pages, the server's /metrics count %d from its watch cache and %d from its storage",
 			len(pages), res.PagesCached, res.PagesStored)
