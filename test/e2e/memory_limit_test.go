@@ -3,98 +3,71 @@ package e2e
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"sigs.k8s.io/yaml"
+
+	"github.com/apigen-dev/apigen/test/cluster"
 )
 
-// memoryCgroup is a memory cgroup of its own, made for one test, under cgroup v2 or v1.
-type memoryCgroup struct {
-	dir string
-	v2  bool
-}
+// memoryCgroup is a memory cgroup of its own, made for one test and removed after it.
+type memoryCgroup struct{ *cluster.MemoryCgroup }
 
 // newMemoryCgroup makes a memory cgroup limited to limit bytes, or skips the test where
 // cgroups cannot be made (not root, or no writable memory hierarchy).
-func newMemoryCgroup(t *testing.T, limit int64) *memoryCgroup {
+func newMemoryCgroup(t *testing.T, limit int64) memoryCgroup {
 	t.Helper()
-	name := fmt.Sprintf("apigen-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())
-	var tried []string
-	for _, c := range []memoryCgroup{
-		{dir: filepath.Join("/sys/fs/cgroup", name), v2: true},
-		{dir: filepath.Join("/sys/fs/cgroup/unified", name), v2: true},
-		{dir: filepath.Join("/sys/fs/cgroup/memory", name)},
-	} {
-		limitFile := "memory.limit_in_bytes"
-		if c.v2 {
-			limitFile = "memory.max"
-		}
-		if err := os.Mkdir(c.dir, 0o755); err != nil {
-			tried = append(tried, err.Error())
-			continue
-		}
-		// A cgroup's directory comes with the kernel's files; a plain directory (the
-		// tmpfs that holds the v1 hierarchies' mounts) does not.
-		if _, err := os.Stat(filepath.Join(c.dir, "cgroup.procs")); err != nil {
-			tried = append(tried, c.dir+" is not a cgroup")
-			os.Remove(c.dir)
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(c.dir, limitFile), []byte(strconv.FormatInt(limit, 10)), 0o644); err != nil {
-			// A v2 hierarchy without the memory controller delegated has no memory.max.
-			tried = append(tried, err.Error())
-			os.Remove(c.dir)
-			continue
-		}
-		cg := c
-		t.Cleanup(func() {
-			// The processes in it have exited by now (their cleanups ran first).
-			if err := os.Remove(cg.dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				t.Logf("removing cgroup %s: %v", cg.dir, err)
-			}
-		})
-		return &cg
+	cg, err := cluster.NewMemoryCgroup(fmt.Sprintf("apigen-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), limit)
+	if errors.Is(err, cluster.ErrNoCgroup) {
+		t.Skip(err)
 	}
-	t.Skipf("cannot make a memory cgroup (needs root and a writable cgroup v1 or v2 memory hierarchy): %s", strings.Join(tried, "; "))
-	return nil
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The processes in it have exited by now (their cleanups ran first).
+	t.Cleanup(func() {
+		if err := cg.Remove(); err != nil {
+			t.Logf("removing cgroup %s: %v", cg.Dir, err)
+		}
+	})
+	return memoryCgroup{cg}
 }
 
-// wrap writes an executable that moves itself into the cgroup and then runs bin, so the
-// server is limited from its first allocation.
-func (c *memoryCgroup) wrap(t *testing.T, bin string) string {
+// wrap is an executable that moves itself into the cgroup and then runs bin, so the server is
+// limited from its first allocation.
+func (c memoryCgroup) wrap(t *testing.T, bin string) string {
 	t.Helper()
-	script := filepath.Join(t.TempDir(), "in-cgroup")
-	writeFile(t, script, fmt.Sprintf("#!/bin/sh\necho $$ > %s/cgroup.procs || exit 1\nexec %s \"$@\"\n", c.dir, bin))
-	if err := os.Chmod(script, 0o755); err != nil {
+	script, err := c.Wrap(bin, t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
 	return script
+}
+
+// oomKills is how many processes the kernel killed in the cgroup for lack of memory.
+func (c memoryCgroup) oomKills(t *testing.T) int {
+	t.Helper()
+	n, err := c.OOMKills()
+	if err != nil {
+		t.Logf("reading the cgroup's OOM kills: %v", err)
+	}
+	return n
 }
 
 // deploymentMemoryLimit reads the server container's memory limit from examples/wardle's
 // generated Deployment.
 func deploymentMemoryLimit(t *testing.T, root string) resource.Quantity {
 	t.Helper()
-	var d appsv1.Deployment
-	if err := yaml.Unmarshal([]byte(readFile(t, filepath.Join(root, "examples", "wardle", "config", "generated", "deployment.yaml"))), &d); err != nil {
+	limit, err := cluster.DeploymentMemoryLimit(filepath.Join(root, "examples", "wardle", "config", "generated", "deployment.yaml"), "apiserver")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range d.Spec.Template.Spec.Containers {
-		if c.Name == "apiserver" {
-			return *c.Resources.Limits.Memory()
-		}
-	}
-	t.Fatal("examples/wardle's Deployment has no apiserver container")
-	return resource.Quantity{}
+	return limit
 }
 
 // TestMemoryLimit: run in a memory cgroup as its generated Deployment's limit makes one,

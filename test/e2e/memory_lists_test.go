@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -53,7 +52,7 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 
 	start := time.Now()
 	fillFlunders(t, hc, host, listObjects, listObjectBytes)
-	t.Logf("%d Flunders created in %s; cgroup at %s", listObjects, time.Since(start).Round(time.Millisecond), cg.usage(t))
+	t.Logf("%d Flunders created in %s; cgroup at %s", listObjects, time.Since(start).Round(time.Millisecond), cg.Usage())
 	var size string
 	if err := poll(30*time.Second, func() error {
 		m := metricsText(t, hc, host)
@@ -101,10 +100,10 @@ func TestParallelListsUnderMemoryLimit(t *testing.T) {
 	}
 	close(gate)
 	wg.Wait()
-	t.Logf("%d parallel unpaged lists done in %s; cgroup %s", listClients, time.Since(start).Round(time.Millisecond), cg.usage(t))
+	t.Logf("%d parallel unpaged lists done in %s; cgroup %s", listClients, time.Since(start).Round(time.Millisecond), cg.Usage())
 
 	if s.proc.Exited() {
-		t.Fatalf("the server died during the lists (cgroup %s, %d killed by the kernel for memory):\n%s", cg.usage(t), cg.oomKills(t), s.proc.Describe())
+		t.Fatalf("the server died during the lists (cgroup %s, %d killed by the kernel for memory):\n%s", cg.Usage(), cg.oomKills(t), s.proc.Describe())
 	}
 	// A list turned away says what it was budgeted: twice the Flunders' size in storage, from
 	// the object count tracker the server hands priority and fairness's list work estimator.
@@ -277,69 +276,4 @@ func metricValue(text, series string) string {
 		}
 	}
 	return ""
-}
-
-// usage is the cgroup's current and peak memory use, for logs.
-func (c *memoryCgroup) usage(t *testing.T) string {
-	t.Helper()
-	cur, peak := "memory.usage_in_bytes", "memory.max_usage_in_bytes"
-	if c.v2 {
-		cur, peak = "memory.current", "memory.peak"
-	}
-	return fmt.Sprintf("%s MiB now (%s), %s MiB at most", c.mib(cur), c.split(), c.mib(peak))
-}
-
-// split is how much of the cgroup's memory is anonymous (the heap) and how much the page
-// cache, which the kernel reclaims before it kills.
-func (c *memoryCgroup) split() string {
-	data, err := os.ReadFile(filepath.Join(c.dir, "memory.stat"))
-	if err != nil {
-		return "?"
-	}
-	anon, file := "rss", "cache"
-	if c.v2 {
-		anon, file = "anon", "file"
-	}
-	stat := map[string]int64{}
-	for _, line := range strings.Split(string(data), "\n") {
-		var k string
-		var v int64
-		if _, err := fmt.Sscan(line, &k, &v); err == nil {
-			stat[k] = v
-		}
-	}
-	return fmt.Sprintf("%d MiB anonymous, %d MiB page cache", stat[anon]>>20, stat[file]>>20)
-}
-
-func (c *memoryCgroup) mib(file string) string {
-	data, err := os.ReadFile(filepath.Join(c.dir, file))
-	if err != nil {
-		return "?"
-	}
-	var n int64
-	if _, err := fmt.Sscan(string(data), &n); err != nil {
-		return "?"
-	}
-	return fmt.Sprint(n >> 20)
-}
-
-// oomKills is how many processes the kernel killed in the cgroup for lack of memory.
-func (c *memoryCgroup) oomKills(t *testing.T) int {
-	t.Helper()
-	file := "memory.oom_control"
-	if c.v2 {
-		file = "memory.events"
-	}
-	data, err := os.ReadFile(filepath.Join(c.dir, file))
-	if err != nil {
-		t.Logf("reading %s: %v", file, err)
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		var n int
-		if _, err := fmt.Sscanf(line, "oom_kill %d", &n); err == nil {
-			return n
-		}
-	}
-	return 0
 }

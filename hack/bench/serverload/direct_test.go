@@ -95,9 +95,9 @@ func TestScaleDirectFill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	local := func(name, endpoint string) func(ctx context.Context, logName string) (*running, func(), error) {
+	local := func(name, endpoint string) func(context.Context, string, *cluster.MemoryCgroup) (*running, func(), error) {
 		data := filepath.Join(dir, name+"-data")
-		return func(ctx context.Context, logName string) (*running, func(), error) {
+		return func(ctx context.Context, logName string, _ *cluster.MemoryCgroup) (*running, func(), error) {
 			r, err := b.startLocal(ctx, name, bin, data, endpoint, logName, storageProc{})
 			if err != nil {
 				return nil, nil, err
@@ -129,7 +129,7 @@ func TestScaleDirectFill(t *testing.T) {
 // checkFilled restarts s and checks its namespace through the API.
 func checkFilled(ctx context.Context, t *testing.T, s scaleSide, n int) {
 	t.Helper()
-	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-check", s.name, n))
+	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-check", s.name, n), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

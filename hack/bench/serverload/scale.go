@@ -31,13 +31,24 @@ package main
 // updates of the filled namespace run beside it, whose p99 is taken under
 // that load. Every object carries an annotation that pads it to about
 // -scale-bytes bytes of JSON.
+//
+// The generated server's measured start runs in a memory cgroup of
+// -scale-memory-limit (by default the limit examples/wardle's generated
+// Deployment sets), as the kubelet runs its container; kube-apiserver's in
+// one of -scale-crd-memory-limit, if set. After the unpaged list,
+// -scale-lists clients list everything unpaged at once for a minute, each
+// retrying after a 429 as its Retry-After says: the server must serve them
+// or turn them away, and never be killed for memory. A side whose server
+// is killed keeps what it measured, and the kill is its result.
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math/rand/v2"
 	"net/http"
@@ -49,6 +60,8 @@ import (
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientfeatures "k8s.io/client-go/features"
@@ -65,6 +78,9 @@ var scaleOpts struct {
 	page       int
 	watchers   int
 	directFrom int
+	memory     string
+	crdMemory  string
+	lists      int
 }
 
 func init() {
@@ -74,6 +90,9 @@ func init() {
 	flag.StringVar(&scaleOpts.sides, "scale-sides", strings.Join(scaleSideNames, ","), "with -scale: the sides, comma-separated")
 	flag.IntVar(&scaleOpts.page, "scale-page", 500, "with -scale: the paged list's limit")
 	flag.IntVar(&scaleOpts.watchers, "scale-watchers", 100, "with -scale: watchers of the watch fan-out")
+	flag.StringVar(&scaleOpts.memory, "scale-memory-limit", "deployment", "with -scale: the memory limit of the generated server's cgroup (a quantity: 8Gi; deployment: what examples/wardle's generated Deployment sets; none)")
+	flag.StringVar(&scaleOpts.crdMemory, "scale-crd-memory-limit", "none", "with -scale: the memory limit of the CRD side's kube-apiserver's cgroup (a quantity, or none)")
+	flag.IntVar(&scaleOpts.lists, "scale-lists", 8, "with -scale: clients listing everything unpaged at once for a minute (0: none)")
 	flag.IntVar(&scaleOpts.directFrom, "scale-direct-from", 100000, "with -scale: objects up to this many are created through the API, the rest written straight to storage as clones of one created through the API (direct.go; 0: all through the API)")
 }
 
@@ -113,6 +132,10 @@ type scaleResult struct {
 	UnpagedCPU       time.Duration
 	UnpagedBytes     int
 	UnpagedErr       string `json:",omitempty"`
+	MemoryLimit      int64  // of the server's cgroup, 0: none
+	Lists            listsResult
+	CgroupPeak       int64  // the server's cgroup at most, page cache included
+	Killed           string `json:",omitempty"` // how the server died, if it did
 	InformerWall     time.Duration
 	InformerCPU      time.Duration
 	InformerItems    int
@@ -128,10 +151,13 @@ type scaleResult struct {
 // scaleSide is how to start one side, and what serves it.
 type scaleSide struct {
 	name string
-	// start starts (or restarts) the side's server and returns its target
-	// and what stops it; the server process is procs[0], the storage's
-	// processes the others.
-	start func(ctx context.Context, logName string) (*running, func(), error)
+	// start starts (or restarts) the side's server, in cgroup cg if not
+	// nil, and returns its target and what stops it; the server process is
+	// procs[0], the storage's processes the others.
+	start func(ctx context.Context, logName string, cg *cluster.MemoryCgroup) (*running, func(), error)
+	// memoryLimit is the limit of the server's cgroup at its measured
+	// start (0: none).
+	memoryLimit int64
 	// storageBytes, where known, is the size of the side's database on disk.
 	storageBytes func() int64
 	// raw reaches the side's storage for the direct fill, under one of
@@ -159,6 +185,14 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 		if !slices.Contains(scaleSideNames, s) {
 			return fmt.Errorf("-scale-sides: %q: want some of %v", s, scaleSideNames)
 		}
+	}
+	memoryLimit, err := parseMemoryLimit(scaleOpts.memory, root)
+	if err != nil {
+		return fmt.Errorf("-scale-memory-limit: %w", err)
+	}
+	crdMemoryLimit, err := parseMemoryLimit(scaleOpts.crdMemory, root)
+	if err != nil {
+		return fmt.Errorf("-scale-crd-memory-limit: %w", err)
 	}
 	pad := strings.Repeat("x", max(scaleOpts.bytes-700, 0))
 	flunder := *flunderKind
@@ -196,23 +230,31 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 		switch name {
 		case scEmbedded:
 			data := filepath.Join(dir, name+"-data")
-			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
-				r, err := b.startLocal(ctx, name, bin, data, "", logName, storageProc{})
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string, cg *cluster.MemoryCgroup) (*running, func(), error) {
+				limited, err := inCgroup(cg, bin, dir)
+				if err != nil {
+					return nil, nil, err
+				}
+				r, err := b.startLocal(ctx, name, limited, data, "", logName, storageProc{})
 				if err != nil {
 					return nil, nil, err
 				}
 				r.k = &flunder
 				return r, r.stop, nil
-			}, func() int64 { return etcdDBSize(data) }, localEtcdRaw(data), wardleKeyPrefixes, false})
+			}, memoryLimit, func() int64 { return etcdDBSize(data) }, localEtcdRaw(data), wardleKeyPrefixes, false})
 		case scCluster:
-			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
-				r, err := b.start(ctx, server{Name: name, Bin: bin, Kind: &flunder}, logName)
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string, cg *cluster.MemoryCgroup) (*running, func(), error) {
+				limited, err := inCgroup(cg, bin, dir)
+				if err != nil {
+					return nil, nil, err
+				}
+				r, err := b.start(ctx, server{Name: name, Bin: limited, Kind: &flunder}, logName)
 				if err != nil {
 					return nil, nil, err
 				}
 				r.procs = append(r.procs, etcdProcs...)
 				return r, r.stop, nil
-			}, nil, clusterEtcdRaw(b.etcd), wardleKeyPrefixes, false})
+			}, memoryLimit, nil, clusterEtcdRaw(b.etcd), wardleKeyPrefixes, false})
 		case scPostgres:
 			log.Printf("starting postgres ...")
 			d, err := cluster.StartPostgres(cluster.DatabaseOptions{Durable: true})
@@ -222,25 +264,33 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 			defer d.Close()
 			data := filepath.Join(dir, name+"-data")
 			sp := storageProc{d.Name + " server", d.Process.Pid(), true}
-			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
-				r, err := b.startLocal(ctx, name, bin, data, d.Endpoint, logName, sp)
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string, cg *cluster.MemoryCgroup) (*running, func(), error) {
+				limited, err := inCgroup(cg, bin, dir)
+				if err != nil {
+					return nil, nil, err
+				}
+				r, err := b.startLocal(ctx, name, limited, data, d.Endpoint, logName, sp)
 				if err != nil {
 					return nil, nil, err
 				}
 				r.k = &flunder
 				return r, r.stop, nil
-			}, nil, kineRaw(d.Endpoint), wardleKeyPrefixes, true})
+			}, memoryLimit, nil, kineRaw(d.Endpoint), wardleKeyPrefixes, true})
 		case scCRD:
 			if err := applyFlunderCRD(kubectl, b.kas.AdminKubeconfig); err != nil {
 				return err
 			}
-			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string) (*running, func(), error) {
+			sides = append(sides, scaleSide{name, func(ctx context.Context, logName string, cg *cluster.MemoryCgroup) (*running, func(), error) {
 				// The first start is the control plane's kube-apiserver (it
 				// stays: the cluster-mode server delegates to it); each
 				// restart is a new one on the same etcd.
 				kas, begin := b.kas, time.Now()
 				if !strings.HasSuffix(logName, "-fill") {
-					k, err := cluster.StartKubeAPIServer(bins.KubeAPIServer, filepath.Join(dir, logName), b.etcd)
+					limited, err := inCgroup(cg, bins.KubeAPIServer, dir)
+					if err != nil {
+						return nil, nil, err
+					}
+					k, err := cluster.StartKubeAPIServer(limited, filepath.Join(dir, logName), b.etcd)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -261,7 +311,7 @@ func runScale(ctx context.Context, o *options, root, dir string) error {
 					stop = r.stop // kube-apiserver's process
 				}
 				return r, stop, nil
-			}, nil, clusterEtcdRaw(b.etcd), []string{"/registry/" + crdWardle + "/flunders/"}, false})
+			}, crdMemoryLimit, nil, clusterEtcdRaw(b.etcd), []string{"/registry/" + crdWardle + "/flunders/"}, false})
 		}
 	}
 
@@ -361,11 +411,45 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 		return nil, err
 	}
 
-	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d", s.name, n))
+	var cg *cluster.MemoryCgroup
+	if s.memoryLimit > 0 {
+		var err error
+		cg, err = cluster.NewMemoryCgroup(fmt.Sprintf("serverload-%s-%d-%d", s.name, n, os.Getpid()), s.memoryLimit)
+		if err != nil {
+			return nil, err
+		}
+		defer cg.Remove()
+		res.MemoryLimit = s.memoryLimit
+	}
+	// killed records the server's death for memory, if that is what ended a
+	// phase: the limit found.
+	killed := func(r *running, phase string, err error) (*scaleResult, error) {
+		if cg == nil || (r != nil && !r.proc.Exited()) {
+			return nil, err
+		}
+		if kills, _ := cg.OOMKills(); kills > 0 {
+			res.CgroupPeak = cg.Peak()
+			res.Killed = fmt.Sprintf("killed for memory during the %s (%d OOM kills in its cgroup of %s)", phase, kills, mib(s.memoryLimit))
+			return res, nil
+		}
+		return nil, err
+	}
+	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d", s.name, n), cg)
 	if err != nil {
-		return nil, fmt.Errorf("restart: %w", err)
+		return killed(nil, "start", fmt.Errorf("restart: %w", err))
 	}
 	defer stop()
+	// The phases end when the server does: a client would retry a dead
+	// server until its own timeout.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-r.proc.Done():
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	res.Startup = r.startup
 	// /readyz can answer before the server authenticates the front proxy
 	// (it reads the CA from kube-apiserver): the first admitted create too.
@@ -399,7 +483,7 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	before, begin := t.cpu(), time.Now()
 	items, err := informerSync(ctx, t)
 	if err != nil {
-		return nil, fmt.Errorf("informer: %w", err)
+		return killed(r, "informer's sync", fmt.Errorf("informer: %w", err))
 	}
 	res.InformerWall, res.InformerItems = time.Since(begin), items
 	res.InformerCPU, _ = split(before)
@@ -422,7 +506,7 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 		pages = append(pages, took)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("paged list: %w", err)
+		return killed(r, "paged list", fmt.Errorf("paged list: %w", err))
 	}
 	if items != n {
 		return nil, fmt.Errorf("paged list: %d items, want %d", items, n)
@@ -454,6 +538,16 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 		res.UnpagedBytes = len(body)
 	}
 	body = nil
+	if r.proc.Exited() {
+		return killed(r, "unpaged list", fmt.Errorf("unpaged list: the server exited: %s", res.UnpagedErr))
+	}
+
+	if scaleOpts.lists > 0 {
+		res.Lists = parallelLists(ctx, t, scaleOpts.lists, time.Minute, res.UnpagedBytes)
+		if r.proc.Exited() {
+			return killed(r, "parallel unpaged lists", fmt.Errorf("the server exited during the parallel unpaged lists"))
+		}
+	}
 
 	// The watch fan-out, gets and updates beside it.
 	var wg sync.WaitGroup
@@ -481,6 +575,9 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	if m, err = readMemory(r.proc.Pid()); err == nil {
 		res.HWM, res.After = m.HWM, m.RSS
 	}
+	if cg != nil {
+		res.CgroupPeak = cg.Peak()
+	}
 	if s.storageBytes != nil {
 		res.StorageBytes = s.storageBytes()
 	}
@@ -499,7 +596,7 @@ func fillScale(ctx context.Context, o *options, s scaleSide, n int, res *scaleRe
 		}
 		from = scaleOpts.directFrom
 	}
-	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-fill", s.name, n))
+	r, stop, err := s.start(ctx, fmt.Sprintf("%s-%d-fill", s.name, n), nil)
 	if err != nil {
 		return err
 	}
@@ -630,6 +727,9 @@ func informerSync(ctx context.Context, t *target) (int, error) {
 }
 
 func briefScale(r *scaleResult) string {
+	if r.Killed != "" {
+		return r.Killed
+	}
 	fill := fmt.Sprintf("+%d in %v", r.Added-r.Direct, r.Fill.Round(time.Second))
 	if r.Direct > 0 {
 		fill += fmt.Sprintf(" (API) + %d to storage in %v", r.Direct, r.DirectFill.Round(time.Second))
@@ -640,9 +740,12 @@ func briefScale(r *scaleResult) string {
 	if r.UnpagedErr != "" {
 		s += " (" + r.UnpagedErr + ")"
 	}
-	return s + fmt.Sprintf(", informer %v (%d), fan-out p99 %v (%d missing), get p99 %v, update p99 %v, peak RSS %s",
+	if l := r.Lists; l.Clients > 0 {
+		s += fmt.Sprintf(", %d parallel lists: %d served, %d turned away, %d failed", l.Clients, l.Served, l.TurnedAway, l.Failed)
+	}
+	return s + fmt.Sprintf(", informer %v (%d), fan-out p99 %v (%d missing), get p99 %v, update p99 %v, peak RSS %s, cgroup peak %s",
 		r.InformerWall.Round(time.Millisecond), r.InformerItems, r.FanP99.Round(time.Millisecond), r.FanMissing,
-		r.GetP99.Round(100*time.Microsecond), r.UpdP99.Round(100*time.Microsecond), mib(r.HWM))
+		r.GetP99.Round(100*time.Microsecond), r.UpdP99.Round(100*time.Microsecond), mib(r.HWM), mib(r.CgroupPeak))
 }
 
 // writeScale writes scale.md and scale.json into -out (after each side, so
@@ -699,7 +802,9 @@ func reportScale(results []*scaleResult) string {
 		row := func(what string, f func(r *scaleResult) string) {
 			p("| %s |", what)
 			for _, s := range sides {
-				if r := get(n, s); r != nil {
+				if r := get(n, s); r != nil && r.Killed != "" && f(r) == f(&scaleResult{}) {
+					p(" — |") // not reached
+				} else if r != nil {
 					p(" %s |", f(r))
 				} else {
 					p(" |")
@@ -735,6 +840,27 @@ func reportScale(results []*scaleResult) string {
 			}
 			return fmt.Sprintf("%s, %.0f MB, CPU %s", sec(r.UnpagedWall), float64(r.UnpagedBytes)/1e6, sec(r.UnpagedCPU))
 		})
+		row(fmt.Sprintf("%d clients listing all unpaged for 1 min: served / turned away (429) / failed", scaleOpts.lists), func(r *scaleResult) string {
+			l := r.Lists
+			if l.Clients == 0 {
+				return ""
+			}
+			s := fmt.Sprintf("%d / %d / %d", l.Served, l.TurnedAway, l.Failed)
+			if l.Served > 0 {
+				s += ", longest " + sec(l.Longest)
+			}
+			if l.FirstError != "" {
+				s += " (" + l.FirstError + ")"
+			}
+			return s
+		})
+		row("memory limit (cgroup) / the cgroup's peak", func(r *scaleResult) string {
+			if r.MemoryLimit == 0 {
+				return "none"
+			}
+			return mib(r.MemoryLimit) + " / " + mib(r.CgroupPeak)
+		})
+		row("killed for memory", func(r *scaleResult) string { return cmp.Or(r.Killed, "no") })
 		row("informer initial sync", func(r *scaleResult) string {
 			how := "list+watch"
 			if r.WatchList {
@@ -870,4 +996,102 @@ func errNote(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(", %d errors", n)
+}
+
+// listsResult is what parallel unpaged lists of everything got.
+type listsResult struct {
+	Clients    int
+	Served     int // 200 with the whole list
+	TurnedAway int // 429 with Retry-After
+	Failed     int
+	FirstError string `json:",omitempty"`
+	Wall       time.Duration
+	Longest    time.Duration // of a list served
+}
+
+// parallelLists has clients clients list t's filled namespace unpaged, at
+// once and again until window has passed, each retrying a 429 after its
+// Retry-After, as a client that honours it does. A list is served when it
+// reads a 200 of at least 99% of want bytes (the unpaged list's size; 0:
+// unknown), its body discarded as it arrives.
+func parallelLists(ctx context.Context, t *target, clients int, window time.Duration, want int) listsResult {
+	res := listsResult{Clients: clients}
+	var mu sync.Mutex
+	record := func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		f()
+	}
+	deadline := time.Now().Add(window)
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				started := time.Now()
+				lctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+				n, err := listStreamed(lctx, t)
+				cancel()
+				took := time.Since(started)
+				switch {
+				case err == nil && n >= want*99/100:
+					record(func() { res.Served++; res.Longest = max(res.Longest, took) })
+				case apierrors.IsTooManyRequests(err):
+					record(func() { res.TurnedAway++ })
+					wait, ok := apierrors.SuggestsClientDelay(err)
+					if !ok {
+						record(func() { res.Failed++; res.FirstError = cmp.Or(res.FirstError, "429 without Retry-After") })
+						return
+					}
+					time.Sleep(time.Duration(wait) * time.Second)
+				default:
+					if err == nil {
+						err = fmt.Errorf("%d bytes, want %d", n, want)
+					}
+					record(func() { res.Failed++; res.FirstError = cmp.Or(res.FirstError, err.Error()) })
+					time.Sleep(time.Second)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	res.Wall = time.Since(begin)
+	return res
+}
+
+// listStreamed lists t's filled namespace unpaged, without client-go's
+// retries (a 429 comes back as an error), and counts the body's bytes.
+func listStreamed(ctx context.Context, t *target) (int, error) {
+	body, err := t.req(t.rc.Get, scaleNS).MaxRetries(0).Stream(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer body.Close()
+	n, err := io.Copy(io.Discard, body)
+	return int(n), err
+}
+
+// parseMemoryLimit reads a memory limit flag: a quantity, none (0), or
+// deployment, the limit examples/wardle's generated Deployment sets for the
+// server.
+func parseMemoryLimit(v, root string) (int64, error) {
+	switch v {
+	case "none", "":
+		return 0, nil
+	case "deployment":
+		q, err := cluster.DeploymentMemoryLimit(filepath.Join(root, "examples", "wardle", "config", "generated", "deployment.yaml"), "apiserver")
+		return q.Value(), err
+	}
+	q, err := resource.ParseQuantity(v)
+	return q.Value(), err
+}
+
+// inCgroup is bin run in cg, or bin where cg is nil: a wrapper written in dir
+// that moves itself into cg and execs bin, so its process ID is the
+// server's.
+func inCgroup(cg *cluster.MemoryCgroup, bin, dir string) (string, error) {
+	if cg == nil {
+		return bin, nil
+	}
+	return cg.Wrap(bin, dir)
 }
