@@ -120,6 +120,7 @@ type scaleResult struct {
 	Serving          time.Duration // exec to the first create admitted
 	RSS, HWM         int64         // at /readyz; HWM is the peak after every phase
 	RSSSynced        int64         // after the informer's sync (the watch cache filled)
+	HWMSynced        int64         // the peak RSS until then
 	PagedWall        time.Duration
 	PagedCPU         time.Duration // the server's process (kube-apiserver for the CRD)
 	PagedStorageCPU  time.Duration // the storage's processes outside it
@@ -491,7 +492,7 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	if m, err = readMemory(r.proc.Pid()); err != nil {
 		return nil, err
 	}
-	res.RSSSynced = m.RSS
+	res.RSSSynced, res.HWMSynced = m.RSS, m.HWM
 
 	// The paged list of everything, its first and last pages timed: a page
 	// that costs what remains after it makes the whole list grow with the
@@ -827,6 +828,7 @@ func reportScale(results []*scaleResult) string {
 		row("RSS at /readyz", func(r *scaleResult) string { return mib(r.RSS) })
 		row("restart to an informer synced (the watch cache filled)", func(r *scaleResult) string { return sec(r.Serving + r.InformerWall) })
 		row("RSS then", func(r *scaleResult) string { return mib(r.RSSSynced) })
+		row("peak RSS until then: the cache's fill and a watch-list of everything (VmHWM)", func(r *scaleResult) string { return mib(r.HWMSynced) })
 		row(fmt.Sprintf("paged list of all (limit %d)", scaleOpts.page), func(r *scaleResult) string { return sec(r.PagedWall) })
 		row("… server CPU (+ storage's)", func(r *scaleResult) string { return sec(r.PagedCPU) + " (+" + sec(r.PagedStorageCPU) + ")" })
 		row("… its first page / its last page", func(r *scaleResult) string { return sec(r.FirstPage) + " / " + sec(r.LastPage) })
