@@ -14,7 +14,6 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"log"
@@ -69,17 +68,7 @@ kind: Service
 metadata: {name: %s, namespace: %s}
 spec: {ports: [{name: https, port: 443, protocol: TCP}]}
 `, routedService, routedNamespace),
-		fmt.Sprintf(`apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: {name: v1alpha1.wardle.example.com}
-spec:
-  group: wardle.example.com
-  version: v1alpha1
-  service: {namespace: %s, name: %s, port: 443}
-  caBundle: %s
-  groupPriorityMinimum: 1000
-  versionPriority: 100
-`, routedNamespace, routedService, base64.StdEncoding.EncodeToString(b.servingCA.CertPEM)),
+		apiServiceManifest(flunderKind.GV.Group, flunderKind.GV.Version, routedNamespace, routedService, 443, b.servingCA.CertPEM),
 	}
 	cfg, err := b.kas.AdminConfig()
 	if err != nil {
