@@ -793,8 +793,11 @@ func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c 
 			if !ok {
 				continue // a create that failed on the client side but was stored
 			}
-			r.Lat = append(r.Lat, d.at.Sub(v.(time.Time)))
-			ds = append(ds, delivered{watchAuditID(ns, i), createAuditID(ns, d.name), d.at.Sub(v.(time.Time))})
+			lat := d.at.Sub(v.(time.Time))
+			r.Lat = append(r.Lat, lat)
+			if byReplica {
+				ds = append(ds, delivered{watchAuditID(ns, i), createAuditID(ns, d.name), lat})
+			}
 			if d.at.After(last) {
 				last = d.at
 			}
