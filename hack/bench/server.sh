@@ -30,8 +30,10 @@
 # Add -durable to run every SQL database durable at each commit (postgres fsync and synchronous_commit
 # on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL), as both etcds are; without it
 # they run with the e2e tests' throwaway settings. -datastores -replicas compares one server on Postgres
-# with two replicas on one database (the load split between them, and a write through one replica
-# seen by watchers on the other).
+# (-replicas-db mariadb: MariaDB) with -replica-count replicas (default 2) on one database reached
+# directly (the load split between them, and a write through one replica seen by watchers on the
+# others), and as many on another database behind kube-apiserver's aggregation routing (the whole
+# load through kube-apiserver, the paced watch's deliveries split into cross- and same-replica).
 #
 # hack/bench/server.sh 1 -scale (= make bench-scale) is the scale envelope of issue 44: examples/wardle's
 # kind at each count of -scale-counts (default 10000,100000) on embedded etcd, a 3-member etcd cluster and

@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/yaml"
 
 	"github.com/apigen-dev/apigen/test/cluster"
@@ -319,20 +320,16 @@ func (a *aggregation) startReplica(t *testing.T, i, port int) *process {
 // the EndpointSlice controller lists a ready Pod.
 func (a *aggregation) routeTo(t *testing.T, i, port int) {
 	t.Helper()
-	slice := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "discovery.k8s.io/v1",
-		"kind":       "EndpointSlice",
-		"metadata": map[string]any{
-			"name":      fmt.Sprintf("%s-replica-%d", wardleService, i),
-			"namespace": wardleNamespace,
-			"labels":    map[string]any{"kubernetes.io/service-name": wardleService},
-		},
-		"addressType": "IPv4",
-		"ports":       []any{map[string]any{"name": "https", "port": int64(port), "protocol": "TCP"}},
-		"endpoints":   []any{map[string]any{"addresses": []any{a.routed}, "conditions": map[string]any{"ready": true}}},
-	}}
-	gvr := schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1", Resource: "endpointslices"}
-	if _, err := a.dyn.Resource(gvr).Namespace(wardleNamespace).Create(context.Background(), slice, metav1.CreateOptions{}); err != nil {
+	cfg, err := a.kas.AdminConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("%s-replica-%d", wardleService, i)
+	if err := cluster.Route(context.Background(), cs, wardleNamespace, wardleService, name, a.routed, port); err != nil {
 		t.Fatalf("listing replica %d in the Service's EndpointSlices: %v", i, err)
 	}
 }

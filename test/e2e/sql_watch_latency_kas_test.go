@@ -1,14 +1,11 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,19 +14,9 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/dynamic"
-)
 
-// auditPolicy records the creates and watches of Flunders (a watch when its response
-// starts): the replica whose audit log holds a request's ID served it.
-const auditPolicy = `apiVersion: audit.k8s.io/v1
-kind: Policy
-omitStages: [RequestReceived]
-rules:
-- level: Metadata
-  verbs: [create, watch]
-  resources: [{group: wardle.example.com, resources: [flunders]}]
-- level: None
-`
+	"github.com/apigen-dev/apigen/test/cluster"
+)
 
 // routedLatency is TestSQLReplicaWatchLatency through kube-apiserver: examples/wardle's
 // manifests applied to a real kube-apiserver started with --enable-aggregator-routing=true,
@@ -51,7 +38,7 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 	a.routed = ip
 	a.storage = []string{"--datastore-endpoint=" + endpoint}
 	policy := filepath.Join(a.work, "audit-policy.yaml")
-	writeFile(t, policy, auditPolicy)
+	writeFile(t, policy, cluster.AuditPolicy(wardleGroup, "flunders"))
 	auditLog := func(i int) string { return filepath.Join(a.work, fmt.Sprintf("audit-%d.log", i)) }
 	a.replicaFlags = func(i int) []string {
 		return []string{"--audit-policy-file=" + policy, "--audit-log-path=" + auditLog(i), "--audit-log-maxage=1"}
@@ -68,7 +55,7 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 	cfg.QPS, cfg.Burst = loadQPS, loadQPS
 	// Each request names itself with the Audit-ID header, which kube-apiserver keeps and
 	// passes on to the replica it proxies to.
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return auditIDTransport{rt} })
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return cluster.AuditIDTransport{RT: rt} })
 	clients, err := dynamic.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +86,7 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 		var watchOn []int
 		for k := 0; ; k++ {
 			id := fmt.Sprintf("watch-%d-%d", n, k)
-			w, err := watchArrivals(withAuditID(ctx, id), &replica{name: "kube-apiserver", client: client}, list.GetResourceVersion())
+			w, err := watchArrivals(cluster.WithAuditID(ctx, id), &replica{name: "kube-apiserver", client: client}, list.GetResourceVersion())
 			if err != nil {
 				t.Fatalf("watching flunders through kube-apiserver: %v", err)
 			}
@@ -137,7 +124,7 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 			time.Sleep(rand.N(50 * time.Millisecond))
 			name := fmt.Sprintf("routed-%d-%d", n, i)
 			start := time.Now()
-			created, err := client.Create(withAuditID(ctx, name), newFlunder(name, 1), metav1.CreateOptions{})
+			created, err := client.Create(cluster.WithAuditID(ctx, name), newFlunder(name, 1), metav1.CreateOptions{})
 			if err != nil {
 				t.Fatalf("creating %s through kube-apiserver: %v", name, err)
 			}
@@ -202,63 +189,26 @@ func routedLatency(t *testing.T, bin, dbName, endpoint string) {
 	}
 }
 
-// hostAddress is an IPv4 address of this machine outside the loopback and link-local
-// ranges, which an EndpointSlice refuses; the test is skipped on a machine without one.
+// hostAddress is an IPv4 address of this machine an EndpointSlice accepts; the test is
+// skipped on a machine without one.
 func hostAddress(t *testing.T) string {
 	t.Helper()
-	addrs, err := net.InterfaceAddrs()
+	ip, err := cluster.HostAddress()
+	if errors.Is(err, cluster.ErrNoHostAddress) {
+		t.Skip("no IPv4 address outside the loopback range for the Service's EndpointSlices")
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, addr := range addrs {
-		if n, ok := addr.(*net.IPNet); ok {
-			if ip := n.IP.To4(); ip != nil && !ip.IsLoopback() && !ip.IsLinkLocalUnicast() {
-				return ip.String()
-			}
-		}
-	}
-	t.Skip("no IPv4 address outside the loopback range for the Service's EndpointSlices")
-	return ""
+	return ip
 }
 
-type auditIDKey struct{}
-
-func withAuditID(ctx context.Context, id string) context.Context {
-	return context.WithValue(ctx, auditIDKey{}, id)
-}
-
-// auditIDTransport sets the Audit-ID header of a request whose context carries one.
-type auditIDTransport struct{ rt http.RoundTripper }
-
-func (a auditIDTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if id, ok := req.Context().Value(auditIDKey{}).(string); ok {
-		req = req.Clone(req.Context())
-		req.Header.Set("Audit-ID", id)
-	}
-	return a.rt.RoundTrip(req)
-}
-
-// auditIDs are the IDs of the events in the audit log at path (none while it does not exist).
+// auditIDs are the IDs of the events in the audit log at path.
 func auditIDs(t *testing.T, path string) []string {
 	t.Helper()
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	ids, err := cluster.AuditIDs(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	var ids []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var ev struct {
-			AuditID string `json:"auditID"`
-		}
-		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.AuditID != "" {
-			ids = append(ids, ev.AuditID)
-		}
 	}
 	return ids
 }

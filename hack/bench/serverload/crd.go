@@ -421,22 +421,34 @@ subjects:
 // of type ExternalName for 127.0.0.1 on the server's port (the test overlay
 // of docs/design.md: loopback endpoints are refused).
 func apiService(port int, caPEM []byte) string {
+	return externalNameService(gizmoNamespace, gizmoService, port) + "---\n" +
+		apiServiceManifest(gizmoGroup, "v1", gizmoNamespace, gizmoService, port, caPEM)
+}
+
+// externalNameService is the Service namespace/name of type ExternalName for
+// 127.0.0.1 on port.
+func externalNameService(namespace, name string, port int) string {
 	return fmt.Sprintf(`apiVersion: v1
 kind: Service
-metadata: {name: %[1]s, namespace: %[2]s}
+metadata: {name: %[2]s, namespace: %[1]s}
 spec: {type: ExternalName, externalName: 127.0.0.1, ports: [{name: https, port: %[3]d, protocol: TCP}]}
----
-apiVersion: apiregistration.k8s.io/v1
+`, namespace, name, port)
+}
+
+// apiServiceManifest is the APIService of group/version that names the
+// Service namespace/service on port, with the caBundle caPEM.
+func apiServiceManifest(group, version, namespace, service string, port int, caPEM []byte) string {
+	return fmt.Sprintf(`apiVersion: apiregistration.k8s.io/v1
 kind: APIService
-metadata: {name: v1.%[4]s}
+metadata: {name: %[2]s.%[1]s}
 spec:
-  group: %[4]s
-  version: v1
-  service: {namespace: %[2]s, name: %[1]s, port: %[3]d}
-  caBundle: %[5]s
+  group: %[1]s
+  version: %[2]s
+  service: {namespace: %[3]s, name: %[4]s, port: %[5]d}
+  caBundle: %[6]s
   groupPriorityMinimum: 1000
   versionPriority: 100
-`, gizmoService, gizmoNamespace, port, gizmoGroup, base64.StdEncoding.EncodeToString(caPEM))
+`, group, version, namespace, service, port, base64.StdEncoding.EncodeToString(caPEM))
 }
 
 // run runs kubectl as kube-apiserver's admin with stdin; it returns stdout.

@@ -142,10 +142,12 @@ func (b *bench) datastoreServers(bin string, durable bool) (servers []server, st
 	return servers, storage, closeAll, nil
 }
 
-// The -replicas comparison's sides: one server on a database, and
-// -replica-count servers on another database of the same database server.
-func replicaSides(o *options) (one, several string) {
-	return o.replicasDB + "-1", fmt.Sprintf("%s-%d", o.replicasDB, o.replicaCount)
+// The -replicas comparison's sides: one server on a database, -replica-count
+// servers on another database of the same database server reached directly,
+// and as many on a third reached through kube-apiserver (routed.go).
+func replicaSides(o *options) (one, several, routed string) {
+	several = fmt.Sprintf("%s-%d", o.replicasDB, o.replicaCount)
+	return o.replicasDB + "-1", several, several + "-kas"
 }
 
 // replicaServers starts one Postgres or MariaDB (-replicas-db; durable or not)
@@ -156,10 +158,13 @@ func replicaSides(o *options) (one, several string) {
 // (worker w writes and reads through replica w mod n, so each object is
 // written through one of them), as do the watchers of the watch fan-out; the
 // paced watch creates through replica a only and watches on the others only:
-// the latency of a write seen through another replica (kine's poll, about
-// once a second, without the servers' wake-ups). The CPU per operation counts
-// every replica and the database; the memory is replica a's.
-func (b *bench) replicaServers(o *options, bin string) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
+// the latency of a write seen through another replica. The third side,
+// -replica-count servers on its database kine3 in cluster mode, listening on
+// ip, is reached through kube-apiserver, which picks a replica per request
+// (startRouted); its paced watch splits the deliveries by replica. The CPU per
+// operation counts every replica and the database (and kube-apiserver on the
+// third side); the memory is replica a's.
+func (b *bench) replicaServers(o *options, bin, ip string) (servers []server, storage map[string]storageProc, closeAll func(), err error) {
 	closeAll = func() {}
 	start := cluster.StartPostgres
 	if o.replicasDB == "mariadb" {
@@ -175,14 +180,10 @@ func (b *bench) replicaServers(o *options, bin string) (servers []server, storag
 			log.Print(err)
 		}
 	}
-	one, several := replicaSides(o)
+	one, several, routed := replicaSides(o)
 	db := storageProc{d.Name + " server", d.Process.Pid(), true}
-	storage = map[string]storageProc{one: db, several: db}
-	// postgres://...:port/kine?sslmode=disable, mysql://root@tcp(...)/kine
-	second := strings.Replace(d.Endpoint, "/kine?", "/kine2?", 1)
-	if strings.HasSuffix(d.Endpoint, "/kine") {
-		second = d.Endpoint + "2"
-	}
+	storage = map[string]storageProc{one: db, several: db, routed: db}
+	second, third := otherDatabase(d.Endpoint, "kine2"), otherDatabase(d.Endpoint, "kine3")
 	if second == d.Endpoint {
 		return nil, nil, closeAll, fmt.Errorf("endpoint %s has no /kine to make a second database of", d.Endpoint)
 	}
@@ -192,7 +193,23 @@ func (b *bench) replicaServers(o *options, bin string) (servers []server, storag
 	servers = append(servers, server{Name: several, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
 		return b.startReplicas(ctx, several, bin, second, logName, db, o.replicaCount)
 	}})
+	var audited []string
+	for r := 0; r <= o.rounds; r++ {
+		audited = append(audited, roundNamespaces("", r)[2])
+	}
+	servers = append(servers, server{Name: routed, Bin: bin, launch: func(ctx context.Context, logName string) (*running, error) {
+		return b.startRouted(ctx, routed, bin, third, ip, logName, db, o.replicaCount, audited)
+	}})
 	return servers, storage, closeAll, nil
+}
+
+// otherDatabase is endpoint with its database kine renamed name:
+// postgres://...:port/kine?sslmode=disable, mysql://root@tcp(...)/kine.
+func otherDatabase(endpoint, name string) string {
+	if e, ok := strings.CutSuffix(endpoint, "/kine"); ok {
+		return e + "/" + name
+	}
+	return strings.Replace(endpoint, "/kine?", "/"+name+"?", 1)
 }
 
 // startReplicas starts n servers in local mode on endpoint at once (each on
@@ -389,6 +406,13 @@ func processTree(pid int) []int {
 // runDatastores is the -datastores comparison: see the comment at the top.
 func runDatastores(ctx context.Context, o *options, root, dir string) error {
 	b := &bench{dir: dir}
+	var ip string
+	if o.replicas {
+		var err error
+		if ip, err = b.routedControlPlane(); err != nil {
+			return err
+		}
+	}
 	w, stop, err := b.buildAndStart(o, root, false)
 	if err != nil {
 		return err
@@ -397,7 +421,10 @@ func runDatastores(ctx context.Context, o *options, root, dir string) error {
 	bin := w.wardle
 	start := func() ([]server, map[string]storageProc, func(), error) { return b.datastoreServers(bin, o.durable) }
 	if o.replicas {
-		start = func() ([]server, map[string]storageProc, func(), error) { return b.replicaServers(o, bin) }
+		if err := b.registerRouted(ctx); err != nil {
+			return err
+		}
+		start = func() ([]server, map[string]storageProc, func(), error) { return b.replicaServers(o, bin, ip) }
 	}
 	servers, storage, closeDBs, err := start()
 	defer closeDBs()
@@ -459,9 +486,9 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 		settings = "every SQL database durable at each commit (postgres fsync=on and synchronous_commit=on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL)"
 	}
 	if o.replicas {
-		one, several := replicaSides(o)
-		p("The generated server (examples/wardle) on %s: one server (%s) against %d replicas on one database (%s; each worker and watcher on replica w mod %d, the paced watch creating through replica a and watching on the others), %d rounds, %s, %s; %s.\n",
-			o.replicasDB, one, o.replicaCount, several, o.replicaCount, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
+		one, several, routed := replicaSides(o)
+		p("The generated server (examples/wardle) on %s: one server (%s) against %d replicas on one database reached directly (%s; each worker and watcher on replica w mod %d, the paced watch creating through replica a and watching on the others) and %d replicas on another database in cluster mode reached through kube-apiserver (%s; listed in the Service's EndpointSlices once ready, kube-apiserver with --enable-aggregator-routing=true picking a replica per request, its CPU counted), %d rounds, %s, %s; %s.\n",
+			o.replicasDB, one, o.replicaCount, several, o.replicaCount, o.replicaCount, routed, len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
 	} else {
 		p("The generated server (examples/wardle) on each storage, one process each, %d rounds, %s, %s; %s.\n",
 			len(t.rounds), machine(), time.Now().UTC().Format("2006-01-02T15:04Z"), settings)
@@ -531,8 +558,8 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 	row("start-up to /readyz (exec → 200)", func(r *runResult) float64 { return r.Startup.Seconds() }, ms)
 	which := "server"
 	if o.replicas {
-		_, several := replicaSides(o)
-		which = "server (" + several + ": replica a)"
+		_, several, routed := replicaSides(o)
+		which = "server (" + several + " and " + routed + ": replica a)"
 	}
 	row(which+" RSS (VmRSS) after the round", func(r *runResult) float64 { return float64(r.Memory.RSS) }, func(x float64) string { return mib(int64(x)) })
 	row(which+" peak RSS (VmHWM)", func(r *runResult) float64 { return float64(r.Memory.HWM) }, func(x float64) string { return mib(int64(x)) })
@@ -545,6 +572,51 @@ func reportDatastores(o *options, servers []server, storage map[string]storagePr
 		}
 	}
 	p("\n\n")
+	if o.replicas {
+		byReplica(p, o, t)
+	}
 	t.perRound(p, true)
 	return sb.String()
+}
+
+// byReplica is the paced watch of the -replicas comparison by replica: through
+// kube-apiserver, the deliveries whose watch another replica served than the
+// create, and those whose watch the same replica served; directly, every
+// delivery is across replicas.
+func byReplica(p func(string, ...any), o *options, t *table) {
+	_, several, routed := replicaSides(o)
+	var op string
+	for _, name := range t.ops {
+		if t.paced(name) {
+			op = name
+		}
+	}
+	if op == "" {
+		return
+	}
+	p("The paced watch (%s) by replica: through kube-apiserver, each create and watch names itself with the Audit-ID header and the replica whose audit log holds it served it; a delivery is cross-replica when another replica served the watch than the create. Latency from the create's send to the watcher's decoded event; medians over the rounds.\n\n", op)
+	p("| deliveries | count | p50 | p99 |\n|---|---|---|---|\n")
+	split := func(what string, get func(*phaseResult) *latencySplit) {
+		f := func(g func(*latencySplit) float64) func(*phaseResult) float64 {
+			return func(r *phaseResult) float64 {
+				if s := get(r); s != nil {
+					return g(s)
+				}
+				return 0
+			}
+		}
+		p("| %s | %.0f | %s | %s |\n", what, t.med(op, routed, f(func(s *latencySplit) float64 { return float64(s.N) })),
+			ms(t.med(op, routed, f(func(s *latencySplit) float64 { return s.P50.Seconds() }))),
+			ms(t.med(op, routed, f(func(s *latencySplit) float64 { return s.P99.Seconds() }))))
+	}
+	split(routed+", cross-replica", func(r *phaseResult) *latencySplit { return r.Cross })
+	split(routed+", same-replica", func(r *phaseResult) *latencySplit { return r.Same })
+	count := func(r *phaseResult) float64 { return float64(r.OK) }
+	p("| %s, every delivery | %.0f | %s | %s |\n", routed, t.med(op, routed, count), ms(t.med(op, routed, p50)), ms(t.med(op, routed, p99)))
+	p("| %s (direct: creates through replica a, watches on the others), every delivery cross-replica | %.0f | %s | %s |\n",
+		several, t.med(op, several, count), ms(t.med(op, several, p50)), ms(t.med(op, several, p99)))
+	if n := t.med(op, routed, func(r *phaseResult) float64 { return float64(r.Unattributed) }); n > 0 {
+		p("\n%.0f deliveries (median) whose requests no audit log named are in neither split.\n", n)
+	}
+	p("\n")
 }

@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
+
+	"github.com/apigen-dev/apigen/test/cluster"
 )
 
 // phaseResult is one operation's figures on one server in one round.
@@ -36,6 +38,12 @@ type phaseResult struct {
 	Load  string                   // 1-minute load average before it
 	Paced bool                     // the load was a fixed rate: throughput does not compare
 	Note  string                   `json:",omitempty"`
+	// Cross and Same split the deliveries of a watch through kube-apiserver
+	// by whether the replica that served the watch served the create too;
+	// Unattributed are those whose replicas the audit logs do not name.
+	Cross        *latencySplit `json:",omitempty"`
+	Same         *latencySplit `json:",omitempty"`
+	Unattributed int           `json:",omitempty"`
 }
 
 // CPUPerOp is the server's CPU time per successful request (watch: per
@@ -193,6 +201,10 @@ type target struct {
 	// database (-replicas), each reached directly; the workload spreads over
 	// them (on), and rc and newClient are the first one's.
 	replicas []*target
+	// served, when set, tells which replica served each request that named
+	// itself with an Audit-ID (the replicas behind kube-apiserver); the paced
+	// watch then splits its deliveries by replica.
+	served func() (map[string]int, error)
 }
 
 // all is the servers of t: its replicas, or t itself.
@@ -603,7 +615,7 @@ func (s *session) listPaged(ctx context.Context, objects, n, workers int) (*phas
 
 func (s *session) watch(ctx context.Context) (*phaseResult, error) {
 	all := s.t.all()
-	return watchFanOut(ctx, s.t, all, all, s.c, s.namespace(1), s.c.WatchEvents, 0, s.c.PhaseTimeout)
+	return watchFanOut(ctx, s.t, all, all, s.c, s.namespace(1), s.c.WatchEvents, 0, s.c.PhaseTimeout, false)
 }
 
 // watchPaced: on a side of several replicas, the creates go through the
@@ -614,7 +626,7 @@ func (s *session) watchPaced(ctx context.Context) (*phaseResult, error) {
 	if len(writers) > 1 {
 		writers, watchers = writers[:1], watchers[1:]
 	}
-	r, err := watchFanOut(ctx, s.t, writers, watchers, s.c, s.namespace(2), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout)
+	r, err := watchFanOut(ctx, s.t, writers, watchers, s.c, s.namespace(2), s.c.WatchPacedEvents, s.c.WatchRate, s.c.PhaseTimeout, s.t.served != nil)
 	if r != nil && len(s.t.all()) > 1 {
 		r.Note = joinNote(r.Note, "creates through one replica, watchers on the others")
 	}
@@ -650,8 +662,9 @@ func runtimeDecode(data []byte, into *objectList) error {
 // was sent to the moment a watcher decoded the ADDED event: from the send
 // rather than from the create's response because the event may reach a
 // watcher before the response reaches the creator. Throughput is deliveries
-// per second from the first create to the last delivery.
-func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c config, ns string, events int, rate float64, limit time.Duration) (*phaseResult, error) {
+// per second from the first create to the last delivery. With byReplica, the
+// deliveries are also split by replica (t.served; phaseResult.Cross, Same).
+func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c config, ns string, events int, rate float64, limit time.Duration, byReplica bool) (*phaseResult, error) {
 	op := fmt.Sprintf("watch, %d watchers", c.Watchers)
 	list, err := t.list(ctx, ns)
 	if err != nil {
@@ -683,7 +696,7 @@ func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c 
 		}
 		wi, err := rc.Get().Namespace(ns).Resource(t.k.Resource).
 			VersionedParams(&metav1.ListOptions{Watch: true, ResourceVersion: list.ResourceVersion}, parameterCodec).
-			Watch(wctx)
+			Watch(cluster.WithAuditID(wctx, watchAuditID(ns, i)))
 		if err != nil {
 			closeRC()
 			return nil, fmt.Errorf("%s: starting watcher %d: %w", op, i, err)
@@ -728,7 +741,7 @@ func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c 
 		i := int(n.Add(1))
 		f := t.k.newObject(ns, fmt.Sprintf("w-%d", i), i)
 		sent.Store(f.Name, time.Now())
-		_, err := writers[w%len(writers)].create(ctx, f)
+		_, err := writers[w%len(writers)].create(cluster.WithAuditID(ctx, createAuditID(ns, f.Name)), f)
 		if err != nil {
 			sent.Delete(f.Name)
 		}
@@ -770,7 +783,8 @@ func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c 
 		return true
 	})
 	missing := 0
-	for _, w := range ws {
+	var ds []delivered
+	for i, w := range ws {
 		if w.err != nil && ctx.Err() == nil {
 			return nil, fmt.Errorf("%s: a watcher failed: %w", op, w.err)
 		}
@@ -779,7 +793,11 @@ func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c 
 			if !ok {
 				continue // a create that failed on the client side but was stored
 			}
-			r.Lat = append(r.Lat, d.at.Sub(v.(time.Time)))
+			lat := d.at.Sub(v.(time.Time))
+			r.Lat = append(r.Lat, lat)
+			if byReplica {
+				ds = append(ds, delivered{watchAuditID(ns, i), createAuditID(ns, d.name), lat})
+			}
 			if d.at.After(last) {
 				last = d.at
 			}
@@ -794,7 +812,44 @@ func watchFanOut(ctx context.Context, t *target, writers, watchers []*target, c 
 	}
 	r.Note = joinNote(r.Note, fmt.Sprintf("%d creates × %d watchers", cr.OK, c.Watchers))
 	r.finish()
+	if byReplica {
+		if err := splitDeliveries(t, r, ds); err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+	}
 	return r, nil
+}
+
+// The Audit-IDs of the requests of a watch fan-out in namespace ns.
+func watchAuditID(ns string, i int) string { return fmt.Sprintf("%s-watch-%d", ns, i) }
+func createAuditID(ns, name string) string { return ns + "-create-" + name }
+
+// splitDeliveries fills r's Cross, Same and Unattributed from ds and the
+// replicas' audit logs, once these name every delivery's requests (a
+// replica writes a create's event after its response) or after 10 s.
+func splitDeliveries(t *target, r *phaseResult, ds []delivered) error {
+	var served map[string]int
+	err := cluster.Poll(10*time.Second, nil, func() error {
+		var err error
+		if served, err = t.served(); err != nil {
+			return err
+		}
+		for _, d := range ds {
+			if _, ok := served[d.watch]; !ok {
+				return fmt.Errorf("no audit event of %s", d.watch)
+			}
+			if _, ok := served[d.create]; !ok {
+				return fmt.Errorf("no audit event of %s", d.create)
+			}
+		}
+		return nil
+	})
+	if served == nil {
+		return err
+	}
+	cross, same, unattributed := splitByReplica(ds, served)
+	r.Cross, r.Same, r.Unattributed = &cross, &same, unattributed
+	return nil
 }
 
 // ensureObjects makes namespace ns hold objects Flunders named f-0..f-(n-1)

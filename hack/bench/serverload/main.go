@@ -24,8 +24,9 @@
 // With -datastores it is the storage comparison of issue 25 instead
 // (datastores.go): the generated server on embedded etcd, external etcd,
 // SQLite, Postgres and MariaDB, one process each, ratios to embedded etcd;
-// -durable makes the databases flush each commit, -replicas compares two
-// replicas on one Postgres database with one server.
+// -durable makes the databases flush each commit, -replicas compares
+// replicas on one Postgres or MariaDB database, reached directly and through
+// kube-apiserver (routed.go), with one server.
 //
 // With -crd it is the CRD comparison of issue 26 instead (crd.go): one held-out
 // kind (testdata/gizmo) as a CRD in kube-apiserver, through kube-apiserver's
@@ -48,8 +49,9 @@
 //	go run ./hack/bench/serverload -protobuf -rounds 3   (what make bench-crd runs after -crd; protobuf.go)
 //	go run ./hack/bench/serverload -datastores -rounds 4   (what make bench-storage runs; -smoke too)
 //	go run ./hack/bench/serverload -datastores -durable   (the same, every SQL database durable at each commit)
-//	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database;
-//	                                                      -replicas-db mariadb, -replica-count 3)
+//	go run ./hack/bench/serverload -datastores -replicas  (one server on Postgres against two replicas on one database,
+//	                                                      directly and through kube-apiserver; -replicas-db mariadb,
+//	                                                      -replica-count 3)
 //
 // Everything listens on 127.0.0.1 only, and every loop is bounded.
 package main
@@ -130,7 +132,7 @@ func main() {
 	flag.BoolVar(&o.dv, "dv", false, "the declarative validation comparison instead: testdata/dv's kind with its rules as +k8s: tags (k8s) and as kubebuilder markers (markers), two generated servers reached directly; create, get, update, patch and apply only, and -list-small objects (at most 200) prepared for the warm-up")
 	flag.BoolVar(&o.datastores, "datastores", false, "the storage comparison instead: the generated server on embedded etcd (local mode), external etcd (cluster mode), SQLite, Postgres and MariaDB (local mode, kine), one process each; with -only NAME, embedded etcd and NAME only")
 	flag.BoolVar(&o.durable, "durable", false, "with -datastores: every SQL database makes each commit durable before it acknowledges it, as etcd does (postgres fsync and synchronous_commit on, MariaDB innodb_flush_log_at_trx_commit=1, SQLite synchronous=FULL); without it they run with the e2e tests' throwaway settings")
-	flag.BoolVar(&o.replicas, "replicas", false, "with -datastores: the replica comparison instead, one server on a database against -replica-count replicas on one database of the same database server (the load split between them; the paced watch writes through one replica and watches on the others)")
+	flag.BoolVar(&o.replicas, "replicas", false, "with -datastores: the replica comparison instead, one server on a database against -replica-count replicas on one database of the same database server reached directly (the load split between them; the paced watch writes through one replica and watches on the others), and as many on a third database reached through kube-apiserver, which routes each request to one of them (the paced watch's deliveries split into cross- and same-replica)")
 	flag.StringVar(&o.replicasDB, "replicas-db", "postgres", "with -replicas: postgres or mariadb")
 	flag.IntVar(&o.replicaCount, "replica-count", 2, "with -replicas: how many replicas share the second database (2 or more)")
 	flag.BoolVar(&o.crd, "crd", false, "the CRD comparison instead: testdata/gizmo as a CRD in kube-apiserver, through kube-apiserver to the generated server (APIService), and to it directly")
@@ -205,6 +207,8 @@ type bench struct {
 	etcdMembers int
 	// servingDNS are names the serving certificate holds beside localhost.
 	servingDNS []string
+	// servingIPs are addresses it holds beside 127.0.0.1.
+	servingIPs []net.IP
 	// kasArgs are more flags for the control plane's kube-apiserver.
 	kasArgs []string
 }
@@ -410,7 +414,7 @@ func (b *bench) startControlPlane(bins cluster.Binaries) (stop func(), err error
 	}
 	b.servingCA = servingCA
 	if b.serving, err = servingCA.Issue(pki, "serving", cluster.CertOptions{
-		CommonName: "localhost", Server: true, DNSNames: append([]string{"localhost"}, b.servingDNS...), IPs: []net.IP{net.IPv4(127, 0, 0, 1)},
+		CommonName: "localhost", Server: true, DNSNames: append([]string{"localhost"}, b.servingDNS...), IPs: append([]net.IP{net.IPv4(127, 0, 0, 1)}, b.servingIPs...),
 	}); err != nil {
 		return nil, err
 	}

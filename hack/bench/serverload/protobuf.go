@@ -33,7 +33,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -322,22 +321,8 @@ func buildWardleClient(root, dir string) (string, error) {
 // wardleAPIService registers the server for wardle.example.com/v1alpha1,
 // behind a Service of type ExternalName for 127.0.0.1 on its port.
 func wardleAPIService(port int, caPEM []byte) string {
-	return fmt.Sprintf(`apiVersion: v1
-kind: Service
-metadata: {name: %[1]s, namespace: %[2]s}
-spec: {type: ExternalName, externalName: 127.0.0.1, ports: [{name: https, port: %[3]d, protocol: TCP}]}
----
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: {name: v1alpha1.wardle.example.com}
-spec:
-  group: wardle.example.com
-  version: v1alpha1
-  service: {namespace: %[2]s, name: %[1]s, port: %[3]d}
-  caBundle: %[4]s
-  groupPriorityMinimum: 1000
-  versionPriority: 100
-`, pbService, pbSvcNS, port, base64.StdEncoding.EncodeToString(caPEM))
+	return externalNameService(pbSvcNS, pbService, port) + "---\n" +
+		apiServiceManifest(flunderKind.GV.Group, flunderKind.GV.Version, pbSvcNS, pbService, port, caPEM)
 }
 
 // pbStoredBytes creates -protobuf-stored objects in namespace stored through

@@ -556,7 +556,7 @@ func scaleOne(ctx context.Context, o *options, s scaleSide, n int) (*scaleResult
 	var fanErr error
 	c := config{Workers: 4, Watchers: scaleOpts.watchers}
 	wg.Go(func() {
-		fan, fanErr = watchFanOut(ctx, t, []*target{t}, []*target{t}, c, fanNamespace(s.name, n), 200, 20, 90*time.Second)
+		fan, fanErr = watchFanOut(ctx, t, []*target{t}, []*target{t}, c, fanNamespace(s.name, n), 200, 20, 90*time.Second, false)
 	})
 	time.Sleep(2 * time.Second) // the watchers open
 	wg.Go(func() {

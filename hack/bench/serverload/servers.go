@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -119,6 +121,10 @@ type server struct {
 	launch func(ctx context.Context, logName string) (*running, error)
 	// extraArgs follow the cluster-mode flags.
 	extraArgs []string
+	// bind is the address it listens on (default 127.0.0.1).
+	bind string
+	// storage are its storage flags instead of the shared etcd's.
+	storage []string
 }
 
 // running is a server process in cluster mode.
@@ -129,6 +135,11 @@ type running struct {
 	// also are the other replicas of a side of several (-replicas), which
 	// stop with it.
 	also []*running
+	// unroute, when set, takes the side out of kube-apiserver's routing
+	// before it stops, as a terminating Pod leaves its Service's endpoints.
+	unroute func()
+	// port is the one it listens on.
+	port int
 }
 
 // clusterArgs are the flags every server gets, identical but for the port: the
@@ -137,14 +148,18 @@ type running struct {
 // sample-apiserver comparison, the generated ServiceAccount's token in the
 // CRD comparison), and the same serving certificate.
 func (b *bench) clusterArgs(port int, kubeconfig string) []string {
-	args := []string{
-		"--bind-address=127.0.0.1", "--secure-port=" + strconv.Itoa(port),
+	return append(b.serverArgs("127.0.0.1", port, kubeconfig), b.etcd.Flags()...)
+}
+
+// serverArgs are clusterArgs but the storage's, listening on bind.
+func (b *bench) serverArgs(bind string, port int, kubeconfig string) []string {
+	return []string{
+		"--bind-address=" + bind, "--secure-port=" + strconv.Itoa(port),
 		"--tls-cert-file=" + b.serving.CertFile, "--tls-private-key-file=" + b.serving.KeyFile,
 		"--kubeconfig=" + kubeconfig,
 		"--authentication-kubeconfig=" + kubeconfig,
 		"--authorization-kubeconfig=" + kubeconfig,
 	}
-	return append(args, b.etcd.Flags()...)
 }
 
 // start runs s in cluster mode (or as s.launch does) and waits for /readyz, timing it from exec.
@@ -156,9 +171,14 @@ func (b *bench) start(ctx context.Context, s server, logName string) (*running, 
 	if err != nil {
 		return nil, err
 	}
-	url := "https://127.0.0.1:" + strconv.Itoa(port)
+	bind, storage := cmp.Or(s.bind, "127.0.0.1"), s.storage
+	if storage == nil {
+		storage = b.etcd.Flags()
+	}
+	url := "https://" + net.JoinHostPort(bind, strconv.Itoa(port))
+	args := append(append(b.serverArgs(bind, port, b.kas.AdminKubeconfig), storage...), s.extraArgs...)
 	begin := time.Now()
-	p, err := cluster.Start(filepath.Join(b.dir, logName+".log"), s.Bin, append(b.clusterArgs(port, b.kas.AdminKubeconfig), s.extraArgs...)...)
+	p, err := cluster.Start(filepath.Join(b.dir, logName+".log"), s.Bin, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +192,7 @@ func (b *bench) start(ctx context.Context, s server, logName string) (*running, 
 		return nil, err
 	}
 	hc := t.rc.Client
-	r := &running{target: t, proc: p}
+	r := &running{target: t, proc: p, port: port}
 	if err := waitReady(ctx, hc, url, p.Done()); err != nil {
 		p.Stop(10 * time.Second)
 		return nil, fmt.Errorf("%s not ready: %w\n%s", s.Name, err, p.Describe())
@@ -214,6 +234,9 @@ func configTarget(name, procName string, cfg *rest.Config, k *kind, pid int) (*t
 }
 
 func (r *running) stop() {
+	if r.unroute != nil {
+		r.unroute()
+	}
 	r.proc.Stop(20 * time.Second)
 	closeIdle(r.rc.Client)
 	for _, o := range r.also {
