@@ -803,7 +803,7 @@ func reportScale(results []*scaleResult) string {
 		row := func(what string, f func(r *scaleResult) string) {
 			p("| %s |", what)
 			for _, s := range sides {
-				if r := get(n, s); r != nil && r.Killed != "" && f(r) == f(&scaleResult{}) {
+				if r := get(n, s); r != nil && r.Killed != "" && (f(r) == "" || f(r) == f(&scaleResult{})) {
 					p(" — |") // not reached
 				} else if r != nil {
 					p(" %s |", f(r))
@@ -826,7 +826,12 @@ func reportScale(results []*scaleResult) string {
 		row("restart to /readyz", func(r *scaleResult) string { return sec(r.Startup) })
 		row("restart to the first create served", func(r *scaleResult) string { return sec(r.Serving) })
 		row("RSS at /readyz", func(r *scaleResult) string { return mib(r.RSS) })
-		row("restart to an informer synced (the watch cache filled)", func(r *scaleResult) string { return sec(r.Serving + r.InformerWall) })
+		row("restart to an informer synced (the watch cache filled)", func(r *scaleResult) string {
+			if r.InformerItems == 0 {
+				return ""
+			}
+			return sec(r.Serving + r.InformerWall)
+		})
 		row("RSS then", func(r *scaleResult) string { return mib(r.RSSSynced) })
 		row("peak RSS until then: the cache's fill and a watch-list of everything (VmHWM)", func(r *scaleResult) string { return mib(r.HWMSynced) })
 		row(fmt.Sprintf("paged list of all (limit %d)", scaleOpts.page), func(r *scaleResult) string { return sec(r.PagedWall) })
@@ -864,6 +869,9 @@ func reportScale(results []*scaleResult) string {
 		})
 		row("killed for memory", func(r *scaleResult) string { return cmp.Or(r.Killed, "no") })
 		row("informer initial sync", func(r *scaleResult) string {
+			if r.InformerItems == 0 {
+				return ""
+			}
 			how := "list+watch"
 			if r.WatchList {
 				how = "watch-list gate on"
@@ -897,8 +905,8 @@ func reportScale(results []*scaleResult) string {
 		for _, s := range sides {
 			var ys []string
 			for _, n := range counts {
-				v := 0.0
-				if r := get(n, s); r != nil {
+				v := 0.0 // none, or killed before it was measured
+				if r := get(n, s); r != nil && r.Killed == "" {
 					v = f(r)
 				}
 				ys = append(ys, fmt.Sprintf("%.1f", v))
