@@ -847,20 +847,22 @@ func reportScale(results []*scaleResult) string {
 			}
 			return fmt.Sprintf("%s, %.0f MB, CPU %s", sec(r.UnpagedWall), float64(r.UnpagedBytes)/1e6, sec(r.UnpagedCPU))
 		})
-		row(fmt.Sprintf("%d clients listing all unpaged for 1 min: served / turned away (429) / failed", scaleOpts.lists), func(r *scaleResult) string {
-			l := r.Lists
-			if l.Clients == 0 {
-				return ""
-			}
-			s := fmt.Sprintf("%d / %d / %d", l.Served, l.TurnedAway, l.Failed)
-			if l.Served > 0 {
-				s += ", longest " + sec(l.Longest)
-			}
-			if l.FirstError != "" {
-				s += " (" + l.FirstError + ")"
-			}
-			return s
-		})
+		if slices.ContainsFunc(results, func(r *scaleResult) bool { return r.Lists.Clients > 0 }) {
+			row(fmt.Sprintf("%d clients listing all unpaged for 1 min: served / turned away (429) / failed", scaleOpts.lists), func(r *scaleResult) string {
+				l := r.Lists
+				if l.Clients == 0 {
+					return ""
+				}
+				s := fmt.Sprintf("%d / %d / %d", l.Served, l.TurnedAway, l.Failed)
+				if l.Served > 0 {
+					s += ", longest " + sec(l.Longest)
+				}
+				if l.FirstError != "" {
+					s += " (" + l.FirstError + ")"
+				}
+				return s
+			})
+		}
 		row("memory limit (cgroup) / the cgroup's peak", func(r *scaleResult) string {
 			if r.MemoryLimit == 0 {
 				return "none"
